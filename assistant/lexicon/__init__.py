@@ -1,0 +1,111 @@
+"""The vocabulary query understanding reads: countries, topics and cue words, from the YAML files here.
+
+Loaded once and indexed for longest-phrase lookup; the data files are the place to add a country
+or a phrasing, never the code.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from assistant.lexicon.text import PhraseIndex, fold, phrase_key
+
+_DIR = Path(__file__).parent
+
+
+def _load(name: str) -> dict:
+    return yaml.safe_load((_DIR / name).read_text(encoding="utf-8"))
+
+
+def inflect(adjective: str) -> list[str]:
+    """Feminine and plural forms of a pt/es/en adjective or demonym (a superset is harmless)."""
+    a = fold(adjective)
+    forms = [a]
+    if a.endswith("ao"):                                   # alemão: irregular, listed in `forms`
+        return forms
+    if a.endswith("es"):                                   # português, japonés
+        forms += [a + "a", a + "as", a + "es"]
+    elif a.endswith("o"):                                  # brasileiro, nipónico
+        forms += [a[:-1] + "a", a + "s", a[:-1] + "as"]
+    elif a.endswith("ol"):                                 # espanhol, español
+        forms += [a + "a", a + "as", a + "es", a[:-1] + "is"]
+    elif a.endswith(("an", "on", "in")):                   # alemán, letón, American
+        forms += [a + "s", a + "a", a + "as", a + "es"]
+    elif a.endswith(("e", "a")):                           # canadense, belga, Portuguese
+        forms += [a + "s"]
+    elif a.endswith("i"):                                  # marroquí, israelí
+        forms += [a + "es", a + "s"]
+    return forms
+
+
+@dataclass(frozen=True)
+class Countries:
+    index: PhraseIndex[str]
+    excluded: PhraseIndex[bool]
+    exact_case: tuple[tuple[re.Pattern[str], str], ...]
+    codes: frozenset[str]
+
+
+@lru_cache(maxsize=1)
+def countries() -> Countries:
+    data = _load("countries.yaml")
+    entries: list[tuple[str, str]] = []
+    exact: list[tuple[re.Pattern[str], str]] = []
+    for code, spec in data["countries"].items():
+        spec = spec or {}
+        entries += [(name, code) for name in spec.get("names", [])]
+        entries += [(form, code) for adj in spec.get("adj", []) for form in inflect(adj)]
+        entries += [(form, code) for form in spec.get("forms", [])]
+        exact += [(re.compile(rf"(?<![\w.]){re.escape(form)}(?![\w])"), code) for form in spec.get("exact_case", [])]
+    return Countries(PhraseIndex(entries), PhraseIndex(((p, True) for p in data.get("exclude", [])), fuzzy=False),
+                     tuple(exact), frozenset(data["countries"]))
+
+
+@dataclass(frozen=True)
+class Topics:
+    index: PhraseIndex[str]
+    out_of_scope: PhraseIndex[str]
+    priority: tuple[str, ...]
+
+
+@lru_cache(maxsize=1)
+def topics() -> Topics:
+    data = _load("topics.yaml")
+    entries = [(phrase, topic) for topic, phrases in data["topics"].items() for phrase in phrases]
+    oos = [(phrase, code) for code, phrases in data["out_of_scope"].items() for phrase in phrases]
+    return Topics(PhraseIndex(entries), PhraseIndex(oos, fuzzy=False), tuple(data["priority"]))
+
+
+@dataclass(frozen=True)
+class Cues:
+    grammar: PhraseIndex[str]                 # "role:residence", "income", "from_preps", "company", ...
+    facts: PhraseIndex[frozenset[str]]        # fact cue lists, "rate" and "kind:<royalty kind>" by phrase
+    negation: frozenset[str]
+
+
+_GRAMMAR_LISTS = ("income", "from_preps", "to_preps", "company", "possessive", "pay_verbs", "receive_verbs",
+                  "supply_verbs", "conjunctions", "family")
+
+
+@lru_cache(maxsize=1)
+def cues() -> Cues:
+    data = _load("cues.yaml")
+    entries = [(p, f"role:{role}") for role, phrases in data["roles"].items() for p in phrases]
+    for name in _GRAMMAR_LISTS:
+        entries += [(p, name) for p in data[name]]
+    lists = dict(data["facts"], rate=data["rate"])
+    negation = frozenset(fold(w) for w in lists.pop("negation"))
+    lists.update({f"kind:{kind}": phrases for kind, phrases in data["royalty_kinds"].items()})
+    names: dict[tuple[str, ...], set[str]] = {}
+    spelling: dict[tuple[str, ...], str] = {}
+    for name, phrases in lists.items():
+        for phrase in phrases:
+            key = phrase_key(phrase)
+            names.setdefault(key, set()).add(name)
+            spelling.setdefault(key, phrase)
+    facts = PhraseIndex(((spelling[k], frozenset(v)) for k, v in names.items()), fuzzy=False)
+    return Cues(PhraseIndex(entries), facts, negation)

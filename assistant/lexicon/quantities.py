@@ -1,0 +1,233 @@
+"""Numbers (digits or words), percentages, durations and dates as written in pt, es and en.
+
+Everything works on folded text (see text.fold) and reports character offsets, so the caller can
+decide from the surrounding words what a number is about.
+"""
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import date
+from functools import lru_cache
+
+_UNITS = {
+    "pt": {"um": 1, "uma": 1, "dois": 2, "duas": 2, "tres": 3, "quatro": 4, "cinco": 5, "seis": 6,
+           "sete": 7, "oito": 8, "nove": 9, "dez": 10, "onze": 11, "doze": 12, "treze": 13, "catorze": 14,
+           "quatorze": 14, "quinze": 15, "dezasseis": 16, "dezesseis": 16, "dezassete": 17,
+           "dezessete": 17, "dezoito": 18, "dezanove": 19, "dezenove": 19},
+    "es": {"un": 1, "uno": 1, "una": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6,
+           "siete": 7, "ocho": 8, "nueve": 9, "diez": 10, "once": 11, "doce": 12, "trece": 13,
+           "catorce": 14, "quince": 15, "dieciseis": 16, "diecisiete": 17, "dieciocho": 18,
+           "diecinueve": 19, "veintiun": 21, "veintiuno": 21, "veintidos": 22, "veintitres": 23,
+           "veinticuatro": 24, "veinticinco": 25, "veintiseis": 26, "veintisiete": 27,
+           "veintiocho": 28, "veintinueve": 29},
+    "en": {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+           "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+           "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19},
+}
+_TENS = {
+    "pt": {"vinte": 20, "trinta": 30, "quarenta": 40, "cinquenta": 50, "sessenta": 60, "setenta": 70,
+           "oitenta": 80, "noventa": 90, "cem": 100},
+    "es": {"veinte": 20, "treinta": 30, "cuarenta": 40, "cincuenta": 50, "sesenta": 60, "setenta": 70,
+           "ochenta": 80, "noventa": 90, "cien": 100},
+    "en": {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+           "eighty": 80, "ninety": 90, "hundred": 100},
+}
+_HALF = r"(?:\s+(?:e|y|and)\s+(?:meio|meia|medio|media|a\s+half))"
+_DIGITS = r"\d+(?:[.,]\d+)?"
+
+_MONTHS = {
+    "janeiro": 1, "enero": 1, "january": 1, "fevereiro": 2, "febrero": 2, "february": 2,
+    "marco": 3, "marzo": 3, "march": 3, "abril": 4, "april": 4, "maio": 5, "mayo": 5, "may": 5,
+    "junho": 6, "junio": 6, "june": 6, "julho": 7, "julio": 7, "july": 7, "agosto": 8, "august": 8,
+    "setembro": 9, "septiembre": 9, "setiembre": 9, "september": 9, "outubro": 10, "octubre": 10,
+    "october": 10, "novembro": 11, "noviembre": 11, "november": 11, "dezembro": 12, "diciembre": 12,
+    "december": 12,
+}
+_MONTH_ABBR = {"jan": 1, "fev": 2, "feb": 2, "mar": 3, "abr": 4, "apr": 4, "mai": 5, "jun": 6, "jul": 7,
+               "ago": 8, "aug": 8, "set": 9, "sep": 9, "sept": 9, "out": 10, "oct": 10, "nov": 11,
+               "dez": 12, "dic": 12, "dec": 12}
+_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_ANY_MONTH_RE = "|".join(sorted(list(_MONTHS) + list(_MONTH_ABBR), key=len, reverse=True))
+
+
+def _month(word: str) -> int:
+    return _MONTHS.get(word) or _MONTH_ABBR[word.rstrip(".")]
+
+
+@lru_cache(maxsize=3)
+def _number_re(lang: str) -> str:
+    units = sorted(_UNITS[lang], key=len, reverse=True)
+    tens = sorted(_TENS[lang], key=len, reverse=True)
+    tens_re = "|".join(tens)
+    units_re = "|".join(u for u in units if _UNITS[lang][u] < 10)
+    compound = rf"(?:{tens_re})(?:(?:\s+(?:e|y|and)\s+|\s+|-)(?:{units_re}))?"
+    return rf"(?:{_DIGITS}|{compound}|{'|'.join(units)})"
+
+
+def number_value(words: str, lang: str) -> float | None:
+    """Value of a number written as digits or words ("vinte e cinco", "twenty-five", "2,5")."""
+    words = words.strip()
+    if re.fullmatch(_DIGITS, words):
+        return float(words.replace(",", "."))
+    total = 0.0
+    for part in re.split(r"\s+(?:e|y|and)\s+|\s+|-", words):
+        if part in _TENS[lang]:
+            total += _TENS[lang][part]
+        elif part in _UNITS[lang]:
+            total += _UNITS[lang][part]
+        else:
+            return None
+    return total
+
+
+@dataclass(frozen=True)
+class Quantity:
+    start: int
+    end: int
+    value: float
+    unit: str          # "pct" | "years" | "months" | "days" | "weeks"
+
+
+_UNIT_WORDS = (("years", r"anos?|years?|yrs?"), ("months", r"mes(?:es)?|months?"),
+               ("weeks", r"semanas?|weeks?"), ("days", r"dias?|days?"))
+
+
+@lru_cache(maxsize=3)
+def _duration_re(lang: str) -> re.Pattern[str]:
+    num = _number_re(lang)
+    units = "|".join(f"(?P<{name}>{pattern})" for name, pattern in _UNIT_WORDS)
+    return re.compile(
+        rf"(?<![\w.,])(?P<num>{num})(?P<half1>\s+(?:and\s+a\s+half|e\s+meio|y\s+medio))?"
+        rf"(?:\s*-\s*|\s+)(?:{units})\b(?P<half2>{_HALF})?")
+
+
+@lru_cache(maxsize=3)
+def _pct_re(lang: str) -> re.Pattern[str]:
+    num = _number_re(lang)
+    return re.compile(rf"(?<![\w.,])(?P<num>{num})\s*(?:%|por\s*cento|por\s*ciento|per\s*cent|percent\b|pct\b)")
+
+
+def durations(folded: str, lang: str) -> list[Quantity]:
+    found = []
+    for m in _duration_re(lang).finditer(folded):
+        value = number_value(m.group("num"), lang)
+        if value is None:
+            continue
+        if m.group("half1") or m.group("half2"):
+            value += 0.5
+        unit = next(name for name, _ in _UNIT_WORDS if m.group(name))
+        found.append(Quantity(m.start(), m.end(), value, unit))
+    # "half a year", "meio ano", "medio año"
+    for m in re.finditer(r"\b(?:meio|medio|half\s+an?)\s+(ano|year|mes|month)\b", folded):
+        unit = "years" if m.group(1) in ("ano", "year") else "months"
+        found.append(Quantity(m.start(), m.end(), 0.5, unit))
+    return sorted(found, key=lambda q: q.start)
+
+
+def percentages(folded: str, lang: str) -> list[Quantity]:
+    found = []
+    for m in _pct_re(lang).finditer(folded):
+        value = number_value(m.group("num"), lang)
+        if value is not None:
+            found.append(Quantity(m.start(), m.end(), value, "pct"))
+    return found
+
+
+@dataclass(frozen=True)
+class DateMention:
+    start: int
+    end: int
+    year: int | None
+    month: int
+    day: int | None        # None: the whole month ("março de 2024", or "março" inside a range)
+
+    def first_day(self, year: int) -> date | None:
+        return _safe_date(year, self.month, self.day or 1)
+
+    def last_day(self, year: int) -> date | None:
+        return _safe_date(year, self.month, self.day or calendar.monthrange(year, self.month)[1])
+
+
+def _safe_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _year(text: str | None) -> int | None:
+    if not text:
+        return None
+    y = int(text)
+    return y + 2000 if y < 100 else y
+
+
+_DAY = r"(?P<day>\d{1,2})(?:o|a|st|nd|rd|th)?"
+_DATE_PATTERNS = (
+    re.compile(r"\b(?P<year>\d{4})-(?P<month>\d{1,2})-(?P<day>\d{1,2})\b"),
+    re.compile(r"\b(?P<day>\d{1,2})[/.-](?P<month>\d{1,2})[/.-](?P<year>\d{4}|\d{2})\b"),
+    re.compile(rf"\b{_DAY}\s+(?:de\s+|of\s+)?(?P<mname>{_ANY_MONTH_RE})\.?"
+               rf"(?:,?\s+(?:de\s+|del\s+)?(?P<year>\d{{4}}))?\b"),
+    re.compile(rf"\b(?P<mname>{_ANY_MONTH_RE})\.?\s+{_DAY}(?:,?\s+(?P<year>\d{{4}}))?\b"),
+    re.compile(rf"\b(?P<mname>{_MONTH_RE})\s+(?:de\s+|del\s+|of\s+)?(?P<year>\d{{4}})\b"),
+    re.compile(rf"\b(?P<mname>{_MONTH_RE})\b"),
+)
+
+
+def dates(folded: str) -> list[DateMention]:
+    """Dates and months, non-overlapping, earlier patterns (more precise) winning."""
+    taken: list[tuple[int, int]] = []
+    found: list[DateMention] = []
+    for pattern in _DATE_PATTERNS:
+        for m in pattern.finditer(folded):
+            if any(m.start() < e and s < m.end() for s, e in taken):
+                continue
+            groups = m.groupdict()
+            month = _month(groups["mname"]) if groups.get("mname") else int(groups["month"])
+            day = int(groups["day"]) if groups.get("day") else None
+            if day is not None and month > 12 and day <= 12:      # US order 03/15/2022
+                month, day = day, month
+            year = _year(groups.get("year"))
+            if not 1 <= month <= 12 or (day is not None and not 1 <= day <= 31):
+                continue
+            if groups.get("mname") == "may" and day is None:     # English modal verb
+                continue
+            taken.append((m.start(), m.end()))
+            found.append(DateMention(m.start(), m.end(), year, month, day))
+    return sorted(found, key=lambda d: d.start)
+
+
+_RANGE_GLUE = re.compile(r"\s*(?:a|ate|to|until|till|hasta|al|-|–|—|e|y|and|through|thru)\s*")
+
+
+def date_ranges(folded: str, mentions: list[DateMention],
+                default_year: int | None = None) -> list[tuple[DateMention, DateMention, date, date]]:
+    """Consecutive date pairs joined by "a", "até", "to", "hasta", "-" ..., resolved to dates.
+
+    A start without a year borrows the end's ("de 1 de março a 15 de setembro de 2024"), stepping back
+    a year when it would otherwise come after the end.
+    """
+    ranges = []
+    i = 0
+    while i + 1 < len(mentions):
+        a, b = mentions[i], mentions[i + 1]
+        if not _RANGE_GLUE.fullmatch(folded[a.end:b.start]) or (a.day is None and a.year is None
+                                                                 and b.day is not None):
+            i += 1
+            continue
+        end_year = b.year or a.year or default_year
+        if end_year is None:
+            i += 1
+            continue
+        start_year = a.year or end_year
+        start, end = a.first_day(start_year), b.last_day(end_year)
+        if start is not None and end is not None and a.year is None and start > end:
+            start = a.first_day(start_year - 1)
+        if start is not None and end is not None and start <= end:
+            ranges.append((a, b, start, end))
+            i += 2
+        else:
+            i += 1
+    return ranges

@@ -1,0 +1,140 @@
+"""Accent- and case-insensitive tokens, and phrase lookup that tolerates one typo in long words.
+
+Folding keeps one character per input character, so offsets in the folded text are offsets in the
+original: callers can look back at the original spelling (capitals, "à") when it matters.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Generic, Iterable, NamedTuple, TypeVar
+
+V = TypeVar("V")
+
+_TOKEN = re.compile(r"[a-z0-9]+|[.;:!?,()\[\]\"]")
+FUZZY_MIN_LEN = 7     # shorter words must match exactly: too many near neighbours otherwise
+
+
+@lru_cache(maxsize=4096)
+def _fold_char(c: str) -> str:
+    base = "".join(ch for ch in unicodedata.normalize("NFKD", c.lower()) if not unicodedata.combining(ch))
+    return base[0] if base else " "
+
+
+def fold(text: str) -> str:
+    """Lower-case, strip accents; same length as the input."""
+    return "".join(_fold_char(c) for c in text)
+
+
+class Token(NamedTuple):
+    norm: str        # folded text
+    orig: str        # as typed
+    start: int       # offset in the text (same in folded and original)
+    end: int
+
+    @property
+    def is_word(self) -> bool:
+        return self.norm[0].isalnum()
+
+
+def tokenize(text: str) -> list[Token]:
+    folded = fold(text)
+    return [Token(m.group(), text[m.start():m.end()], m.start(), m.end()) for m in _TOKEN.finditer(folded)]
+
+
+def phrase_key(phrase: str) -> tuple[str, ...]:
+    """The token sequence a lexicon phrase matches ("Grã-Bretanha" -> ("gra", "bretanha"))."""
+    return tuple(t.norm for t in tokenize(phrase) if t.is_word)
+
+
+def _deletes(word: str) -> set[str]:
+    return {word[:i] + word[i + 1:] for i in range(len(word))}
+
+
+def within_one_edit(a: str, b: str) -> bool:
+    """Optimal-string-alignment distance <= 1 (one insertion, deletion, substitution or swap)."""
+    if a == b:
+        return True
+    la, lb = len(a), len(b)
+    if abs(la - lb) > 1:
+        return False
+    i = 0
+    while i < min(la, lb) and a[i] == b[i]:
+        i += 1
+    if la == lb:
+        if a[i + 1:] == b[i + 1:]:
+            return True
+        return i + 1 < la and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2:] == b[i + 2:]
+    return a[i + 1:] == b[i:] if la > lb else a[i:] == b[i + 1:]
+
+
+@dataclass(frozen=True)
+class Match(Generic[V]):
+    start: int        # first token index
+    end: int          # one past the last token index
+    value: V
+    exact: bool
+
+
+class PhraseIndex(Generic[V]):
+    """Longest-match lookup of multi-word phrases over a token list."""
+
+    def __init__(self, entries: Iterable[tuple[str, V]], fuzzy: bool = True) -> None:
+        self._phrases: dict[tuple[str, ...], V] = {}
+        for phrase, value in entries:
+            key = phrase_key(phrase)
+            if key:
+                self._phrases.setdefault(key, value)
+        self._lengths: dict[str, tuple[int, ...]] = {}
+        for key in self._phrases:
+            self._lengths[key[0]] = tuple(sorted(set(self._lengths.get(key[0], ())) | {len(key)}, reverse=True))
+        self._fuzzy_cache: dict[str, str | None] = {}
+        self._near: dict[str, set[str]] = {}
+        if fuzzy:
+            for key in self._phrases:
+                if len(key) == 1 and len(key[0]) >= FUZZY_MIN_LEN and key[0].isalpha():
+                    for variant in _deletes(key[0]) | {key[0]}:
+                        self._near.setdefault(variant, set()).add(key[0])
+
+    def _fuzzy(self, word: str) -> str | None:
+        if not self._near or len(word) < FUZZY_MIN_LEN or not word.isalpha():
+            return None
+        if word not in self._fuzzy_cache:
+            candidates: set[str] = set()
+            for variant in _deletes(word) | {word}:
+                candidates |= self._near.get(variant, set())
+            hits = {c for c in candidates if within_one_edit(word, c)}
+            if len(self._fuzzy_cache) > 20000:
+                self._fuzzy_cache.clear()
+            self._fuzzy_cache[word] = hits.pop() if len(hits) == 1 else None
+        return self._fuzzy_cache[word]
+
+    def find(self, tokens: list[Token], skip: set[int] | frozenset[int] = frozenset()) -> list[Match[V]]:
+        """Non-overlapping matches, left to right, preferring the longest; tokens in skip never match."""
+        words = [t.norm for t in tokens]
+        found: list[Match[V]] = []
+        i = 0
+        while i < len(words):
+            hit: Match[V] | None = None
+            for n in self._lengths.get(words[i], ()):
+                if i + n > len(words) or (skip and any(j in skip for j in range(i, i + n))):
+                    continue
+                key = tuple(words[i:i + n])
+                if key in self._phrases:
+                    hit = Match(i, i + n, self._phrases[key], True)
+                    break
+            if hit is None and i not in skip and words[i] not in self._lengths:
+                near = self._fuzzy(words[i])
+                if near is not None:
+                    hit = Match(i, i + 1, self._phrases[(near,)], False)
+            if hit is not None:
+                found.append(hit)
+                i = hit.end
+            else:
+                i += 1
+        return found
+
+    def contains(self, tokens: list[Token]) -> bool:
+        return bool(self.find(tokens))

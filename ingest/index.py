@@ -1,0 +1,81 @@
+"""Sync the chunk collection with the corpus: embed only what changed, delete what is gone.
+
+The whole corpus is parsed and validated before the first write, so a bad file leaves the
+existing index exactly as it was. Chunk ids are deterministic and writes are upserts.
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Callable
+
+from langchain_core.embeddings import Embeddings
+from tqdm import tqdm
+
+from ingest.catalog import load_catalog
+from ingest.chunks import Chunk, chunk_document
+from ingest.corpus import parse_document
+
+CHUNKS_FILE = "chunks.jsonl"
+BATCH = 32
+
+
+@dataclass(frozen=True)
+class SyncReport:
+    total: int
+    embedded: int
+    deleted: int
+    unchanged: int
+    seconds: float
+
+
+def build_chunks(corpus_dir: Path) -> list[Chunk]:
+    chunks: list[Chunk] = []
+    for info in load_catalog(corpus_dir):
+        chunks.extend(chunk_document(info, parse_document(info)))
+    return chunks
+
+
+def write_chunks_file(chunks: list[Chunk], index_dir: Path) -> None:
+    """The chunk list beside the vector store (BM25 and citations read it), swapped in atomically."""
+    index_dir.mkdir(parents=True, exist_ok=True)
+    tmp = index_dir / (CHUNKS_FILE + ".tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        for chunk in chunks:
+            fh.write(json.dumps(asdict(chunk), ensure_ascii=False) + "\n")
+    os.replace(tmp, index_dir / CHUNKS_FILE)
+
+
+def read_chunks_file(index_dir: Path) -> list[Chunk]:
+    path = index_dir / CHUNKS_FILE
+    with path.open(encoding="utf-8") as fh:
+        return [Chunk(**json.loads(line)) for line in fh if line.strip()]
+
+
+def sync(collection, chunks: list[Chunk], embedder_factory: Callable[[], Embeddings], model_ref: str,
+         progress: bool = True) -> SyncReport:
+    started = time.perf_counter()
+    wanted = {c.id: c for c in chunks}
+    hashes = {c.id: c.content_hash(model_ref) for c in chunks}
+    existing = collection.get(include=["metadatas"])
+    stored = {i: (m or {}).get("hash") for i, m in zip(existing["ids"], existing["metadatas"])}
+    to_embed = [c for c in chunks if stored.get(c.id) != hashes[c.id]]
+    to_delete = [i for i in stored if i not in wanted]
+    if to_embed:
+        embedder = embedder_factory()  # loaded only when something needs embedding
+        bar = tqdm(total=len(to_embed), desc="embeddings", unit="chunk", disable=not progress)
+        for i in range(0, len(to_embed), BATCH):
+            batch = to_embed[i:i + BATCH]
+            vectors = embedder.embed_documents([c.embed_text for c in batch])
+            collection.upsert(ids=[c.id for c in batch], embeddings=vectors,
+                              documents=[c.text for c in batch],
+                              metadatas=[{**c.metadata(), "hash": hashes[c.id]} for c in batch])
+            bar.update(len(batch))
+        bar.close()
+    if to_delete:
+        collection.delete(ids=to_delete)
+    return SyncReport(total=len(chunks), embedded=len(to_embed), deleted=len(to_delete),
+                      unchanged=len(chunks) - len(to_embed), seconds=time.perf_counter() - started)

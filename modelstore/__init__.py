@@ -1,0 +1,1 @@
+"""Model weights: fetched from PyPI packages, assembled and verified in the cache."""

@@ -1,0 +1,24 @@
+"""Deterministic treaty rules: every rate, threshold and test result the product shows comes from here.
+
+Values live in rules/data/<treaty>.yaml with exact quotes from the corpus; condition codes are listed in
+rules/README.md. Bad input raises RulesInputError (Portuguese message); an uncovered treaty, income or
+topic returns NotCovered, never a number.
+"""
+from rules.coverage import TreatyCoverage, applicable_documents, coverage, figures
+from rules.employment import employment_183_days
+from rules.facts import BENEFICIARY_KINDS, INCOME_TYPES, ROYALTY_KINDS, TOPICS, Facts, TiebreakerFacts
+from rules.lookup import known_treaties, treaty_for
+from rules.results import (Alternative, Citation, Condition, DocumentApplication, EmploymentResult, Figure,
+                           NotCovered, RulesInputError, TiebreakerResult, TiebreakerStep, WithholdingResult)
+from rules.tiebreaker import residence_tiebreaker
+from rules.treaty_data import RulesDataError
+from rules.withholding import withholding_cap
+
+__all__ = [
+    "withholding_cap", "employment_183_days", "residence_tiebreaker", "figures", "coverage",
+    "applicable_documents", "known_treaties", "treaty_for",
+    "Facts", "TiebreakerFacts", "INCOME_TYPES", "TOPICS", "BENEFICIARY_KINDS", "ROYALTY_KINDS",
+    "WithholdingResult", "EmploymentResult", "TiebreakerResult", "TiebreakerStep", "Figure", "NotCovered",
+    "Alternative", "Citation", "Condition", "DocumentApplication", "TreatyCoverage",
+    "RulesInputError", "RulesDataError",
+]

@@ -1,0 +1,117 @@
+"""residence_tiebreaker(): art. 4(2) a)–d) step by step for individuals, 4(3) for other persons.
+
+Each step either decides (one State), passes to the next (both States or neither, or vital interests
+undetermined), or stops because its fact was not stated (named in missing_facts).
+"""
+from __future__ import annotations
+
+from rules.facts import TiebreakerFacts
+from rules.lookup import treaty_or_not_covered
+from rules.results import NotCovered, RulesInputError, TiebreakerResult, TiebreakerStep
+from rules.treaty_data import TreatyData, load_all
+
+STEP_TEXT_PT = {
+    "permanent_home": "habitação permanente à sua disposição",
+    "vital_interests": "centro de interesses vitais (relações pessoais e económicas mais estreitas)",
+    "habitual_abode": "Estado em que permanece habitualmente",
+    "nationality": "nacionalidade",
+    "mutual_agreement": "as autoridades competentes resolvem o caso de comum acordo",
+    "effective_management": "local de direção efetiva",
+}
+
+
+def _states(data: TreatyData, value: tuple[str, ...] | list[str] | str | None, name: str) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    items = (value,) if isinstance(value, str) else tuple(value)
+    states = tuple(sorted({str(s).strip().upper() for s in items}))
+    unknown = [s for s in states if s not in data.parties]
+    if unknown:
+        raise RulesInputError(f"{name}: {', '.join(unknown)} não é parte da convenção {data.treaty} "
+                              f"(partes: {', '.join(data.parties)}).")
+    return states
+
+
+def residence_tiebreaker(treaty: str, facts: TiebreakerFacts) -> TiebreakerResult | NotCovered:
+    data = treaty_or_not_covered(treaty)
+    if isinstance(data, NotCovered):
+        return data
+    if not isinstance(facts, TiebreakerFacts):
+        raise RulesInputError("Os factos do desempate têm de ser um objeto TiebreakerFacts.")
+    if facts.person not in ("individual", "company"):
+        raise RulesInputError(f"Tipo de pessoa desconhecido: {facts.person!r} (use 'individual' ou 'company').")
+    steps_data = data.residence_individual if facts.person == "individual" else data.residence_company
+    if not steps_data:
+        who = "pessoas singulares" if facts.person == "individual" else "pessoas que não sejam singulares"
+        covered = [t for t, d in load_all().items() if (d.residence_individual if facts.person == "individual"
+                                                     else d.residence_company)]
+        return NotCovered(subject=f"{data.treaty}: residência de {who}", covered=covered,
+                          message=f"O corpus não contém a regra de desempate da residência para {who} na "
+                                  f"convenção {data.treaty}.")
+    if facts.person == "company":
+        return _company(data, facts)
+    return _individual(data, facts)
+
+
+def _result(data: TreatyData, person: str, steps: list[TiebreakerStep], result: str | None,
+            missing: list[str]) -> TiebreakerResult:
+    table = data.residence_individual if person == "individual" else data.residence_company
+    decided = steps[-1].step if result is not None else None
+    citations = [table[s.step].citation for s in steps]
+    return TiebreakerResult(treaty=data.treaty, person=person, result=result, deciding_step=decided, steps=steps,
+                            missing_facts=missing, citations=citations, notes=list(data.notes))
+
+
+def _company(data: TreatyData, facts: TiebreakerFacts) -> TiebreakerResult:
+    place = _states(data, facts.effective_management_in, "Local de direção efetiva")
+    text = STEP_TEXT_PT["effective_management"]
+    if place is None:
+        return _result(data, "company", [TiebreakerStep("effective_management", "unknown", None, text)], None,
+                       ["effective_management_in"])
+    if len(place) != 1:
+        raise RulesInputError("O local de direção efetiva é um só Estado.")
+    return _result(data, "company", [TiebreakerStep("effective_management", "decided", place[0], text)],
+                   place[0], [])
+
+
+def _individual(data: TreatyData, facts: TiebreakerFacts) -> TiebreakerResult:
+    steps: list[TiebreakerStep] = []
+
+    def stop(step: str, fact: str) -> TiebreakerResult:
+        steps.append(TiebreakerStep(step, "unknown", None, STEP_TEXT_PT[step]))
+        return _result(data, "individual", steps, None, [fact])
+
+    def decide(step: str, state: str) -> TiebreakerResult:
+        steps.append(TiebreakerStep(step, "decided", state, STEP_TEXT_PT[step]))
+        return _result(data, "individual", steps, state, [])
+
+    def next_step(step: str) -> None:
+        steps.append(TiebreakerStep(step, "next", None, STEP_TEXT_PT[step]))
+
+    home = _states(data, facts.permanent_home_in, "Habitação permanente")
+    if home is None:
+        return stop("permanent_home", "permanent_home_in")
+    if len(home) == 1:
+        return decide("permanent_home", home[0])
+    next_step("permanent_home")
+    if len(home) == 2:                       # a home in both States: centre of vital interests
+        vital = facts.vital_interests_in
+        if vital is None:
+            return stop("vital_interests", "vital_interests_in")
+        if vital.strip().lower() != "undetermined":
+            return decide("vital_interests", _states(data, vital, "Centro de interesses vitais")[0])
+        next_step("vital_interests")
+    abode = _states(data, facts.habitual_abode_in, "Permanência habitual")
+    if abode is None:
+        return stop("habitual_abode", "habitual_abode_in")
+    if len(abode) == 1:
+        return decide("habitual_abode", abode[0])
+    next_step("habitual_abode")
+    nationality = _states(data, facts.nationality, "Nacionalidade")
+    if nationality is None:
+        return stop("nationality", "nationality")
+    if len(nationality) == 1:
+        return decide("nationality", nationality[0])
+    next_step("nationality")
+    steps.append(TiebreakerStep("mutual_agreement", "decided", None, STEP_TEXT_PT["mutual_agreement"]))
+    return _result(data, "individual", steps, "mutual_agreement", [])

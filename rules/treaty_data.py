@@ -1,0 +1,319 @@
+"""Loading and validating rules/data/*.yaml, once per process.
+
+Which treaties exist is whatever files are there: a new treaty is a new YAML file, no code.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import date
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rules.conditions import SPECS
+from rules.facts import INCOME_TYPES, TOPICS
+from rules.results import Citation
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+OUTCOMES = ("cap", "exempt", "no_treaty_limit", "no_treaty_benefit")
+WINDOWS = ("calendar_year", "any_12_months", "12_months_in_fiscal_year")
+INDIVIDUAL_STEPS = ("permanent_home", "vital_interests", "habitual_abode", "nationality", "mutual_agreement")
+
+
+class RulesDataError(Exception):
+    """A data file is malformed; the message names the file and the entry."""
+
+
+@dataclass(frozen=True)
+class CitedQuote:
+    citation: Citation
+    source_states: tuple[str, ...] = ()   # empty = whichever State is the source
+
+
+@dataclass(frozen=True)
+class ConditionRef:
+    code: str
+    params: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    outcome: str
+    value: float | None
+    unit: str | None
+    when: tuple[ConditionRef, ...]
+    citations: tuple[CitedQuote, ...]
+    exclusion: bool = False
+    effective_from: date | None = None
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Requirement:
+    code: str
+    source_states: tuple[str, ...]
+    citations: tuple[CitedQuote, ...]
+    note_not_met: str
+
+
+@dataclass(frozen=True)
+class Redirect:
+    when: str
+    income: str
+    citations: tuple[CitedQuote, ...]
+
+
+@dataclass(frozen=True)
+class IncomeSpec:
+    rules: tuple[Rule, ...]
+    requirements: tuple[Requirement, ...] = ()
+    notes: tuple[str, ...] = ()
+    redirect: Redirect | None = None
+    source_states: tuple[str, ...] = ()
+    not_covered_message: str = ""
+
+
+@dataclass(frozen=True)
+class EmploymentSpec:
+    window: str
+    max_days: int
+    citations: tuple[CitedQuote, ...]
+    employer_citations: tuple[CitedQuote, ...]
+    pe_citations: tuple[CitedQuote, ...]
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FigureSpec:
+    id: str
+    topic: str
+    value: float | str | None
+    unit: str
+    text: str
+    citations: tuple[CitedQuote, ...]
+    conditions: tuple[ConditionRef, ...] = ()
+    effective_from: date | None = None
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Modification:
+    doc: str
+    provisions: str
+    text: str
+    citations: tuple[CitedQuote, ...]
+
+
+@dataclass(frozen=True)
+class TreatyData:
+    treaty: str
+    parties: tuple[str, ...]
+    coverage: str
+    title: str
+    path: Path
+    notes: tuple[str, ...] = ()
+    common_exclusions: tuple[Rule, ...] = ()
+    incomes: dict[str, IncomeSpec] = field(default_factory=dict)
+    employment: EmploymentSpec | None = None
+    residence_individual: dict[str, CitedQuote] = field(default_factory=dict)
+    residence_company: dict[str, CitedQuote] = field(default_factory=dict)
+    figures: tuple[FigureSpec, ...] = ()
+    modified_by: tuple[Modification, ...] = ()
+
+
+def _as_tuple(value: Any) -> tuple:
+    if value is None:
+        return ()
+    return tuple(value) if isinstance(value, list) else (value,)
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _date(value: Any, where: str) -> date | None:
+    if value is None or isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value))
+    except ValueError as exc:
+        raise RulesDataError(f"{where}: data inválida {value!r}") from exc
+
+
+class _Reader:
+    def __init__(self, path: Path, treaty: str):
+        self.path = path
+        self.treaty = treaty
+
+    def fail(self, where: str, message: str) -> RulesDataError:
+        return RulesDataError(f"{self.path.name}: {where}: {message}")
+
+    def citation(self, raw: Any, where: str) -> CitedQuote:
+        if not isinstance(raw, dict) or not raw.get("doc") or not raw.get("quote"):
+            raise self.fail(where, "citação sem 'doc' ou 'quote'")
+        return CitedQuote(
+            citation=Citation(doc=str(raw["doc"]), treaty=self.treaty, article=_opt_str(raw.get("article")),
+                              paragraph=_opt_str(raw.get("paragraph")),
+                              subparagraph=_opt_str(raw.get("subparagraph")),
+                              quote=" ".join(str(raw["quote"]).split()), language=str(raw.get("language", "pt"))),
+            source_states=tuple(str(s) for s in _as_tuple(raw.get("source_states"))))
+
+    def citations(self, raw: Any, where: str, required: bool = True) -> tuple[CitedQuote, ...]:
+        items = _as_tuple(raw)
+        if required and not items:
+            raise self.fail(where, "sem citações")
+        return tuple(self.citation(c, f"{where} citação {i + 1}") for i, c in enumerate(items))
+
+    def conditions(self, raw: Any, where: str) -> tuple[ConditionRef, ...]:
+        refs = []
+        for item in _as_tuple(raw):
+            if not isinstance(item, dict) or item.get("code") not in SPECS:
+                raise self.fail(where, f"condição desconhecida {item!r} (códigos: {', '.join(sorted(SPECS))})")
+            params = {k: v for k, v in item.items() if k != "code"}
+            try:
+                SPECS[item["code"]].text.format(**params)
+            except KeyError as exc:
+                raise self.fail(where, f"condição {item['code']} sem o parâmetro {exc}") from exc
+            refs.append(ConditionRef(code=item["code"], params=params))
+        return tuple(refs)
+
+    def rule(self, raw: Any, where: str) -> Rule:
+        if not isinstance(raw, dict) or not raw.get("id"):
+            raise self.fail(where, "regra sem 'id'")
+        where = f"{where} ({raw['id']})"
+        if raw.get("outcome") not in OUTCOMES:
+            raise self.fail(where, f"outcome inválido {raw.get('outcome')!r}")
+        value = raw.get("value")
+        if raw["outcome"] == "cap" and not isinstance(value, (int, float)):
+            raise self.fail(where, "um limite ('cap') precisa de 'value' numérico")
+        return Rule(id=str(raw["id"]), outcome=raw["outcome"], value=None if value is None else float(value),
+                    unit=raw.get("unit"), when=self.conditions(raw.get("when"), where),
+                    citations=self.citations(raw.get("citations"), where), exclusion=bool(raw.get("exclusion")),
+                    effective_from=_date(raw.get("effective_from"), where),
+                    notes=tuple(" ".join(str(n).split()) for n in _as_tuple(raw.get("notes"))))
+
+    def income(self, name: str, raw: Any) -> IncomeSpec:
+        where = f"withholding.incomes.{name}"
+        if name not in INCOME_TYPES:
+            raise self.fail(where, f"tipo de rendimento desconhecido (conhecidos: {', '.join(INCOME_TYPES)})")
+        rules = tuple(self.rule(r, f"{where} regra {i + 1}") for i, r in enumerate(_as_tuple(raw.get("rules"))))
+        main = [r for r in rules if not r.exclusion]
+        if not main or main[-1].when:
+            raise self.fail(where, "a última regra não-exclusão deve ser incondicional (when: [])")
+        requirements = []
+        for i, req in enumerate(_as_tuple(raw.get("requirements"))):
+            rw = f"{where} requisito {i + 1}"
+            if req.get("code") not in SPECS:
+                raise self.fail(rw, f"código desconhecido {req.get('code')!r}")
+            requirements.append(Requirement(code=req["code"], source_states=tuple(_as_tuple(req.get("source_states"))),
+                                            citations=self.citations(req.get("citations"), rw),
+                                            note_not_met=" ".join(str(req.get("note_not_met", "")).split())))
+        redirect = None
+        if raw.get("redirect"):
+            rd = raw["redirect"]
+            if rd.get("when") not in SPECS or rd.get("income") not in INCOME_TYPES:
+                raise self.fail(f"{where}.redirect", "precisa de 'when' (código) e 'income' conhecidos")
+            redirect = Redirect(when=rd["when"], income=rd["income"],
+                                citations=self.citations(rd.get("citations"), f"{where}.redirect"))
+        return IncomeSpec(rules=rules, requirements=tuple(requirements),
+                          notes=tuple(" ".join(str(n).split()) for n in _as_tuple(raw.get("notes"))),
+                          redirect=redirect, source_states=tuple(_as_tuple(raw.get("source_states"))),
+                          not_covered_message=" ".join(str(raw.get("not_covered_message", "")).split()))
+
+    def figure(self, raw: Any, where: str) -> FigureSpec:
+        if not isinstance(raw, dict) or not raw.get("id"):
+            raise self.fail(where, "valor sem 'id'")
+        where = f"{where} ({raw['id']})"
+        if raw.get("topic") not in TOPICS:
+            raise self.fail(where, f"tópico desconhecido {raw.get('topic')!r}")
+        for key in ("unit", "text"):
+            if not raw.get(key):
+                raise self.fail(where, f"falta '{key}'")
+        return FigureSpec(id=str(raw["id"]), topic=raw["topic"], value=raw.get("value"), unit=str(raw["unit"]),
+                          text=" ".join(str(raw["text"]).split()),
+                          citations=self.citations(raw.get("citations"), where),
+                          conditions=self.conditions(raw.get("conditions"), where),
+                          effective_from=_date(raw.get("effective_from"), where),
+                          notes=tuple(" ".join(str(n).split()) for n in _as_tuple(raw.get("notes"))))
+
+
+def load_treaty_file(path: Path) -> TreatyData:
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        raise RulesDataError(f"{path.name}: ficheiro ilegível: {exc}") from exc
+    if not isinstance(raw, dict) or not raw.get("treaty"):
+        raise RulesDataError(f"{path.name}: falta 'treaty'")
+    treaty = str(raw["treaty"])
+    reader = _Reader(path, treaty)
+    parties = tuple(str(p) for p in _as_tuple(raw.get("parties")))
+    if len(parties) not in (0, 2):
+        raise reader.fail("parties", "uma convenção bilateral tem duas partes (ou nenhuma, num instrumento multilateral)")
+    withholding = raw.get("withholding") or {}
+    common = tuple(replace(reader.rule(r, f"withholding.common_exclusions {i + 1}"), exclusion=True)
+                   for i, r in enumerate(_as_tuple(withholding.get("common_exclusions"))))
+    incomes = {name: reader.income(name, spec) for name, spec in (withholding.get("incomes") or {}).items()}
+    employment = None
+    if raw.get("employment"):
+        emp = raw["employment"]
+        if emp.get("window") not in WINDOWS or not isinstance(emp.get("max_days"), int):
+            raise reader.fail("employment", f"precisa de 'window' ({', '.join(WINDOWS)}) e 'max_days' inteiro")
+        employment = EmploymentSpec(window=emp["window"], max_days=emp["max_days"],
+                                    citations=reader.citations(emp.get("citations"), "employment"),
+                                    employer_citations=reader.citations(emp.get("employer_citations"), "employment"),
+                                    pe_citations=reader.citations(emp.get("pe_citations"), "employment"),
+                                    notes=tuple(" ".join(str(n).split()) for n in _as_tuple(emp.get("notes"))))
+    residence = raw.get("residence") or {}
+    individual = {step: reader.citation(c, f"residence.individual.{step}")
+                  for step, c in (residence.get("individual") or {}).items()}
+    if individual and set(individual) != set(INDIVIDUAL_STEPS):
+        raise reader.fail("residence.individual", f"precisa dos passos {', '.join(INDIVIDUAL_STEPS)}")
+    company = {step: reader.citation(c, f"residence.company.{step}")
+               for step, c in (residence.get("company") or {}).items()}
+    if company and set(company) != {"effective_management"}:
+        raise reader.fail("residence.company", "só o passo 'effective_management' é conhecido")
+    figures = tuple(reader.figure(f, f"figures {i + 1}") for i, f in enumerate(_as_tuple(raw.get("figures"))))
+    modified_by = tuple(
+        Modification(doc=str(m["doc"]), provisions=str(m.get("provisions", "")),
+                     text=" ".join(str(m.get("text", "")).split()),
+                     citations=reader.citations(m.get("citations"), f"modified_by {m['doc']}"))
+        for m in _as_tuple(raw.get("modified_by")))
+    return TreatyData(treaty=treaty, parties=parties, coverage=str(raw.get("coverage", "full")),
+                      title=" ".join(str(raw.get("title", treaty)).split()), path=path,
+                      notes=tuple(" ".join(str(n).split()) for n in _as_tuple(raw.get("notes"))),
+                      common_exclusions=common, incomes=incomes, employment=employment,
+                      residence_individual=individual, residence_company=company, figures=figures,
+                      modified_by=modified_by)
+
+
+@lru_cache(maxsize=4)
+def load_all(data_dir: Path = DATA_DIR) -> dict[str, TreatyData]:
+    treaties: dict[str, TreatyData] = {}
+    for path in sorted(data_dir.glob("*.yaml")):
+        data = load_treaty_file(path)
+        if data.treaty in treaties:
+            raise RulesDataError(f"{path.name}: convenção {data.treaty} repetida (também em "
+                                 f"{treaties[data.treaty].path.name})")
+        treaties[data.treaty] = data
+    return treaties
+
+
+def _canonical(name: str) -> str:
+    cleaned = name.strip().upper().replace("–", "-").replace("_", "-").replace(" ", "-").replace("/", "-")
+    return "-".join(part for part in cleaned.split("-") if part)
+
+
+def resolve(name: str, data_dir: Path = DATA_DIR) -> TreatyData | None:
+    """The treaty a user-given id names: case, dash style and party order do not matter ("br-pt")."""
+    if not isinstance(name, str) or not name.strip():
+        return None
+    wanted = _canonical(name)
+    for data in load_all(data_dir).values():
+        if wanted == data.treaty.upper():
+            return data
+        if len(data.parties) == 2 and wanted in ("-".join(data.parties), "-".join(reversed(data.parties))):
+            return data
+    return None

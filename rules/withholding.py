@@ -1,0 +1,152 @@
+"""withholding_cap(): the source State's maximum withholding rate under a treaty, from the data files.
+
+Rules of an income are read in order. Exclusions (PE-attributable income, free-zone beneficiaries,
+payments to a PE in a third State) decide when the fact is stated; when it is not, they are listed as
+assumptions instead of multiplying the alternatives. The other rules decide when all their conditions
+are met; while a rule's facts are missing, every rule still possible is returned as an alternative,
+with the missing facts named, and nothing is guessed.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules.conditions import describe, evaluate
+from rules.facts import BENEFICIARY_KINDS, INCOME_TYPES, ROYALTY_KINDS, Facts
+from rules.lookup import known_treaties, other_party, treaty_or_not_covered
+from rules.results import Alternative, Citation, Condition, NotCovered, RulesInputError, WithholdingResult
+from rules.treaty_data import CitedQuote, IncomeSpec, Rule, TreatyData
+
+INCOME_NAMES_PT = {"dividends": "dividendos", "interest": "juros", "royalties": "royalties",
+                   "technical_services": "assistência técnica e serviços técnicos",
+                   "branch_profits": "lucros de estabelecimento estável (branch profits)"}
+
+
+def validate_facts(facts: Facts) -> None:
+    if not isinstance(facts, Facts):
+        raise RulesInputError("Os factos têm de ser um objeto Facts.")
+    if facts.holding_pct is not None and not 0 <= facts.holding_pct <= 100:
+        raise RulesInputError(f"Percentagem de participação inválida: {facts.holding_pct} (tem de estar entre 0 e 100).")
+    if facts.holding_months is not None and facts.holding_months < 0:
+        raise RulesInputError(f"Período de detenção inválido: {facts.holding_months} meses (não pode ser negativo).")
+    if facts.loan_term_years is not None and facts.loan_term_years < 0:
+        raise RulesInputError(f"Prazo do empréstimo inválido: {facts.loan_term_years} anos (não pode ser negativo).")
+    if facts.holding_since and facts.payment_date and facts.holding_since > facts.payment_date:
+        raise RulesInputError("A data de início da participação é posterior à data do pagamento.")
+    if facts.beneficiary_kind is not None and facts.beneficiary_kind not in BENEFICIARY_KINDS:
+        raise RulesInputError(f"Tipo de beneficiário desconhecido: {facts.beneficiary_kind!r} "
+                              f"(conhecidos: {', '.join(BENEFICIARY_KINDS)}).")
+    if facts.royalty_kind is not None and facts.royalty_kind not in ROYALTY_KINDS:
+        raise RulesInputError(f"Tipo de royalty desconhecido: {facts.royalty_kind!r} "
+                              f"(conhecidos: {', '.join(ROYALTY_KINDS)}).")
+
+
+def _cites(items: tuple[CitedQuote, ...], source_state: str) -> list[Citation]:
+    return [c.citation for c in items if not c.source_states or source_state in c.source_states]
+
+
+def _check(rule: Rule, facts: Facts) -> tuple[str, list[Condition]]:
+    conditions = [evaluate(c.code, c.params, facts) for c in rule.when] or [describe("otherwise", {}, "met")]
+    statuses = {c.status for c in conditions}
+    status = "not_met" if "not_met" in statuses else ("unknown" if "unknown" in statuses else "met")
+    return status, conditions
+
+
+def _missing(conditions: list[Condition]) -> list[str]:
+    return [f for c in conditions if c.status == "unknown" for f in c.facts]
+
+
+def _dedupe(items: list) -> list:
+    return list(dict.fromkeys(items))
+
+
+def withholding_cap(treaty: str, income: str, source_state: str, facts: Facts | None = None
+                    ) -> WithholdingResult | NotCovered:
+    data = treaty_or_not_covered(treaty)
+    if isinstance(data, NotCovered):
+        return data
+    facts = Facts() if facts is None else facts
+    validate_facts(facts)
+    if len(data.parties) != 2:
+        return NotCovered(subject=data.treaty, covered=sorted(known_treaties()),
+                          message=f"{data.treaty} não é uma convenção bilateral e não fixa taxas de retenção na "
+                                  f"fonte; indique a convenção bilateral em causa.")
+    residence = other_party(data, source_state)
+    source = str(source_state).strip().upper()
+    if income not in INCOME_TYPES or income not in data.incomes:
+        covered = sorted(data.incomes)
+        what = "um tipo de rendimento desconhecido" if income not in INCOME_TYPES else "um rendimento não coberto"
+        return NotCovered(subject=f"{data.treaty}: {income}", covered=covered,
+                          message=f"{income!r} é {what} para a convenção {data.treaty} no corpus. Rendimentos "
+                                  f"cobertos: {', '.join(INCOME_NAMES_PT.get(i, i) for i in covered)}.")
+    spec = data.incomes[income]
+    if spec.source_states and source not in spec.source_states:
+        return NotCovered(subject=f"{data.treaty}: {income} com fonte em {source}",
+                          covered=[f"{income} com fonte em {s}" for s in spec.source_states],
+                          message=spec.not_covered_message or
+                          f"O corpus só trata deste rendimento com fonte em {', '.join(spec.source_states)}.")
+    if spec.redirect and evaluate(spec.redirect.when, {}, facts).status == "met":
+        result = withholding_cap(data.treaty, spec.redirect.income, source, facts)
+        if isinstance(result, WithholdingResult):
+            note = (f"Pedido como {INCOME_NAMES_PT[income]}, mas tratado como "
+                    f"{INCOME_NAMES_PT[spec.redirect.income]} pelo texto citado.")
+            return replace(result, citations=_cites(spec.redirect.citations, source) + result.citations,
+                           notes=[note] + result.notes)
+        return result
+    return _evaluate(data, income, spec, source, residence, facts)
+
+
+def _evaluate(data: TreatyData, income: str, spec: IncomeSpec, source: str, residence: str,
+              facts: Facts) -> WithholdingResult:
+    base = dict(treaty=data.treaty, income=income, source_state=source, residence_state=residence,
+                coverage=data.coverage)
+    notes = list(data.notes) + list(spec.notes)
+    assumptions: list[Condition] = []
+    extra_cites: list[Citation] = []
+    rules = list(data.common_exclusions) + list(spec.rules)
+    for rule in (r for r in rules if r.exclusion):
+        status, conditions = _check(rule, facts)
+        if status == "met":
+            return WithholdingResult(**base, outcome=rule.outcome, rate=rule.value, alternatives=[],
+                                     conditions=conditions, assumptions=assumptions, missing_facts=[],
+                                     citations=_cites(rule.citations, source), notes=notes + list(rule.notes),
+                                     rule_id=rule.id, effective_from=rule.effective_from)
+        if status == "unknown":
+            assumptions += [replace(c, status="assumed_not_met") for c in conditions if c.status == "unknown"]
+            extra_cites += _cites(rule.citations, source)
+
+    requirement_conditions: list[Condition] = []
+    requirement_missing: list[str] = []
+    for req in spec.requirements:
+        if req.source_states and source not in req.source_states:
+            continue
+        cond = evaluate(req.code, {}, facts)
+        requirement_conditions.append(cond)
+        extra_cites += _cites(req.citations, source)
+        if cond.status != "met" and req.note_not_met:
+            notes.append(req.note_not_met)
+        requirement_missing += _missing([cond])
+
+    candidates: list[tuple[Rule, str, list[Condition]]] = []
+    for rule in (r for r in rules if not r.exclusion):
+        status, conditions = _check(rule, facts)
+        if status == "not_met":
+            continue
+        candidates.append((rule, status, conditions))
+        if status == "met":
+            break
+
+    if len(candidates) == 1:
+        rule, _, conditions = candidates[0]
+        return WithholdingResult(**base, outcome=rule.outcome, rate=rule.value, alternatives=[],
+                                 conditions=conditions + requirement_conditions, assumptions=assumptions,
+                                 missing_facts=_dedupe(requirement_missing),
+                                 citations=_cites(rule.citations, source) + extra_cites,
+                                 notes=notes + list(rule.notes), rule_id=rule.id,
+                                 effective_from=rule.effective_from)
+    alternatives = [Alternative(rule_id=r.id, outcome=r.outcome, rate=r.value, conditions=conds,
+                                citations=_cites(r.citations, source)) for r, _, conds in candidates]
+    missing = _dedupe([f for _, _, conds in candidates for f in _missing(conds)] + requirement_missing)
+    return WithholdingResult(**base, outcome="alternatives", rate=None, alternatives=alternatives,
+                             conditions=requirement_conditions, assumptions=assumptions, missing_facts=missing,
+                             citations=_dedupe([c for a in alternatives for c in a.citations] + extra_cites),
+                             notes=notes + [n for r, _, _ in candidates for n in r.notes])
