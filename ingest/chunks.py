@@ -72,26 +72,46 @@ def split_sentences(text: str, limit: int = MAX_CHARS) -> list[str]:
     return pieces
 
 
-def _chunk_units(doc: ParsedDocument) -> list[Unit]:
-    """Paragraph units, plus article units that have no paragraph of their own."""
-    with_paragraphs = {u.parent for u in doc.units if u.level == "paragraph"}
+LEAD_MIN_CHARS = 60
+
+
+def _lead_in(article: Unit, first: Unit) -> str:
+    """The article's words before its first paragraph (a Portaria item's opening sentence, say)."""
+    at = article.text.find(first.text[:40])
+    lead = article.text[:at].strip() if at > 0 else ""
+    return lead if len(lead) - len(article.heading) >= LEAD_MIN_CHARS else ""
+
+
+def _chunk_units(doc: ParsedDocument) -> list[tuple[Unit, str, str]]:
+    """(unit, text, id suffix): paragraphs; articles without paragraphs; and the lead-in of
+    articles that have paragraphs, so no words of an article are left out of the index."""
+    first_paragraph: dict[str, Unit] = {}
+    for u in doc.units:
+        if u.level == "paragraph" and u.parent:
+            first_paragraph.setdefault(u.parent, u)
     chosen = []
     for unit in doc.units:
-        if unit.level == "paragraph" or (unit.level == "article" and unit.uid not in with_paragraphs):
-            chosen.append(unit)
+        if unit.level == "paragraph":
+            chosen.append((unit, unit.text, ""))
+        elif unit.level == "article" and unit.uid not in first_paragraph:
+            chosen.append((unit, unit.text, ""))
+        elif unit.level == "article":
+            lead = _lead_in(unit, first_paragraph[unit.uid])
+            if lead:
+                chosen.append((unit, lead, "intro"))
     return chosen
 
 
 def chunk_document(info: DocumentInfo, doc: ParsedDocument) -> list[Chunk]:
     chunks: list[Chunk] = []
-    for unit in _chunk_units(doc):
-        if not unit.text.strip():
+    for unit, text, suffix in _chunk_units(doc):
+        if not text.strip():
             continue
         label = article_label(unit.article, unit.language)
         context = " — ".join(x for x in (label, unit.heading) if x)
-        for part, piece in enumerate(split_sentences(unit.text)):
+        for part, piece in enumerate(split_sentences(text)):
             chunks.append(Chunk(
-                id=f"{info.id}:{unit.uid}:{part}",
+                id=f"{info.id}:{unit.uid}:{suffix}{part}",
                 doc=info.id, treaty=info.treaty,
                 article=unit.article or "", paragraph=unit.paragraph or "",
                 subparagraph=unit.subparagraph or "", language=unit.language,

@@ -4,9 +4,11 @@ Values live in rules/data/<treaty>.yaml with exact quotes from the corpus; condi
 rules/README.md. Bad input raises RulesInputError (Portuguese message); an uncovered treaty, income or
 topic returns NotCovered, never a number.
 """
+from rules.conditions import condition_text
 from rules.coverage import TreatyCoverage, applicable_documents, coverage, figures
 from rules.employment import employment_183_days
 from rules.facts import BENEFICIARY_KINDS, INCOME_TYPES, ROYALTY_KINDS, TOPICS, Facts, TiebreakerFacts
+from rules.labels import LANGUAGES, state_name, topic_label, unit_label
 from rules.lookup import known_treaties, treaty_for
 from rules.results import (Alternative, Citation, Condition, DocumentApplication, EmploymentResult, Figure,
                            NotCovered, RulesInputError, TiebreakerResult, TiebreakerStep, WithholdingResult)
@@ -17,6 +19,7 @@ from rules.withholding import withholding_cap
 __all__ = [
     "withholding_cap", "employment_183_days", "residence_tiebreaker", "figures", "coverage",
     "applicable_documents", "known_treaties", "treaty_for",
+    "condition_text", "topic_label", "unit_label", "state_name", "LANGUAGES",
     "Facts", "TiebreakerFacts", "INCOME_TYPES", "TOPICS", "BENEFICIARY_KINDS", "ROYALTY_KINDS",
     "WithholdingResult", "EmploymentResult", "TiebreakerResult", "TiebreakerStep", "Figure", "NotCovered",
     "Alternative", "Citation", "Condition", "DocumentApplication", "TreatyCoverage",

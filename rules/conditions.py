@@ -1,8 +1,8 @@
 """The small, stable set of condition codes the data files may use, and how each reads the facts.
 
 A condition evaluates to True (met), False (not met) or None (a fact it needs was not stated). Codes
-and params are the contract with the assistant, which renders other languages from them; the
-Portuguese text here is the reference wording. The list is documented in rules/README.md.
+and params are the contract with the assistant; condition_text() renders them in pt/es/en, the
+Portuguese being the reference wording. The list is documented in rules/README.md.
 """
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from datetime import date
 from typing import Any, Callable
 
 from rules.facts import Facts
-from rules.results import Condition
+from rules.labels import LANGUAGES, normalise_language
+from rules.results import Condition, RulesInputError
 
 Evaluator = Callable[[Facts, dict[str, Any]], "bool | None"]
 
@@ -108,18 +109,104 @@ OTHER_TEXTS = {
 }
 
 
+# Spanish and English wording of every code, with the same params as the Portuguese reference.
+TRANSLATIONS: dict[str, dict[str, str]] = {
+    "otherwise": {"es": "en los demás casos", "en": "in all other cases"},
+    "beneficiary_company": {"es": "el beneficiario efectivo es una sociedad",
+                            "en": "the beneficial owner is a company"},
+    "beneficiary_government": {
+        "es": "el beneficiario efectivo es el Gobierno del otro Estado, una de sus subdivisiones políticas o "
+              "administrativas, una entidad local, o una institución (incluso financiera) de su propiedad exclusiva",
+        "en": "the beneficial owner is the Government of the other State, a political or administrative "
+              "subdivision or local authority thereof, or an institution (including a financial one) wholly "
+              "owned by them"},
+    "beneficiary_financial_institution": {"es": "el beneficiario es una institución financiera",
+                                          "en": "the beneficiary is a financial institution"},
+    "holding_min_pct": {"es": "posee al menos el {pct}% del capital de la sociedad que paga",
+                        "en": "holds at least {pct}% of the capital of the paying company"},
+    "holding_direct": {"es": "la participación se posee directamente", "en": "the holding is direct"},
+    "holding_min_years": {
+        "es": "la participación se ha poseído durante un período ininterrumpido de al menos {years} años antes "
+              "del pago",
+        "en": "the holding was owned for an uninterrupted period of at least {years} years before the payment"},
+    "loan_min_years": {"es": "el préstamo o crédito se concedió por un plazo mínimo de {years} años",
+                       "en": "the loan or credit was granted for a minimum term of {years} years"},
+    "loan_purpose_equipment": {"es": "el préstamo financia la adquisición de bienes de equipo",
+                               "en": "the loan finances the purchase of capital equipment"},
+    "royalty_copyright": {
+        "es": "cánones por derechos de autor sobre obras literarias, artísticas o científicas (películas y "
+              "grabaciones solo cuando las produce un residente de uno de los Estados)",
+        "en": "royalties for copyright of literary, artistic or scientific works (films and recordings only "
+              "when produced by a resident of one of the States)"},
+    "attributable_to_pe": {
+        "es": "la renta está vinculada efectivamente a un establecimiento permanente del beneficiario en el "
+              "Estado de la fuente",
+        "en": "the income is effectively connected with a permanent establishment of the beneficiary in the "
+              "source State"},
+    "paid_to_pe_third_state": {
+        "es": "la renta se paga a un establecimiento permanente del beneficiario situado en un tercer Estado",
+        "en": "the income is paid to a permanent establishment of the beneficiary situated in a third State"},
+    "free_zone_regime": {
+        "es": "el beneficiario disfruta de beneficios fiscales de un régimen de zona franca o similar excluido "
+              "por el Protocolo",
+        "en": "the beneficiary enjoys tax benefits of a free-zone or similar regime excluded by the Protocol"},
+    "registered_central_bank": {"es": "la inversión o el contrato está registrado en el Banco Central do Brasil",
+                                "en": "the investment or contract is registered with the Banco Central do Brasil"},
+    "interest_on_equity": {
+        "es": "la renta son intereses sobre el capital propio (juros sobre o capital próprio, legislación brasileña)",
+        "en": "the income is interest on net equity (juros sobre o capital próprio, Brazilian law)"},
+    "days_within_limit": {
+        "es": "la permanencia en el Estado donde se ejerce el empleo no excede, en total, de {max_days} días en "
+              "el período de cómputo (contados: {days})",
+        "en": "the stay in the State where the employment is exercised does not exceed {max_days} days in total "
+              "in the counting period (counted: {days})"},
+    "employer_not_resident_in_work_state": {
+        "es": "las remuneraciones las paga un empleador (o se pagan en su nombre) que no es residente del Estado "
+              "donde se ejerce el empleo",
+        "en": "the remuneration is paid by, or on behalf of, an employer who is not a resident of the State "
+              "where the employment is exercised"},
+    "not_borne_by_pe_in_work_state": {
+        "es": "las remuneraciones no las soporta un establecimiento permanente del empleador en ese Estado",
+        "en": "the remuneration is not borne by a permanent establishment of the employer in that State"},
+}
+
+
+def _portuguese(code: str) -> str:
+    if code in OTHER_TEXTS:
+        return OTHER_TEXTS[code]
+    if code in SPECS:
+        return SPECS[code].text
+    raise RulesInputError(f"Código de condição desconhecido: {code!r} (códigos: "
+                          f"{', '.join(sorted(set(SPECS) | set(OTHER_TEXTS)))}).")
+
+
+def condition_text(code: str, params: dict[str, Any], language: str) -> str:
+    """The condition in "pt", "es" or "en" (any other language → pt), filled with its params."""
+    template = _portuguese(code)
+    lang = normalise_language(language)
+    if lang != "pt":
+        template = TRANSLATIONS[code][lang]
+    try:
+        return template.format(**params)
+    except KeyError as exc:
+        raise RulesInputError(f"A condição {code} precisa do parâmetro {exc}.") from exc
+
+
+def condition_texts(code: str, params: dict[str, Any]) -> dict[str, str]:
+    return {lang: condition_text(code, params, lang) for lang in LANGUAGES}
+
+
 def evaluate(code: str, params: dict[str, Any], facts: Facts) -> Condition:
     spec = SPECS[code]
     value = spec.evaluate(facts, params)
     status = "unknown" if value is None else ("met" if value else "not_met")
-    return Condition(code=code, params=dict(params), text=spec.text.format(**params), status=status,
-                     facts=spec.facts)
+    texts = condition_texts(code, params)
+    return Condition(code=code, params=dict(params), text=texts["pt"], status=status, facts=spec.facts,
+                     texts=texts)
 
 
 def describe(code: str, params: dict[str, Any], status: str = "unknown") -> Condition:
     """A condition shown without evaluating it (alternatives, figures, the employment test)."""
-    if code in OTHER_TEXTS:
-        return Condition(code=code, params=dict(params), text=OTHER_TEXTS[code].format(**params), status=status)
-    spec = SPECS[code]
-    return Condition(code=code, params=dict(params), text=spec.text.format(**params), status=status,
-                     facts=spec.facts)
+    texts = condition_texts(code, params)
+    facts = SPECS[code].facts if code in SPECS else ()
+    return Condition(code=code, params=dict(params), text=texts["pt"], status=status, facts=facts, texts=texts)

@@ -16,10 +16,17 @@ from rules.lookup import treaty_or_not_covered
 from rules.results import Condition, EmploymentResult, NotCovered, RulesInputError
 from rules.treaty_data import CitedQuote, EmploymentSpec, TreatyData, load_all
 
-WINDOW_TEXT_PT = {
-    "calendar_year": "dias de permanência no ano civil considerado",
-    "any_12_months": "dias de permanência em qualquer período de 12 meses",
-    "12_months_in_fiscal_year": "dias de permanência em qualquer período de 12 meses com início ou termo no ano fiscal",
+WINDOW_TEXTS = {
+    "calendar_year": {"pt": "dias de permanência no ano civil considerado",
+                      "es": "días de permanencia en el año natural considerado",
+                      "en": "days of presence in the calendar year concerned"},
+    "any_12_months": {"pt": "dias de permanência em qualquer período de 12 meses",
+                      "es": "días de permanencia en cualquier período de 12 meses",
+                      "en": "days of presence in any 12-month period"},
+    "12_months_in_fiscal_year": {
+        "pt": "dias de permanência em qualquer período de 12 meses com início ou termo no ano fiscal",
+        "es": "días de permanencia en cualquier período de 12 meses que comience o termine en el año fiscal",
+        "en": "days of presence in any 12-month period beginning or ending in the fiscal year"},
 }
 
 
@@ -101,8 +108,11 @@ def employment_183_days(treaty: str, stays: list[tuple[date, date]],
         return data
     spec: EmploymentSpec | None = data.employment
     if spec is None:
-        return NotCovered(subject=f"{data.treaty}: emprego", covered=[t for t, d in _with_employment()],
-                          message=f"O corpus não tem a regra dos 183 dias para {data.treaty}.")
+        return NotCovered.localised(
+            f"{data.treaty}: emprego", [t for t, d in _with_employment()],
+            pt=f"O corpus não tem a regra dos 183 dias para {data.treaty}.",
+            es=f"El corpus no tiene la regla de los 183 días para {data.treaty}.",
+            en=f"The corpus has no 183-day rule for {data.treaty}.")
     if fiscal_year is not None and (not isinstance(fiscal_year, int) or not 1900 <= fiscal_year <= 2200):
         raise RulesInputError(f"Ano fiscal inválido: {fiscal_year!r}.")
     days = _presence(stays)
@@ -133,10 +143,11 @@ def employment_183_days(treaty: str, stays: list[tuple[date, date]],
     else:
         taxable = False
     return EmploymentResult(treaty=data.treaty, taxable_in_work_state=taxable, window_rule=spec.window,
-                            window_text=WINDOW_TEXT_PT[spec.window], window_start=start, window_end=end,
+                            window_text=WINDOW_TEXTS[spec.window]["pt"], window_start=start, window_end=end,
                             days=count, max_days=spec.max_days, conditions=conditions, missing_facts=missing,
                             citations=_cites(spec.citations + spec.employer_citations + spec.pe_citations),
-                            notes=notes, fiscal_year=fiscal_year)
+                            notes=notes, fiscal_year=fiscal_year,
+                            window_texts=dict(WINDOW_TEXTS[spec.window]))
 
 
 def _status(value: bool | None) -> str:

@@ -1,13 +1,17 @@
 """Result types of the rule functions: plain dataclasses the assistant renders in pt/es/en.
 
-Every condition carries a stable machine code (see rules/README.md) plus a Portuguese text, so
-other languages are rendered from the code and its params, never from the Portuguese.
+Every condition carries a stable machine code (see rules/README.md) plus its text in pt/es/en,
+rendered from the code and its params, never translated from the Portuguese. `text` (and `message`,
+`window_text`) stay Portuguese for compatibility; `texts` holds pt/es/en and `text_in(language)` picks
+one (unknown language → pt). Notes are Portuguese prose only.
 """
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from typing import Any
+
+from rules.labels import normalise_language
 
 
 def _plain(value: Any) -> Any:
@@ -25,6 +29,11 @@ class Serialisable:
         data = _plain(asdict(self))  # type: ignore[call-overload]
         data["type"] = type(self).__name__
         return data
+
+
+def pick_text(texts: dict[str, str], language: str, portuguese: str) -> str:
+    """The text in `language`, or the Portuguese one when that language has none."""
+    return texts.get(normalise_language(language)) or portuguese
 
 
 class RulesInputError(ValueError):
@@ -49,6 +58,10 @@ class Condition(Serialisable):
     text: str                      # Portuguese
     status: str = "unknown"        # "met" | "not_met" | "unknown" | "assumed_not_met" (exclusion not stated)
     facts: tuple[str, ...] = ()    # Facts fields the condition reads
+    texts: dict[str, str] = field(default_factory=dict)   # pt/es/en
+
+    def text_in(self, language: str) -> str:
+        return pick_text(self.texts, language, self.text)
 
 
 @dataclass(frozen=True)
@@ -94,6 +107,10 @@ class EmploymentResult(Serialisable):
     citations: list[Citation]
     notes: list[str]
     fiscal_year: int | None = None
+    window_texts: dict[str, str] = field(default_factory=dict)   # pt/es/en
+
+    def window_text_in(self, language: str) -> str:
+        return pick_text(self.window_texts, language, self.window_text)
 
 
 @dataclass(frozen=True)
@@ -102,6 +119,10 @@ class TiebreakerStep(Serialisable):
     outcome: str                   # "decided" | "next" | "unknown"
     state: str | None
     text: str                      # Portuguese
+    texts: dict[str, str] = field(default_factory=dict)   # pt/es/en
+
+    def text_in(self, language: str) -> str:
+        return pick_text(self.texts, language, self.text)
 
 
 @dataclass(frozen=True)
@@ -127,7 +148,11 @@ class Figure(Serialisable):
     conditions: list[Condition]
     citations: list[Citation]
     effective_from: date | None = None
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)           # Portuguese only
+    texts: dict[str, str] = field(default_factory=dict)      # pt/es/en
+
+    def text_in(self, language: str) -> str:
+        return pick_text(self.texts, language, self.text)
 
 
 @dataclass(frozen=True)
@@ -135,8 +160,12 @@ class DocumentApplication(Serialisable):
     doc: str
     title: str
     relation: str                  # "treaty_text" | "summary" | "implementing_order" | "modifies" | "not_established"
-    text: str                      # Portuguese
+    text: str                      # Portuguese (with the catalogue's notes)
     citations: list[Citation]
+    texts: dict[str, str] = field(default_factory=dict)   # pt/es/en (es/en without the catalogue's pt notes)
+
+    def text_in(self, language: str) -> str:
+        return pick_text(self.texts, language, self.text)
 
 
 @dataclass(frozen=True)
@@ -144,3 +173,11 @@ class NotCovered(Serialisable):
     subject: str                   # the treaty, pair or topic asked about
     covered: list[str]
     message: str                   # Portuguese
+    messages: dict[str, str] = field(default_factory=dict)   # pt/es/en
+
+    def message_in(self, language: str) -> str:
+        return pick_text(self.messages, language, self.message)
+
+    @classmethod
+    def localised(cls, subject: str, covered: list[str], pt: str, es: str, en: str) -> "NotCovered":
+        return cls(subject=subject, covered=covered, message=pt, messages={"pt": pt, "es": es, "en": en})

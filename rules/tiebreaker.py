@@ -10,14 +10,27 @@ from rules.lookup import treaty_or_not_covered
 from rules.results import NotCovered, RulesInputError, TiebreakerResult, TiebreakerStep
 from rules.treaty_data import TreatyData, load_all
 
-STEP_TEXT_PT = {
-    "permanent_home": "habitação permanente à sua disposição",
-    "vital_interests": "centro de interesses vitais (relações pessoais e económicas mais estreitas)",
-    "habitual_abode": "Estado em que permanece habitualmente",
-    "nationality": "nacionalidade",
-    "mutual_agreement": "as autoridades competentes resolvem o caso de comum acordo",
-    "effective_management": "local de direção efetiva",
+STEP_TEXTS = {
+    "permanent_home": {"pt": "habitação permanente à sua disposição",
+                       "es": "vivienda permanente a su disposición",
+                       "en": "permanent home available to the person"},
+    "vital_interests": {"pt": "centro de interesses vitais (relações pessoais e económicas mais estreitas)",
+                        "es": "centro de intereses vitales (relaciones personales y económicas más estrechas)",
+                        "en": "centre of vital interests (closer personal and economic relations)"},
+    "habitual_abode": {"pt": "Estado em que permanece habitualmente",
+                       "es": "Estado en que vive habitualmente",
+                       "en": "State of habitual abode"},
+    "nationality": {"pt": "nacionalidade", "es": "nacionalidad", "en": "nationality"},
+    "mutual_agreement": {"pt": "as autoridades competentes resolvem o caso de comum acordo",
+                         "es": "las autoridades competentes resuelven el caso de común acuerdo",
+                         "en": "the competent authorities settle the case by mutual agreement"},
+    "effective_management": {"pt": "local de direção efetiva", "es": "sede de dirección efectiva",
+                             "en": "place of effective management"},
 }
+
+
+def _step(step: str, outcome: str, state: str | None) -> TiebreakerStep:
+    return TiebreakerStep(step, outcome, state, STEP_TEXTS[step]["pt"], dict(STEP_TEXTS[step]))
 
 
 def _states(data: TreatyData, value: tuple[str, ...] | list[str] | str | None, name: str) -> tuple[str, ...] | None:
@@ -42,12 +55,18 @@ def residence_tiebreaker(treaty: str, facts: TiebreakerFacts) -> TiebreakerResul
         raise RulesInputError(f"Tipo de pessoa desconhecido: {facts.person!r} (use 'individual' ou 'company').")
     steps_data = data.residence_individual if facts.person == "individual" else data.residence_company
     if not steps_data:
-        who = "pessoas singulares" if facts.person == "individual" else "pessoas que não sejam singulares"
-        covered = [t for t, d in load_all().items() if (d.residence_individual if facts.person == "individual"
+        individual = facts.person == "individual"
+        who = "pessoas singulares" if individual else "pessoas que não sejam singulares"
+        covered = [t for t, d in load_all().items() if (d.residence_individual if individual
                                                      else d.residence_company)]
-        return NotCovered(subject=f"{data.treaty}: residência de {who}", covered=covered,
-                          message=f"O corpus não contém a regra de desempate da residência para {who} na "
-                                  f"convenção {data.treaty}.")
+        return NotCovered.localised(
+            f"{data.treaty}: residência de {who}", covered,
+            pt=f"O corpus não contém a regra de desempate da residência para {who} na convenção {data.treaty}.",
+            es=f"El corpus no contiene la regla de desempate de la residencia para "
+               f"{'personas físicas' if individual else 'personas distintas de las físicas'} en el convenio "
+               f"{data.treaty}.",
+            en=f"The corpus does not contain the residence tie-breaker rule for "
+               f"{'individuals' if individual else 'persons other than individuals'} in the treaty {data.treaty}.")
     if facts.person == "company":
         return _company(data, facts)
     return _individual(data, facts)
@@ -64,29 +83,27 @@ def _result(data: TreatyData, person: str, steps: list[TiebreakerStep], result: 
 
 def _company(data: TreatyData, facts: TiebreakerFacts) -> TiebreakerResult:
     place = _states(data, facts.effective_management_in, "Local de direção efetiva")
-    text = STEP_TEXT_PT["effective_management"]
     if place is None:
-        return _result(data, "company", [TiebreakerStep("effective_management", "unknown", None, text)], None,
+        return _result(data, "company", [_step("effective_management", "unknown", None)], None,
                        ["effective_management_in"])
     if len(place) != 1:
         raise RulesInputError("O local de direção efetiva é um só Estado.")
-    return _result(data, "company", [TiebreakerStep("effective_management", "decided", place[0], text)],
-                   place[0], [])
+    return _result(data, "company", [_step("effective_management", "decided", place[0])], place[0], [])
 
 
 def _individual(data: TreatyData, facts: TiebreakerFacts) -> TiebreakerResult:
     steps: list[TiebreakerStep] = []
 
     def stop(step: str, fact: str) -> TiebreakerResult:
-        steps.append(TiebreakerStep(step, "unknown", None, STEP_TEXT_PT[step]))
+        steps.append(_step(step, "unknown", None))
         return _result(data, "individual", steps, None, [fact])
 
     def decide(step: str, state: str) -> TiebreakerResult:
-        steps.append(TiebreakerStep(step, "decided", state, STEP_TEXT_PT[step]))
+        steps.append(_step(step, "decided", state))
         return _result(data, "individual", steps, state, [])
 
     def next_step(step: str) -> None:
-        steps.append(TiebreakerStep(step, "next", None, STEP_TEXT_PT[step]))
+        steps.append(_step(step, "next", None))
 
     home = _states(data, facts.permanent_home_in, "Habitação permanente")
     if home is None:
@@ -113,5 +130,5 @@ def _individual(data: TreatyData, facts: TiebreakerFacts) -> TiebreakerResult:
     if len(nationality) == 1:
         return decide("nationality", nationality[0])
     next_step("nationality")
-    steps.append(TiebreakerStep("mutual_agreement", "decided", None, STEP_TEXT_PT["mutual_agreement"]))
+    steps.append(_step("mutual_agreement", "decided", None))
     return _result(data, "individual", steps, "mutual_agreement", [])

@@ -1,6 +1,8 @@
 """Loading and validating rules/data/*.yaml, once per process.
 
 Which treaties exist is whatever files are there: a new treaty is a new YAML file, no code.
+Texts shown to users (a figure's `text`, a modification's `text` and `provisions`, an income's
+`not_covered_message`) are given in Portuguese with `<key>_es` and `<key>_en` beside them; notes stay Portuguese.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import yaml
 
 from rules.conditions import SPECS
 from rules.facts import INCOME_TYPES, TOPICS
+from rules.labels import LANGUAGES
 from rules.results import Citation
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -73,7 +76,7 @@ class IncomeSpec:
     notes: tuple[str, ...] = ()
     redirect: Redirect | None = None
     source_states: tuple[str, ...] = ()
-    not_covered_message: str = ""
+    not_covered_messages: dict[str, str] = field(default_factory=dict)   # pt/es/en, empty when not given
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,7 @@ class FigureSpec:
     value: float | str | None
     unit: str
     text: str
+    texts: dict[str, str]             # pt/es/en
     citations: tuple[CitedQuote, ...]
     conditions: tuple[ConditionRef, ...] = ()
     effective_from: date | None = None
@@ -105,6 +109,8 @@ class Modification:
     provisions: str
     text: str
     citations: tuple[CitedQuote, ...]
+    provisions_texts: dict[str, str]   # pt/es/en
+    texts: dict[str, str]              # pt/es/en
 
 
 @dataclass(frozen=True)
@@ -134,6 +140,10 @@ def _opt_str(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
+def _clean(value: Any) -> str:
+    return " ".join(str(value).split())
+
+
 def _date(value: Any, where: str) -> date | None:
     if value is None or isinstance(value, date):
         return value
@@ -150,6 +160,17 @@ class _Reader:
 
     def fail(self, where: str, message: str) -> RulesDataError:
         return RulesDataError(f"{self.path.name}: {where}: {message}")
+
+    def texts(self, raw: dict, key: str, where: str) -> dict[str, str]:
+        """`key` (pt) with `key_es` and `key_en`; all three or none."""
+        if not raw.get(key):
+            return {}
+        texts = {"pt": _clean(raw[key])}
+        for lang in LANGUAGES[1:]:
+            if not raw.get(f"{key}_{lang}"):
+                raise self.fail(where, f"falta '{key}_{lang}' (o texto '{key}' tem de existir em pt, es e en)")
+            texts[lang] = _clean(raw[f"{key}_{lang}"])
+        return texts
 
     def citation(self, raw: Any, where: str) -> CitedQuote:
         if not isinstance(raw, dict) or not raw.get("doc") or not raw.get("quote"):
@@ -221,7 +242,7 @@ class _Reader:
         return IncomeSpec(rules=rules, requirements=tuple(requirements),
                           notes=tuple(" ".join(str(n).split()) for n in _as_tuple(raw.get("notes"))),
                           redirect=redirect, source_states=tuple(_as_tuple(raw.get("source_states"))),
-                          not_covered_message=" ".join(str(raw.get("not_covered_message", "")).split()))
+                          not_covered_messages=self.texts(raw, "not_covered_message", where))
 
     def figure(self, raw: Any, where: str) -> FigureSpec:
         if not isinstance(raw, dict) or not raw.get("id"):
@@ -232,12 +253,26 @@ class _Reader:
         for key in ("unit", "text"):
             if not raw.get(key):
                 raise self.fail(where, f"falta '{key}'")
+        texts = self.texts(raw, "text", where)
         return FigureSpec(id=str(raw["id"]), topic=raw["topic"], value=raw.get("value"), unit=str(raw["unit"]),
-                          text=" ".join(str(raw["text"]).split()),
+                          text=texts["pt"], texts=texts,
                           citations=self.citations(raw.get("citations"), where),
                           conditions=self.conditions(raw.get("conditions"), where),
                           effective_from=_date(raw.get("effective_from"), where),
                           notes=tuple(" ".join(str(n).split()) for n in _as_tuple(raw.get("notes"))))
+
+    def modification(self, raw: Any, where: str) -> Modification:
+        if not isinstance(raw, dict) or not raw.get("doc"):
+            raise self.fail(where, "modificação sem 'doc'")
+        where = f"{where} ({raw['doc']})"
+        for key in ("provisions", "text"):
+            if not raw.get(key):
+                raise self.fail(where, f"falta '{key}'")
+        texts = self.texts(raw, "text", where)
+        provisions = self.texts(raw, "provisions", where)
+        return Modification(doc=str(raw["doc"]), provisions=provisions["pt"], text=texts["pt"],
+                            citations=self.citations(raw.get("citations"), where),
+                            provisions_texts=provisions, texts=texts)
 
 
 def load_treaty_file(path: Path) -> TreatyData:
@@ -276,11 +311,8 @@ def load_treaty_file(path: Path) -> TreatyData:
     if company and set(company) != {"effective_management"}:
         raise reader.fail("residence.company", "só o passo 'effective_management' é conhecido")
     figures = tuple(reader.figure(f, f"figures {i + 1}") for i, f in enumerate(_as_tuple(raw.get("figures"))))
-    modified_by = tuple(
-        Modification(doc=str(m["doc"]), provisions=str(m.get("provisions", "")),
-                     text=" ".join(str(m.get("text", "")).split()),
-                     citations=reader.citations(m.get("citations"), f"modified_by {m['doc']}"))
-        for m in _as_tuple(raw.get("modified_by")))
+    modified_by = tuple(reader.modification(m, f"modified_by {i + 1}")
+                        for i, m in enumerate(_as_tuple(raw.get("modified_by"))))
     return TreatyData(treaty=treaty, parties=parties, coverage=str(raw.get("coverage", "full")),
                       title=" ".join(str(raw.get("title", treaty)).split()), path=path,
                       notes=tuple(" ".join(str(n).split()) for n in _as_tuple(raw.get("notes"))),

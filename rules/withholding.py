@@ -12,14 +12,10 @@ from dataclasses import replace
 
 from rules.conditions import describe, evaluate
 from rules.facts import BENEFICIARY_KINDS, INCOME_TYPES, ROYALTY_KINDS, Facts
+from rules.labels import topic_label
 from rules.lookup import known_treaties, other_party, treaty_or_not_covered
 from rules.results import Alternative, Citation, Condition, NotCovered, RulesInputError, WithholdingResult
 from rules.treaty_data import CitedQuote, IncomeSpec, Rule, TreatyData
-
-INCOME_NAMES_PT = {"dividends": "dividendos", "interest": "juros", "royalties": "royalties",
-                   "technical_services": "assistência técnica e serviços técnicos",
-                   "branch_profits": "lucros de estabelecimento estável (branch profits)"}
-
 
 def validate_facts(facts: Facts) -> None:
     if not isinstance(facts, Facts):
@@ -67,28 +63,44 @@ def withholding_cap(treaty: str, income: str, source_state: str, facts: Facts | 
     facts = Facts() if facts is None else facts
     validate_facts(facts)
     if len(data.parties) != 2:
-        return NotCovered(subject=data.treaty, covered=sorted(known_treaties()),
-                          message=f"{data.treaty} não é uma convenção bilateral e não fixa taxas de retenção na "
-                                  f"fonte; indique a convenção bilateral em causa.")
+        return NotCovered.localised(
+            data.treaty, sorted(known_treaties()),
+            pt=f"{data.treaty} não é uma convenção bilateral e não fixa taxas de retenção na fonte; indique a "
+               f"convenção bilateral em causa.",
+            es=f"{data.treaty} no es un convenio bilateral y no fija tipos de retención en la fuente; indique el "
+               f"convenio bilateral de que se trata.",
+            en=f"{data.treaty} is not a bilateral treaty and sets no withholding tax rates; name the bilateral "
+               f"treaty concerned.")
     residence = other_party(data, source_state)
     source = str(source_state).strip().upper()
     if income not in INCOME_TYPES or income not in data.incomes:
         covered = sorted(data.incomes)
-        what = "um tipo de rendimento desconhecido" if income not in INCOME_TYPES else "um rendimento não coberto"
-        return NotCovered(subject=f"{data.treaty}: {income}", covered=covered,
-                          message=f"{income!r} é {what} para a convenção {data.treaty} no corpus. Rendimentos "
-                                  f"cobertos: {', '.join(INCOME_NAMES_PT.get(i, i) for i in covered)}.")
+        unknown = income not in INCOME_TYPES
+
+        def names(lang: str) -> str:
+            return ", ".join(topic_label(i, lang) for i in covered)
+        return NotCovered.localised(
+            f"{data.treaty}: {income}", covered,
+            pt=f"{income!r} é {'um tipo de rendimento desconhecido' if unknown else 'um rendimento não coberto'} "
+               f"para a convenção {data.treaty} no corpus. Rendimentos cobertos: {names('pt')}.",
+            es=f"{income!r} es {'un tipo de renta desconocido' if unknown else 'una renta no cubierta'} para el "
+               f"convenio {data.treaty} en el corpus. Rentas cubiertas: {names('es')}.",
+            en=f"{income!r} is {'an unknown income type' if unknown else 'an income not covered'} for the treaty "
+               f"{data.treaty} in the corpus. Incomes covered: {names('en')}.")
     spec = data.incomes[income]
     if spec.source_states and source not in spec.source_states:
-        return NotCovered(subject=f"{data.treaty}: {income} com fonte em {source}",
-                          covered=[f"{income} com fonte em {s}" for s in spec.source_states],
-                          message=spec.not_covered_message or
-                          f"O corpus só trata deste rendimento com fonte em {', '.join(spec.source_states)}.")
+        states = ", ".join(spec.source_states)
+        messages = spec.not_covered_messages or {
+            "pt": f"O corpus só trata deste rendimento com fonte em {states}.",
+            "es": f"El corpus solo trata esta renta con fuente en {states}.",
+            "en": f"The corpus only deals with this income when its source is in {states}."}
+        return NotCovered.localised(f"{data.treaty}: {income} com fonte em {source}",
+                                    [f"{income} com fonte em {s}" for s in spec.source_states], **messages)
     if spec.redirect and evaluate(spec.redirect.when, {}, facts).status == "met":
         result = withholding_cap(data.treaty, spec.redirect.income, source, facts)
         if isinstance(result, WithholdingResult):
-            note = (f"Pedido como {INCOME_NAMES_PT[income]}, mas tratado como "
-                    f"{INCOME_NAMES_PT[spec.redirect.income]} pelo texto citado.")
+            note = (f"Pedido como {topic_label(income, 'pt')}, mas tratado como "
+                    f"{topic_label(spec.redirect.income, 'pt')} pelo texto citado.")
             return replace(result, citations=_cites(spec.redirect.citations, source) + result.citations,
                            notes=[note] + result.notes)
         return result

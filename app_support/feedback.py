@@ -1,0 +1,96 @@
+"""Thumbs up/down per answer, in SQLite, with every text redacted before it is written.
+
+One connection per operation, so the store is safe to share across Streamlit sessions (threads).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from app_support.redaction import redact, redacted_json
+from assistant.answer import Answer
+
+COLUMNS = ("id", "created_at", "rating", "comment", "question", "language", "treaty", "answer", "citations",
+           "rule_results", "llm_backend", "llm_model", "total_ms", "guardrail_action")
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS feedback (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    created_at TEXT NOT NULL,
+    rating INTEGER NOT NULL CHECK (rating IN (-1, 1)),
+    comment TEXT NOT NULL DEFAULT '',
+    question TEXT NOT NULL,
+    language TEXT,
+    treaty TEXT,
+    answer TEXT NOT NULL,
+    citations TEXT NOT NULL,
+    rule_results TEXT NOT NULL,
+    llm_backend TEXT,
+    llm_model TEXT,
+    total_ms REAL,
+    guardrail_action TEXT
+)
+"""
+
+
+class FeedbackError(RuntimeError):
+    """The feedback database cannot be written; the message is Portuguese."""
+
+
+@dataclass(frozen=True)
+class FeedbackStore:
+    path: Path
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=10)
+            conn.execute(_SCHEMA)
+        except (OSError, sqlite3.Error) as exc:
+            raise FeedbackError(f"Não foi possível abrir a base de dados de feedback {self.path}: {exc}") from exc
+        conn.row_factory = sqlite3.Row
+        return conn
+
+    def record(self, answer: Answer, rating: int, comment: str = "") -> int:
+        """Stores one rating (+1 or -1) with the redacted question, answer and sources; returns the row id."""
+        if rating not in (-1, 1):
+            raise ValueError("A avaliação tem de ser 1 (útil) ou -1 (não útil).")
+        citations = [{"n": c.n, "label": c.label(), "doc": c.doc, "quote": c.quote, "source": c.source}
+                     for c in answer.citations]
+        row = (datetime.now(timezone.utc).isoformat(timespec="seconds"), rating, redact(comment.strip()),
+               redact(answer.question), answer.language, answer.treaty, redact(answer.answer),
+               redacted_json(citations), redacted_json(answer.rule_results),
+               answer.llm.get("backend"), answer.llm.get("model"), answer.timings_ms.get("total"),
+               answer.guardrail.action)
+        conn = self._connect()
+        try:
+            with conn:
+                cur = conn.execute(
+                    f"INSERT INTO feedback ({', '.join(COLUMNS[1:])}) VALUES ({', '.join('?' * (len(COLUMNS) - 1))})",
+                    row)
+            return int(cur.lastrowid)
+        except sqlite3.Error as exc:
+            raise FeedbackError(f"Não foi possível gravar o feedback em {self.path}: {exc}") from exc
+        finally:
+            conn.close()
+
+    def rows(self) -> list[dict[str, Any]]:
+        if not self.path.exists():
+            return []
+        conn = self._connect()
+        try:
+            return [dict(r) for r in conn.execute(f"SELECT {', '.join(COLUMNS)} FROM feedback ORDER BY id")]
+        finally:
+            conn.close()
+
+    def export_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.DictWriter(out, fieldnames=COLUMNS)
+        writer.writeheader()
+        writer.writerows(self.rows())
+        return out.getvalue()

@@ -1,0 +1,121 @@
+"""Presentation of rule results and answers in the app (Portuguese UI text); no value is computed here."""
+from __future__ import annotations
+
+from typing import Any
+
+import rules
+from assistant.answer import Answer, citation_label
+from rules.labels import state_name, topic_label
+
+DISCLAIMER = "Informação geral, não constitui aconselhamento jurídico."
+
+STATUS_ICON = {"met": "✅", "not_met": "❌", "unknown": "❔", "assumed_not_met": "➖"}
+STATUS_PT = {"met": "verifica-se", "not_met": "não se verifica", "unknown": "por saber",
+             "assumed_not_met": "assume-se que não se verifica"}
+_SOURCES_HEADING = {"pt": "Fontes", "es": "Fuentes", "en": "Sources"}
+
+STEP_PT = {"permanent_home": "Habitação permanente", "vital_interests": "Centro de interesses vitais",
+           "habitual_abode": "Permanência habitual", "nationality": "Nacionalidade",
+           "mutual_agreement": "Acordo entre as autoridades competentes",
+           "effective_management": "Direção efetiva"}
+STEP_OUTCOME_PT = {"decided": "decide", "next": "não decide — passa ao critério seguinte",
+                   "unknown": "falta a informação"}
+WINDOW_RULE_PT = {"calendar_year": "ano civil", "any_12_months": "qualquer período de 12 meses",
+                  "12_months_in_fiscal_year": "12 meses com início ou termo no ano fiscal"}
+
+
+def cite_label(c: rules.Citation) -> str:
+    return citation_label(c.treaty, c.article, c.paragraph, c.subparagraph)
+
+
+def outcome_pt(outcome: str, rate: float | None) -> str:
+    if outcome == "cap" and rate is not None:
+        return f"Taxa máxima de {rate:g}% no Estado da fonte".replace(".", ",")
+    return {"exempt": "Isento no Estado da fonte (0%)",
+            "no_treaty_limit": "A convenção não fixa limite (aplica-se o artigo dos lucros das empresas)",
+            "no_treaty_benefit": "Sem benefícios da convenção",
+            "alternatives": "Depende de factos ainda não indicados"}.get(outcome, outcome)
+
+
+def condition_line(c: rules.Condition) -> str:
+    return f"{STATUS_ICON.get(c.status, '')} {c.text} — _{STATUS_PT.get(c.status, c.status)}_"
+
+
+def state_pt(code: str | None) -> str:
+    return state_name(code, "pt") if code else "—"
+
+
+def yes_no(value: bool | None) -> str:
+    return "—" if value is None else ("sim" if value else "não")
+
+
+# ------------------------------------------------------------------ answers
+
+def reply_draft(answer: Answer) -> str:
+    """The text an agent pastes into a ticket: the answer, its sources, and the fixed disclaimer line."""
+    parts = [answer.card.strip() or answer.answer.strip(), answer.follow_up.strip(), answer.explanation.strip(),
+             *(n.strip() for n in answer.notices)]
+    if answer.citations:
+        heading = _SOURCES_HEADING.get(answer.language, _SOURCES_HEADING["pt"])
+        parts.append(heading + ":\n" + "\n".join(f"[{c.n}] {c.label()} — “{c.quote}”" for c in answer.citations))
+    parts.append(DISCLAIMER)
+    return "\n\n".join(p for p in parts if p)
+
+
+def _facts_found(query: dict[str, Any]) -> list[str]:
+    facts = query.get("facts") or {}
+    found = [f"{k} = {v}" for k, v in facts.items() if v not in (None, "", [], {})]
+    for key in ("stays", "employer_resident_in_work_state", "borne_by_pe", "fiscal_year", "stay_days"):
+        value = query.get(key)
+        if value not in (None, "", [], (), {}):
+            found.append(f"{key} = {value}")
+    return found
+
+
+def rule_summary(result: dict[str, Any]) -> str:
+    """One line per rule result dict (Answer.rule_results), in Portuguese."""
+    kind = result.get("type")
+    if kind == "WithholdingResult":
+        head = f"{result['treaty']} · {topic_label(result['income'], 'pt')} · fonte {result['source_state']}"
+        if result["outcome"] == "alternatives":
+            rates = ", ".join(f"{a['rate']:g}%" for a in result["alternatives"] if a.get("rate") is not None)
+            return f"{head}: alternativas ({rates})"
+        return f"{head}: {outcome_pt(result['outcome'], result.get('rate'))}"
+    if kind == "EmploymentResult":
+        verdict = {True: "tributável no Estado do trabalho", False: "só no Estado de residência",
+                   None: "indeterminado"}[result.get("taxable_in_work_state")]
+        return f"{result['treaty']} · 183 dias: {verdict} ({result['days']}/{result['max_days']} dias)"
+    if kind == "TiebreakerResult":
+        return f"{result['treaty']} · desempate: {result.get('result') or 'indeterminado'}" + \
+            (f" ({STEP_PT.get(result['deciding_step'], result['deciding_step'])})" if result.get("deciding_step") else "")
+    if kind == "Figure":
+        return f"{result['treaty']} · {result['id']}: {result.get('value')} {result.get('unit', '')}".strip()
+    if kind == "NotCovered":
+        return f"não coberto: {result.get('subject')}"
+    if kind == "DocumentApplication":
+        return f"{result['doc']}: {result['relation']}"
+    return str(kind)
+
+
+def triage_rows(answer: Answer) -> list[tuple[str, str]]:
+    """What the machine read from the query, for the agent to check at a glance."""
+    q = answer.query or {}
+    timings = answer.timings_ms or {}
+    parts = [f"{k} {v:.0f}" for k, v in timings.items() if k != "total" and isinstance(v, (int, float))]
+    total = timings.get("total")
+    llm = answer.llm or {}
+    return [
+        ("Convenção", answer.treaty or q.get("treaty") or "—"),
+        ("Estado da fonte", state_pt(q.get("source_state"))),
+        ("Estado de residência", state_pt(q.get("residence_state"))),
+        ("Tipo de rendimento / tema", topic_label(q["topic"], "pt") if q.get("topic") else "—"),
+        ("Língua da pergunta", answer.language),
+        ("Factos encontrados", "; ".join(_facts_found(q)) or "—"),
+        ("Factos em falta", ", ".join(answer.missing_facts) or "—"),
+        ("Resultado das regras", " | ".join(rule_summary(r) for r in answer.rule_results) or
+         ("abstenção" if answer.abstained else "—")),
+        ("Modelo (LLM)", f"{llm.get('backend', '—')}" + (f" · {llm['model']}" if llm.get("model") else "")),
+        ("Guardrail", answer.guardrail.action),
+        ("Tempo", (f"{total:.0f} ms" if isinstance(total, (int, float)) else "—") +
+         (f" ({', '.join(parts)})" if parts else "")),
+    ]

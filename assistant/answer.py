@@ -1,0 +1,83 @@
+"""The Answer: everything one question produced, serialisable to the CLI's JSON contract.
+
+The deterministic part (rate lines, card text, citations) is filled before the LLM runs and is
+complete on its own; the explanation is an optional addition that the guardrail vetted.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RateLine:
+    value: float                 # percent; 0 for an exemption
+    income: str
+    source_state: str | None
+    residence_state: str | None
+    condition: str               # rendered in the question's language
+    citation: str                # e.g. "PT-BR art. 10(2)(a)"
+
+
+@dataclass(frozen=True)
+class CitationRef:
+    n: int
+    doc: str
+    treaty: str
+    article: str
+    paragraph: str | None
+    subparagraph: str | None
+    quote: str                   # the exact words the answer relies on
+    chunk_id: str | None
+    heading: str = ""
+    language: str = "pt"
+    source: str = "retrieval"    # "rule" (cited by a rule) or "retrieval"
+    passage: str = ""            # the whole paragraph the quote sits in (for highlighting)
+    spans: tuple[tuple[int, int], ...] = ()
+
+    def label(self) -> str:
+        return citation_label(self.treaty, self.article, self.paragraph, self.subparagraph)
+
+
+def citation_label(treaty: str, article: str | None, paragraph: str | None, subparagraph: str | None) -> str:
+    if not article:
+        return treaty
+    head = f"art. {article}" if article[0].isdigit() else article
+    tail = "".join(f"({x})" for x in (paragraph, subparagraph) if x)
+    return f"{treaty} {head}{tail}"
+
+
+@dataclass
+class Guardrail:
+    checked: bool = False
+    action: str = "skipped"      # "passed" | "regenerated" | "fallback" | "skipped"
+    attempts: int = 0
+    numbers_checked: list[str] = field(default_factory=list)
+    ungrounded_numbers: list[str] = field(default_factory=list)
+    invalid_citations: list[int] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Answer:
+    question: str
+    language: str
+    answer: str                              # markdown: card + vetted explanation (or card only)
+    abstained: bool
+    treaty: str | None
+    rates: list[RateLine] = field(default_factory=list)
+    citations: list[CitationRef] = field(default_factory=list)
+    guardrail: Guardrail = field(default_factory=Guardrail)
+    llm: dict[str, Any] = field(default_factory=dict)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    card: str = ""                           # the deterministic part alone
+    explanation: str = ""                    # the LLM part alone, after the guardrail
+    missing_facts: list[str] = field(default_factory=list)
+    follow_up: str = ""                      # the question asking for missing facts
+    notices: list[str] = field(default_factory=list)
+    query: dict[str, Any] = field(default_factory=dict)       # what understanding read (triage panel)
+    rule_results: list[dict[str, Any]] = field(default_factory=list)
+    error: str | None = None                 # a clear message for bad input
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,0 +1,133 @@
+"""Step 2 of the pipeline: turn an understood question into rule calls. No number is made here;
+every value comes back from rules/ with its citations."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+import rules
+from assistant.understand import Query
+from rules import (EmploymentResult, Facts, Figure, NotCovered, RulesInputError, TiebreakerFacts,
+                   TiebreakerResult, WithholdingResult)
+
+MLI_TOPICS = ("anti_abuse", "arbitration", "capital_gains")
+
+
+@dataclass
+class RuleRun:
+    withholding: list[WithholdingResult] = field(default_factory=list)
+    employment: EmploymentResult | None = None
+    tiebreaker: TiebreakerResult | None = None
+    figures: list[Figure] = field(default_factory=list)
+    documents: list[rules.DocumentApplication] = field(default_factory=list)
+    not_covered: NotCovered | None = None
+    missing_facts: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    source_unknown: bool = False
+
+    def citations(self) -> list[rules.Citation]:
+        found: list[rules.Citation] = []
+        for result in self.withholding:
+            found += result.citations
+            for alt in result.alternatives:
+                found += alt.citations
+        for result in (self.employment, self.tiebreaker):
+            if result is not None:
+                found += result.citations
+        for fig in self.figures:
+            found += fig.citations
+        for doc in self.documents:
+            found += doc.citations
+        unique: dict[tuple, rules.Citation] = {}
+        for c in found:
+            unique.setdefault((c.doc, c.article, c.paragraph, c.subparagraph, c.quote), c)
+        return list(unique.values())
+
+    def to_dicts(self) -> list[dict[str, Any]]:
+        items: list[Any] = [*self.withholding, self.employment, self.tiebreaker, *self.figures,
+                            *self.documents, self.not_covered]
+        return [x.to_dict() for x in items if x is not None]
+
+    @property
+    def has_result(self) -> bool:
+        return bool(self.withholding or self.employment or self.tiebreaker or self.figures)
+
+
+def merge_facts(facts: Facts, extra: dict[str, Any] | None) -> Facts:
+    if not extra:
+        return facts
+    known = {f.name for f in dataclasses.fields(Facts)}
+    unknown = sorted(set(extra) - known)
+    if unknown:
+        raise RulesInputError(f"facto desconhecido: {', '.join(unknown)}")
+    return dataclasses.replace(facts, **extra)
+
+
+def _missing(run: RuleRun, names: list[str]) -> None:
+    for name in names:
+        if name not in run.missing_facts:
+            run.missing_facts.append(name)
+
+
+def run_rules(query: Query, facts: Facts, mentions_mli: bool = False) -> RuleRun:
+    run = RuleRun()
+    treaty, topic = query.treaty, query.topic
+    if treaty is None or topic is None:
+        return run
+    parties = rules.known_treaties().get(treaty, ())
+    try:
+        if topic in rules.INCOME_TYPES:
+            sources = [query.source_state] if query.source_state else \
+                [p for p in parties if p != query.residence_state]
+            run.source_unknown = len(sources) > 1
+            if run.source_unknown:
+                _missing(run, ["source_state"])
+            for source in sources:
+                result = rules.withholding_cap(treaty, topic, source, facts)
+                if isinstance(result, NotCovered):
+                    if len(sources) == 1:
+                        run.not_covered = result
+                    continue
+                run.withholding.append(result)
+                _missing(run, result.missing_facts)
+        elif topic == "employment":
+            _employment(run, query, treaty)
+        elif topic == "residence":
+            result = rules.residence_tiebreaker(treaty, query.tiebreaker or TiebreakerFacts())
+            if isinstance(result, NotCovered):
+                run.not_covered = result
+            else:
+                run.tiebreaker = result
+                _missing(run, result.missing_facts)
+        else:
+            _figures(run, treaty, topic)
+        if mentions_mli or topic in MLI_TOPICS:
+            docs = rules.applicable_documents(treaty)
+            if not isinstance(docs, NotCovered):
+                run.documents = [d for d in docs if d.relation in ("modifies", "not_established")]
+    except RulesInputError as exc:
+        run.errors.append(str(exc))
+    return run
+
+
+def _figures(run: RuleRun, treaty: str, topic: str) -> None:
+    result = rules.figures(treaty, topic)
+    if isinstance(result, NotCovered):
+        run.not_covered = result
+    else:
+        run.figures = result
+
+
+def _employment(run: RuleRun, query: Query, treaty: str) -> None:
+    if not query.stays:
+        _figures(run, treaty, "employment")
+        _missing(run, ["stays"])
+        return
+    result = rules.employment_183_days(treaty, list(query.stays), query.employer_resident_in_work_state,
+                                       query.borne_by_pe, query.fiscal_year)
+    if isinstance(result, NotCovered):
+        run.not_covered = result
+    else:
+        run.employment = result
+        _missing(run, result.missing_facts)

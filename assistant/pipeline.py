@@ -1,0 +1,386 @@
+"""The assistant: understand -> rules -> retrieve -> generate -> verify -> Answer.
+
+Models and indexes load once per Assistant; `stream` yields the deterministic card first, then the
+explanation's tokens, then the final Answer (whose explanation the guardrail may have replaced).
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from langchain_core.messages import HumanMessage, SystemMessage
+
+import rules
+from assistant.answer import Answer, CitationRef, Guardrail
+from assistant.apply_rules import RuleRun, merge_facts, run_rules
+from assistant.guardrail import verify
+from assistant.llm import LlmInfo, LlmUnavailable, make_chat_model, stream_tokens
+from assistant.render import fmt_rate, follow_up, msg, render_card, treaty_name
+from assistant.retrieve import HybridSearch, Hit, open_dense
+from assistant.understand import Query, understand, validate_question
+from config import Settings, load_settings
+from ingest.catalog import DocumentInfo, load_catalog
+from ingest.chunks import Chunk
+from ingest.index import read_chunks_file
+from ingest.units import normalise_ws
+from rules.labels import state_name, topic_label
+
+PROMPTS = Path(__file__).with_name("prompts")
+LANGUAGE_NAMES = {"pt": "European Portuguese", "es": "Spanish", "en": "English"}
+PROMPT_PASSAGE_CHARS = 420
+PROMPT_PASSAGES = 6          # keeps the prompt near 1,000 tokens: the local model reads ~60-90 tokens/s
+_MLI = re.compile(r"\b(mli|multilateral|beps)\b", re.IGNORECASE)
+# Below this cosine similarity, with no rule result and no keyword match, retrieval is too weak to ground an answer.
+WEAK_SIMILARITY = 0.30
+
+
+@lru_cache(maxsize=None)
+def prompt(name: str) -> str:
+    return (PROMPTS / f"{name}.txt").read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class StreamEvent:
+    kind: str                      # "card" | "token" | "final"
+    answer: Answer | None = None
+    text: str = ""
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 1)
+
+
+class Assistant:
+    def __init__(self, settings: Settings, catalog: list[DocumentInfo], search: HybridSearch,
+                 chat_model=None, llm_info: LlmInfo = LlmInfo("none", ""), llm_error: str | None = None):
+        self.settings = settings
+        self.catalog = catalog
+        self.search = search
+        self.chat_model = chat_model
+        self.llm_info = llm_info
+        self.llm_error = llm_error
+        self.default_mode = "hybrid" if search.dense is not None else "bm25"
+
+    @classmethod
+    def from_settings(cls, settings: Settings | None = None, llm: str | None = None,
+                      dense: bool = True) -> "Assistant":
+        settings = settings or load_settings()
+        chunks = read_chunks_file(settings.index_dir)
+        dense_index = None
+        if dense:
+            from ingest.embeddings import load_embeddings
+            dense_index = open_dense(settings, load_embeddings(settings), chunks)
+        backend = llm or settings.llm_backend
+        try:
+            model, info = make_chat_model(settings, backend)
+            error = None
+        except LlmUnavailable as exc:
+            model, info, error = None, LlmInfo(backend, ""), str(exc)
+        assistant = cls(settings, load_catalog(settings.corpus_dir), HybridSearch(chunks, dense_index), model, info,
+                        error)
+        assistant.warm_up()
+        return assistant
+
+    def warm_up(self) -> None:
+        """Load lexicons and rule data now, so the first user question is as fast as the next."""
+        query = understand("Sou residente em Portugal e recebo dividendos do Brasil", rules.known_treaties())
+        run_rules(query, query.facts)
+
+    # ---- public API -------------------------------------------------------------------------
+    def ask(self, question: str, extra_facts: dict[str, Any] | None = None) -> Answer:
+        final = None
+        for event in self.stream(question, extra_facts):
+            if event.kind == "final":
+                final = event.answer
+        assert final is not None
+        return final
+
+    def retrieve(self, question: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
+        query = understand(question, rules.known_treaties())
+        return self.search.search(self._search_text(question, query), k, self._docs_for(query, question), mode)
+
+    def stream(self, question: str, extra_facts: dict[str, Any] | None = None) -> Iterator[StreamEvent]:
+        started = time.perf_counter()
+        timings: dict[str, float] = {}
+        error = validate_question(question, self.settings.max_question_chars)
+        if error:
+            yield StreamEvent("final", Answer(question=str(question)[:200] if isinstance(question, str) else "",
+                                              language="pt", answer=error, abstained=True, treaty=None,
+                                              error=error, llm=self._llm_dict(), timings_ms={"total": _ms(started)}))
+            return
+        t = time.perf_counter()
+        query = understand(question, rules.known_treaties())
+        lang = query.language
+        mentions_mli = bool(_MLI.search(question))
+        treaty = query.treaty or ("MLI" if mentions_mli else None)
+        timings["understand"] = _ms(t)
+
+        abstain = self._abstention(query, treaty, lang)
+        if abstain:
+            timings.update(rules=0.0, retrieve=0.0, generate=0.0, total=_ms(started))
+            yield StreamEvent("final", Answer(question=question, language=lang, answer=abstain, card=abstain,
+                                              abstained=True, treaty=treaty, llm=self._llm_dict(),
+                                              timings_ms=timings, query=_query_dict(query)))
+            return
+
+        t = time.perf_counter()
+        try:
+            facts = merge_facts(query.facts, extra_facts)
+        except rules.RulesInputError as exc:
+            yield StreamEvent("final", Answer(question=question, language=lang, answer=str(exc), abstained=True,
+                                              treaty=treaty, error=str(exc), llm=self._llm_dict()))
+            return
+        run = run_rules(dataclasses.replace(query, treaty=treaty), facts, mentions_mli)
+        timings["rules"] = _ms(t)
+
+        t = time.perf_counter()
+        docs = self._docs_for(query, question, treaty, run)
+        hits = self.search.search(self._search_text(question, query), self.settings.retrieval_k, docs,
+                                  self.default_mode)
+        citations = self._citations(run, hits)
+        timings["retrieve"] = _ms(t)
+
+        if not run.has_result and not run.documents and self._weak(hits):
+            covered = self._covered(lang)
+            text = msg(lang, "abstain_weak", covered=covered)
+            if run.not_covered:
+                text = msg(lang, "abstain_scope", what=topic_label(query.topic or "", lang), covered=covered)
+            timings.update(generate=0.0, total=_ms(started))
+            yield StreamEvent("final", Answer(question=question, language=lang, answer=text, card=text,
+                                              abstained=True, treaty=treaty, llm=self._llm_dict(),
+                                              timings_ms=timings, query=_query_dict(query),
+                                              rule_results=run.to_dicts()))
+            return
+
+        answer = self._card_answer(question, query, treaty, run, citations, lang)
+        answer.timings_ms = dict(timings)
+        yield StreamEvent("card", dataclasses.replace(answer, notices=list(answer.notices)))
+
+        t = time.perf_counter()
+        if self.chat_model is not None:
+            yield from self._generate(answer, query)
+        elif self.llm_error:
+            answer.notices.append(msg(lang, "llm_failed", reason=self.llm_error))
+        timings["generate"] = _ms(t)
+        answer.answer = _compose(answer)
+        timings["total"] = _ms(started)
+        answer.timings_ms = timings
+        yield StreamEvent("final", answer)
+
+    # ---- steps ------------------------------------------------------------------------------
+    def _llm_dict(self) -> dict[str, Any]:
+        return {"backend": self.llm_info.backend, "model": self.llm_info.model}
+
+    def _covered(self, lang: str) -> str:
+        return ", ".join(f"{treaty_name(t, lang)} ({t})" for t in rules.known_treaties()) + \
+            ", MLI"
+
+    def _abstention(self, query: Query, treaty: str | None, lang: str) -> str | None:
+        covered = self._covered(lang)
+        if query.pair_not_covered:
+            a, b = query.pair_not_covered
+            return msg(lang, "abstain_pair", a=state_name(a, lang), b=state_name(b, lang), covered=covered)
+        if query.out_of_scope:
+            what = msg(lang, f"out_of_scope.{query.out_of_scope}") \
+                if query.out_of_scope in msg_keys(lang, "out_of_scope") else msg(lang, "out_of_scope.other")
+            return msg(lang, "abstain_scope", what=what, covered=covered)
+        if treaty is None:
+            return msg(lang, "abstain_no_treaty", covered=covered)
+        return None
+
+    def _docs_for(self, query: Query, question: str, treaty: str | None = None,
+                  run: RuleRun | None = None) -> set[str] | None:
+        treaty = treaty or query.treaty or ("MLI" if _MLI.search(question) else None)
+        if treaty is None:
+            return None
+        docs = {d.id for d in self.catalog if d.treaty == treaty or d.applies_to == treaty}
+        with_mli = _MLI.search(question) or (run and any(d.relation == "modifies" for d in run.documents))
+        if with_mli:
+            docs |= {d.id for d in self.catalog if d.treaty == "MLI"}
+        return docs
+
+    @staticmethod
+    def _search_text(question: str, query: Query) -> str:
+        # The corpus is Portuguese first: adding the topic's Portuguese name helps es/en questions.
+        return f"{question} {topic_label(query.topic, 'pt')}" if query.topic else question
+
+    @staticmethod
+    def _weak(hits: list[Hit]) -> bool:
+        if not hits:
+            return True
+        best = max((h.dense_similarity or 0.0) for h in hits)
+        keyword = any(h.bm25_rank is not None for h in hits)
+        return best < WEAK_SIMILARITY and not keyword
+
+    def _citations(self, run: RuleRun, hits: list[Hit]) -> list[CitationRef]:
+        refs: list[CitationRef] = []
+        used_chunks: set[str] = set()
+        for c in run.citations():
+            chunk = self._chunk_for(c)
+            refs.append(CitationRef(
+                n=len(refs) + 1, doc=c.doc, treaty=c.treaty, article=c.article or "", paragraph=c.paragraph,
+                subparagraph=c.subparagraph, quote=normalise_ws(c.quote), chunk_id=chunk.id if chunk else None,
+                heading=chunk.heading if chunk else "", language=c.language, source="rule",
+                passage=chunk.text if chunk else normalise_ws(c.quote),
+                spans=_spans(chunk)))
+            if chunk:
+                used_chunks.add(chunk.id)
+        room = max(self.settings.retrieval_k - len(refs), 2)
+        for hit in hits:
+            if room == 0:
+                break
+            chunk = hit.chunk
+            if chunk.id in used_chunks:
+                continue
+            used_chunks.add(chunk.id)
+            refs.append(CitationRef(
+                n=len(refs) + 1, doc=chunk.doc, treaty=chunk.treaty, article=chunk.article,
+                paragraph=chunk.paragraph or None, subparagraph=chunk.subparagraph or None, quote=chunk.text,
+                chunk_id=chunk.id, heading=chunk.heading, language=chunk.language, source="retrieval",
+                passage=chunk.text, spans=_spans(chunk)))
+            room -= 1
+        return refs
+
+    def _chunk_for(self, c: rules.Citation) -> Chunk | None:
+        """The chunk holding a rule's quote: same document, article and paragraph, containing the words."""
+        quote = normalise_ws(c.quote)
+        candidates = [ch for ch in self.search.chunks
+                      if ch.doc == c.doc and ch.article == (c.article or "") and ch.language == c.language]
+        exact = [ch for ch in candidates if ch.paragraph == (c.paragraph or "")]
+        for group in (exact, candidates):
+            for ch in group:
+                if quote in normalise_ws(ch.text):
+                    return ch
+        return exact[0] if exact else (candidates[0] if candidates else None)
+
+    def _card_answer(self, question: str, query: Query, treaty: str | None, run: RuleRun,
+                     citations: list[CitationRef], lang: str) -> Answer:
+        index = {(c.doc, c.article, c.paragraph, c.subparagraph, c.quote): c.n
+                 for c in citations if c.source == "rule"}
+
+        def cite(c: rules.Citation) -> str:
+            n = index.get((c.doc, c.article or "", c.paragraph, c.subparagraph, normalise_ws(c.quote)))
+            return f"[{n}]" if n else ""
+
+        card = render_card(run, query.topic, lang, cite)
+        body = card.markdown
+        if not body:  # no rule speaks to this: point at the passages themselves
+            body = msg(lang, "passages_intro") + "\n" + "\n".join(
+                f"- [{c.n}] {c.label()}{' — ' + c.heading if c.heading else ''}" for c in citations)
+        title = f"### {msg(lang, 'treaty_title', name=treaty_name(treaty, lang) if treaty else '')}"
+        notices = []
+        if query.injection:
+            notices.append(msg(lang, "injection_notice"))
+        shown = {r.value for r in card.rates}
+        claimed = [r for r in query.stated_rates if shown and r not in shown]
+        if claimed:
+            notices.append(msg(lang, "stated_rate_notice", rates=", ".join(fmt_rate(r, lang) for r in claimed)))
+        missing = list(run.missing_facts)
+        return Answer(question=question, language=lang, answer="", abstained=False, treaty=treaty,
+                      rates=card.rates, citations=citations, card=f"{title}\n{body}", llm=self._llm_dict(),
+                      missing_facts=missing, follow_up=follow_up(missing, lang), notices=notices,
+                      query=_query_dict(query), rule_results=run.to_dicts())
+
+    def _generate(self, answer: Answer, query: Query) -> Iterator[StreamEvent]:
+        lang = answer.language
+        valid = {c.n for c in answer.citations[:PROMPT_PASSAGES]}
+        grounding = [answer.card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations)]
+        if not query.injection:  # the user's own facts may be restated, never asserted rates
+            grounding.append(_without_rates(answer.question, query.stated_rates))
+        guard = Guardrail(checked=True)
+        retry_note = ""
+        for attempt in (1, 2):
+            guard.attempts = attempt
+            messages = self._messages(answer, retry_note)
+            pieces: list[str] = []
+            try:
+                for token in stream_tokens(self.chat_model, messages, self.settings.llm_timeout_s):
+                    pieces.append(token)
+                    if attempt == 1:
+                        yield StreamEvent("token", text=token)
+            except Exception as exc:  # noqa: BLE001 - any backend failure degrades to the card
+                answer.notices.append(msg(lang, "llm_failed", reason=str(exc)[:160]))
+                guard.action, guard.notes = "fallback", [f"falha do LLM: {str(exc)[:160]}"]
+                answer.guardrail = guard
+                return
+            text = "".join(pieces).strip()
+            verdict = verify(text, grounding, valid)
+            guard.numbers_checked = verdict.numbers
+            guard.ungrounded_numbers = verdict.ungrounded
+            guard.invalid_citations = verdict.invalid_refs
+            if verdict.ok:
+                guard.action = "passed" if attempt == 1 else "regenerated"
+                answer.explanation = text
+                answer.guardrail = guard
+                return
+            guard.notes.append(f"tentativa {attempt}: {verdict.problems()}")
+            retry_note = prompt("retry_note").format(problems=verdict.problems(),
+                                                     valid_refs=", ".join(map(str, sorted(valid))))
+        guard.action = "fallback"
+        answer.notices.append(msg(lang, "llm_fallback"))
+        answer.guardrail = guard
+
+    def _messages(self, answer: Answer, retry_note: str) -> list:
+        language_name = LANGUAGE_NAMES.get(answer.language, LANGUAGE_NAMES["pt"])
+        valid_refs = ", ".join(f"[{c.n}]" for c in answer.citations[:PROMPT_PASSAGES])
+        passages = "\n".join(f"[{c.n}] {c.label()}: {_clip(c.quote if c.source == 'rule' else c.passage)}"
+                             for c in answer.citations[:PROMPT_PASSAGES])
+        return [SystemMessage(prompt("system").format(language_name=language_name, valid_refs=valid_refs)),
+                HumanMessage(prompt("user").format(question=answer.question, result=answer.card,
+                                                   passages=passages, retry_note=retry_note,
+                                                   language_name=language_name))]
+
+
+def msg_keys(lang: str, section: str) -> set[str]:
+    from assistant.render import _messages
+    return set((_messages().get(lang) or _messages()["pt"])[section])
+
+
+def _clip(text: str, limit: int = PROMPT_PASSAGE_CHARS) -> str:
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " …"
+
+
+def _spans(chunk: Chunk | None) -> tuple[tuple[int, int], ...]:
+    import json
+    return tuple(tuple(s) for s in json.loads(chunk.spans)) if chunk else ()
+
+
+def _without_rates(question: str, rates: tuple[float, ...]) -> str:
+    text = question
+    for rate in rates:
+        text = re.sub(rf"(?<![\d.,]){re.escape(f'{rate:g}')}\s*(%|por\s*cento|por\s*ciento|percent)", " ", text)
+    return text
+
+
+def _query_dict(query: Query) -> dict[str, Any]:
+    data = dataclasses.asdict(query)
+    data.pop("text", None)
+    return _plain(data)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value
+
+
+def _compose(answer: Answer) -> str:
+    parts = [answer.card]
+    if answer.follow_up:
+        parts.append(f"**{answer.follow_up}**")
+    if answer.explanation:
+        parts.append(answer.explanation)
+    parts += [f"> {n}" for n in answer.notices]
+    if answer.citations:
+        parts.append(f"**{msg(answer.language, 'sources')}:** " + "; ".join(
+            f"[{c.n}] {c.label()}" for c in answer.citations))
+    return "\n\n".join(parts)

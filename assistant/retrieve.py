@@ -1,0 +1,185 @@
+"""Hybrid retrieval: BM25 over the chunks and dense search in Chroma, fused by reciprocal rank.
+
+Search is restricted to the documents of the detected treaty. Bilingual sources are searched in
+both languages, but a hit is always reported as its Portuguese unit (the citation language).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterable
+
+from langchain_chroma import Chroma
+from langchain_core.callbacks import CallbackManagerForRetrieverRun
+from langchain_core.documents import Document
+from langchain_core.embeddings import Embeddings
+from langchain_core.retrievers import BaseRetriever
+from rank_bm25 import BM25Okapi
+
+from ingest.chunks import Chunk
+
+RRF_K = 60
+RETRIEVERS = ("hybrid", "bm25", "dense")
+
+_STOPWORDS = frozenset("""
+a o as os um uma uns umas de do da dos das em no na nos nas por pelo pela pelos pelas para com sem que
+e ou se ao aos à às é ser sao são foi ter tem tenho meu minha eu sou estou esta este isto isso qual quais
+quanto quanta como onde quando mais menos muito já nao não sim la las el los un una del al y en con para
+por es soy mi mis yo que cual cuanto como the of and or in on at to for from is are am i my me what which
+how much many do does this that with by an be it as
+""".split())
+
+
+def fold(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", text.lower()) if unicodedata.category(c) != "Mn")
+
+
+_TOKEN = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)?")
+
+
+def tokenize(text: str) -> list[str]:
+    return [t for t in _TOKEN.findall(fold(text)) if t not in _STOPWORDS and (len(t) > 1 or t.isdigit())]
+
+
+def pt_counterpart_id(chunk: Chunk) -> str:
+    """The id of the same unit in Portuguese (bilingual sources tag uids with .pt / .es)."""
+    if chunk.language != "pt" and chunk.unit_uid.endswith("." + chunk.language):
+        return f"{chunk.doc}:{chunk.unit_uid[: -len(chunk.language)]}pt:{chunk.part}"
+    return chunk.id
+
+
+@dataclass(frozen=True)
+class Hit:
+    chunk: Chunk
+    score: float
+    bm25_rank: int | None = None
+    dense_rank: int | None = None
+    dense_similarity: float | None = None
+
+
+class Bm25Index:
+    def __init__(self, chunks: list[Chunk]):
+        self.chunks = chunks
+        self._bm25 = BM25Okapi([tokenize(c.embed_text) for c in chunks])
+
+    def search(self, query: str, k: int, docs: set[str] | None) -> list[tuple[Chunk, float]]:
+        terms = tokenize(query)
+        if not terms:
+            return []
+        scores = self._bm25.get_scores(terms)
+        ranked = sorted((i for i, c in enumerate(self.chunks) if docs is None or c.doc in docs),
+                        key=lambda i: -scores[i])
+        return [(self.chunks[i], float(scores[i])) for i in ranked[:k] if scores[i] > 0]
+
+
+class DenseIndex:
+    def __init__(self, store: Chroma, chunks_by_id: dict[str, Chunk]):
+        self.store = store
+        self.chunks_by_id = chunks_by_id
+
+    def search(self, query: str, k: int, docs: set[str] | None) -> list[tuple[Chunk, float]]:
+        where = {"doc": {"$in": sorted(docs)}} if docs else None
+        found = self.store.similarity_search_with_score(query, k=k, filter=where)
+        hits = []
+        for doc, distance in found:
+            chunk = self.chunks_by_id.get(doc.id or "")
+            if chunk is not None:
+                hits.append((chunk, 1.0 - float(distance)))  # cosine space: similarity = 1 - distance
+        return hits
+
+
+def rrf(rankings: Iterable[list[str]]) -> dict[str, float]:
+    fused: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, key in enumerate(ranking, start=1):
+            fused[key] = fused.get(key, 0.0) + 1.0 / (RRF_K + rank)
+    return fused
+
+
+class HybridSearch:
+    """The retrieval core, used by the assistant, the CLI and the eval baselines."""
+
+    def __init__(self, chunks: list[Chunk], dense: DenseIndex | None):
+        self.chunks = chunks
+        self.by_id = {c.id: c for c in chunks}
+        self.bm25 = Bm25Index(chunks)
+        self.dense = dense
+
+    def search(self, query: str, k: int = 6, docs: set[str] | None = None,
+               mode: str = "hybrid") -> list[Hit]:
+        if mode not in RETRIEVERS:
+            raise ValueError(f"retriever desconhecido: {mode!r} ({', '.join(RETRIEVERS)})")
+        if mode in ("dense", "hybrid") and self.dense is None:
+            raise RuntimeError("pesquisa densa indisponível: o índice vetorial não foi carregado")
+        depth = max(3 * k, 20)
+        bm25 = self.bm25.search(query, depth, docs) if mode in ("bm25", "hybrid") else []
+        dense = self.dense.search(query, depth, docs) if mode in ("dense", "hybrid") else []
+        bm25_ids = _dedupe(pt_counterpart_id(c) for c, _ in bm25)
+        dense_ids = _dedupe(pt_counterpart_id(c) for c, _ in dense)
+        similarity = {}
+        for c, s in dense:
+            similarity.setdefault(pt_counterpart_id(c), s)
+        if mode == "bm25":
+            fused = {key: float(score) for key, score in _first_scores(bm25).items()}
+        elif mode == "dense":
+            fused = dict(similarity)
+        else:
+            fused = rrf([bm25_ids, dense_ids])
+        ordered = sorted(fused, key=lambda key: -fused[key])
+        hits = []
+        for key in ordered:
+            chunk = self.by_id.get(key)
+            if chunk is None:
+                continue
+            hits.append(Hit(chunk=chunk, score=fused[key],
+                            bm25_rank=_rank(bm25_ids, key), dense_rank=_rank(dense_ids, key),
+                            dense_similarity=similarity.get(key)))
+            if len(hits) == k:
+                break
+        return hits
+
+
+def _dedupe(keys: Iterable[str]) -> list[str]:
+    seen: dict[str, None] = {}
+    for key in keys:
+        seen.setdefault(key, None)
+    return list(seen)
+
+
+def _first_scores(pairs: list[tuple[Chunk, float]]) -> dict[str, float]:
+    scores: dict[str, float] = {}
+    for chunk, score in pairs:
+        scores.setdefault(pt_counterpart_id(chunk), score)
+    return scores
+
+
+def _rank(ids: list[str], key: str) -> int | None:
+    try:
+        return ids.index(key) + 1
+    except ValueError:
+        return None
+
+
+class TreatyRetriever(BaseRetriever):
+    """LangChain face of HybridSearch, for chains that expect a retriever."""
+
+    search_engine: HybridSearch
+    k: int = 6
+    docs: frozenset[str] | None = None
+    mode: str = "hybrid"
+
+    model_config = {"arbitrary_types_allowed": True}
+
+    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
+        hits = self.search_engine.search(query, self.k, set(self.docs) if self.docs else None, self.mode)
+        return [Document(page_content=h.chunk.text, id=h.chunk.id,
+                         metadata={**h.chunk.metadata(), "score": h.score}) for h in hits]
+
+
+def open_dense(settings, embeddings: Embeddings, chunks: list[Chunk]) -> DenseIndex:
+    from ingest.store import chroma_client
+
+    store = Chroma(client=chroma_client(settings), collection_name=settings.collection,
+                   embedding_function=embeddings, collection_metadata={"hnsw:space": "cosine"})
+    return DenseIndex(store, {c.id: c for c in chunks})

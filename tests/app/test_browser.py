@@ -1,0 +1,112 @@
+"""Real browser: Debian's chromium driven by Playwright against the app started on a free port.
+
+Types a question, waits for the card and a numbered citation, gives feedback and finds the redacted row
+in the database. The screenshot is saved in tests/artifacts/ for the CI run."""
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from tests.app.conftest import APP, ARTIFACTS, REPO
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+                 "--disable-sync", "--no-first-run"]
+STARTUP_S = 90
+ANSWER_MS = 240_000
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_healthy(url: str, proc: subprocess.Popen, log: Path) -> None:
+    deadline = time.time() + STARTUP_S
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise AssertionError(f"a app terminou ao arrancar:\n{log.read_text(errors='replace')[-3000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            time.sleep(0.5)
+    raise AssertionError(f"a app não respondeu em {STARTUP_S} s:\n{log.read_text(errors='replace')[-3000:]}")
+
+
+@pytest.fixture
+def running_app(tmp_path):
+    port = _free_port()
+    db = tmp_path / "feedback.sqlite3"
+    log = tmp_path / "streamlit.log"
+    env = {**os.environ, "TREATY_LLM_BACKEND": os.environ.get("TREATY_APP_TEST_LLM", "none"),
+           "TREATY_FEEDBACK_DB": str(db), "TREATY_APP_PORT": str(port)}
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(APP), "--server.headless", "true",
+             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+             "--server.fileWatcherType", "none"],
+            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, proc, log)
+        yield url, db
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _feedback_rows(db: Path, wait_s: float = 30) -> list[tuple]:
+    deadline = time.time() + wait_s
+    while time.time() < deadline:
+        if db.exists():
+            with sqlite3.connect(db) as conn:
+                rows = conn.execute("SELECT rating, question, comment FROM feedback").fetchall()
+            if rows:
+                return rows
+        time.sleep(0.5)
+    return []
+
+
+def test_question_card_citation_and_feedback_in_a_real_browser(running_app):
+    url, db = running_app
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1440, "height": 1100})
+            page.goto(url)
+            box = page.get_by_test_id("stChatInputTextArea")
+            box.wait_for(timeout=60_000)
+            box.fill("Resido no Brasil (CPF 529.982.247-25) e recebo royalties de direitos de autor de uma "
+                     "editora espanhola. Qual a retenção?")
+            box.press("Enter")
+            # BR-ES art. 12(2)(a): 10% for copyright royalties; the first source card names the article.
+            page.get_by_text("[1] BR-ES art. 12", exact=False).first.wait_for(timeout=ANSWER_MS)
+            page.get_by_text("10%", exact=False).first.wait_for(timeout=10_000)
+            page.get_by_text("Triagem").first.wait_for(timeout=10_000)
+            page.screenshot(path=str(ARTIFACTS / "browser_answer.png"), full_page=True)
+            page.get_by_label("Comentário (opcional)").fill("Correto. Contacto: ana@example.es, +34 612 34 56 78")
+            page.get_by_role("button", name="👍 Útil").click()
+            page.get_by_text("Feedback registado", exact=False).first.wait_for(timeout=30_000)
+            page.screenshot(path=str(ARTIFACTS / "browser_feedback.png"), full_page=True)
+        finally:
+            browser.close()
+    rows = _feedback_rows(db)
+    assert len(rows) == 1
+    rating, question, comment = rows[0]
+    assert rating == 1
+    assert "529.982.247-25" not in question and "[CPF]" in question and "royalties" in question
+    assert "ana@example.es" not in comment and "612 34 56 78" not in comment and comment.startswith("Correto.")

@@ -1,0 +1,62 @@
+"""The feedback store writes one redacted row per rating and exports it as CSV."""
+import csv
+import io
+import json
+import sqlite3
+
+import pytest
+
+from app_support.feedback import COLUMNS, FeedbackError, FeedbackStore
+from assistant.answer import Answer, CitationRef
+
+
+def _answer() -> Answer:
+    return Answer(
+        question="Sou residente em Portugal (NIF 123456789, joao@example.pt) e recebo dividendos do Brasil. 30%?",
+        language="pt", answer="No máximo **15%** [1]. Contacte 912 345 678.", abstained=False, treaty="PT-BR",
+        citations=[CitationRef(n=1, doc="pt-br-2000", treaty="PT-BR", article="10", paragraph="2", subparagraph="b",
+                               quote="15% do montante bruto dos dividendos, nos restantes casos", chunk_id=None,
+                               source="rule")],
+        llm={"backend": "none", "model": ""}, timings_ms={"total": 42.5},
+        rule_results=[{"type": "WithholdingResult", "treaty": "PT-BR", "outcome": "cap", "rate": 15.0,
+                       "notes": ["CPF 529.982.247-25 do titular"]}])
+
+
+def test_record_writes_a_redacted_row(tmp_path):
+    store = FeedbackStore(tmp_path / "sub" / "fb.sqlite3")
+    row_id = store.record(_answer(), -1, "A taxa está errada; o meu IBAN é PT50 0002 0123 1234 5678 9015 4")
+    with sqlite3.connect(tmp_path / "sub" / "fb.sqlite3") as conn:
+        conn.row_factory = sqlite3.Row
+        row = dict(conn.execute("SELECT * FROM feedback WHERE id = ?", (row_id,)).fetchone())
+    assert row["rating"] == -1
+    assert "123456789" not in row["question"] and "[NIF]" in row["question"]
+    assert "joao@example.pt" not in row["question"] and "30%" in row["question"]
+    assert "912 345 678" not in row["answer"] and "**15%**" in row["answer"]
+    assert "PT50" not in row["comment"] and "[IBAN]" in row["comment"]
+    assert "529.982.247-25" not in row["rule_results"]
+    assert json.loads(row["rule_results"])[0]["rate"] == 15.0
+    assert json.loads(row["citations"])[0]["label"] == "PT-BR art. 10(2)(b)"
+    assert (row["treaty"], row["llm_backend"], row["total_ms"]) == ("PT-BR", "none", 42.5)
+
+
+def test_rating_must_be_up_or_down(tmp_path):
+    with pytest.raises(ValueError):
+        FeedbackStore(tmp_path / "fb.sqlite3").record(_answer(), 0)
+
+
+def test_export_csv_has_every_row_and_column(tmp_path):
+    store = FeedbackStore(tmp_path / "fb.sqlite3")
+    assert list(csv.reader(io.StringIO(store.export_csv()))) == [list(COLUMNS)]
+    store.record(_answer(), 1)
+    store.record(_answer(), -1, "comentário")
+    rows = list(csv.DictReader(io.StringIO(store.export_csv())))
+    assert [r["rating"] for r in rows] == ["1", "-1"]
+    assert rows[1]["comment"] == "comentário"
+    assert all("123456789" not in r["question"] for r in rows)
+
+
+def test_unwritable_path_gives_a_portuguese_error(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(FeedbackError, match="Não foi possível"):
+        FeedbackStore(blocker / "fb.sqlite3").record(_answer(), 1)
