@@ -134,6 +134,11 @@ def rule_citation_cards(key: str, cites: list[rules.Citation]) -> None:
 
 # ------------------------------------------------------------------ chat
 
+def hard_breaks(markdown: str) -> str:
+    """The card is written line by line; keep its line breaks (markdown would merge them)."""
+    return markdown.replace("\n", "  \n")
+
+
 def ask(question: str, extra: dict[str, Any], shown: str) -> None:
     """Streams one answer (card first, then the explanation) and adds the turn to the history."""
     with st.chat_message("user"):
@@ -148,7 +153,7 @@ def ask(question: str, extra: dict[str, Any], shown: str) -> None:
                 lock.acquire()
             for ev in assistant().stream(question, extra_facts=extra or None):
                 if ev.kind == "card":
-                    card.markdown(ev.answer.card)
+                    card.markdown(hard_breaks(ev.answer.card))
                 elif ev.kind == "token":
                     streamed += ev.text
                     explanation.markdown(streamed + "▌")
@@ -242,7 +247,7 @@ def show_turn(turn: dict[str, Any]) -> None:
         main, side = st.columns([2.3, 1])
         with main:
             with st.container(border=True):
-                st.markdown(answer.card or answer.answer)
+                st.markdown(hard_breaks(answer.card or answer.answer))
             if answer.abstained:
                 covered = "; ".join(f"{c.treaty} ({' – '.join(state_pt(p) for p in c.parties) or 'multilateral'})"
                                     for c in rules.coverage())

@@ -102,7 +102,8 @@ class Assistant:
 
     def retrieve(self, question: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
         query = understand(question, rules.known_treaties())
-        return self.search.search(self._search_text(question, query), k, self._docs_for(query, question), mode)
+        return self.search.search(self._search_text(question, query), k, self._docs_for(query, question), mode,
+                                  _heading_terms(query))
 
     def stream(self, question: str, extra_facts: dict[str, Any] | None = None) -> Iterator[StreamEvent]:
         started = time.perf_counter()
@@ -141,7 +142,7 @@ class Assistant:
         t = time.perf_counter()
         docs = self._docs_for(query, question, treaty, run)
         hits = self.search.search(self._search_text(question, query), self.settings.retrieval_k, docs,
-                                  self.default_mode)
+                                  self.default_mode, _heading_terms(query))
         citations = self._citations(run, hits)
         timings["retrieve"] = _ms(t)
 
@@ -334,6 +335,10 @@ class Assistant:
                 HumanMessage(prompt("user").format(question=answer.question, result=answer.card,
                                                    passages=passages, retry_note=retry_note,
                                                    language_name=language_name))]
+
+
+def _heading_terms(query: Query) -> tuple[str, ...]:
+    return tuple(topic_label(t, lang) for t in query.topics[:1] for lang in ("pt", "es"))
 
 
 def msg_keys(lang: str, section: str) -> set[str]:

@@ -177,4 +177,16 @@ def render_card(run: RuleRun, topic: str | None, language: str, cite: CiteRef) -
     if notes:
         lines.append(f"_{msg(language, 'notes')}:_ " + " ".join(dict.fromkeys(notes)))
     lines += run.errors
-    return Card(markdown="\n".join(lines), rates=rates)
+    return Card(markdown=join_markdown(lines), rates=rates)
+
+
+def join_markdown(lines: list[str]) -> str:
+    """List items stay together; every other line is its own paragraph (markdown would merge them)."""
+    out = ""
+    previous = ""
+    for line in (x for x in lines if x.strip()):
+        is_item = line.startswith(("- ", "  "))
+        sep = "\n" if is_item and previous.startswith(("- ", "  ")) else "\n\n"
+        out = f"{out}{sep}{line}" if out else line
+        previous = line
+    return out

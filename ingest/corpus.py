@@ -29,7 +29,10 @@ def read_source(path: Path) -> str:
 
 def parse_document(info: DocumentInfo) -> ParsedDocument:
     source = read_source(info.path)
-    units = parser_for(info.layout)(info.id, source)
+    try:
+        units = parser_for(info.layout)(info.id, source)
+    except CorpusError as exc:
+        raise CorpusError(f"{info.path}: {exc}") from exc
     if not any(u.level == "article" for u in units):
         raise CorpusError(f"{info.path}: nenhum artigo encontrado (layout {info.layout!r})")
     uids = [u.uid for u in units]

@@ -62,7 +62,8 @@ def sync(collection, chunks: list[Chunk], embedder_factory: Callable[[], Embeddi
     hashes = {c.id: c.content_hash(model_ref) for c in chunks}
     existing = collection.get(include=["metadatas"])
     stored = {i: (m or {}).get("hash") for i, m in zip(existing["ids"], existing["metadatas"])}
-    to_embed = [c for c in chunks if stored.get(c.id) != hashes[c.id]]
+    # sorted by length so each batch pads little: on 2 CPU cores padding is most of the waste
+    to_embed = sorted((c for c in chunks if stored.get(c.id) != hashes[c.id]), key=lambda c: len(c.embed_text))
     to_delete = [i for i in stored if i not in wanted]
     if to_embed:
         embedder = embedder_factory()  # loaded only when something needs embedding

@@ -44,8 +44,16 @@ def test_question_shows_card_with_the_rate_and_a_numbered_citation(app):
     # BR-ES art. 12(2)(a): copyright royalties paid from Spain are capped at 10%.
     assert any("10%" in t for t in texts), texts
     assert any(t.startswith("**[1] BR-ES art. 12") for t in texts), texts
-    labels = [t.label for t in app.toggle]
-    assert "Mostrar o texto em espanhol" in labels
+    cited = [t for t in texts if "<mark>" in t]
+    assert cited, "a passagem citada deve ter as palavras citadas realçadas"
+    spanish = [t for t in app.toggle if t.label == "Mostrar o texto em espanhol"]
+    assert spanish, "Brasil–Espanha: o texto espanhol tem de estar disponível a pedido"
+    assert not any("importe bruto de los cánones" in t for t in _texts(app))
+    spanish[0].set_value(True).run()
+    assert any("importe bruto de los cánones" in t for t in _texts(app))
+    draft = app.code[-1].value
+    assert "10%" in draft and "[1] BR-ES art. 12(2)(a)" in draft
+    assert draft.rstrip().endswith("Informação geral, não constitui aconselhamento jurídico.")
 
 
 def test_missing_fact_question_offers_quick_inputs_that_rerun_the_question(app):

@@ -100,7 +100,9 @@ def test_question_card_citation_and_feedback_in_a_real_browser(running_app):
             page.screenshot(path=str(ARTIFACTS / "browser_answer.png"), full_page=True)
             page.get_by_label("Comentário (opcional)").fill("Correto. Contacto: ana@example.es, +34 612 34 56 78")
             page.get_by_role("button", name="👍 Útil").click()
-            page.get_by_text("Feedback registado", exact=False).first.wait_for(timeout=30_000)
+            done = page.get_by_text("Feedback registado", exact=False).first
+            done.wait_for(timeout=30_000)
+            done.scroll_into_view_if_needed()
             page.screenshot(path=str(ARTIFACTS / "browser_feedback.png"), full_page=True)
         finally:
             browser.close()

@@ -1,0 +1,152 @@
+"""The evaluation runner, baselines and report, with scripted answers instead of models."""
+from __future__ import annotations
+
+from eval import baselines, report
+from eval.gold import item_from_record
+from eval.run import run_answers, run_retrieval, stratified_subset, summarise, worst_categories
+
+
+def gold(item_id: str, category: str, language: str = "pt", **overrides) -> object:
+    record = {"id": item_id, "question": f"Pergunta {item_id}: dividendos do Brasil para Portugal?",
+              "language": language, "treaty": "PT-BR", "docs": ["pt-br-2000"], "articles": ["10"],
+              "rates": [10, 15], "key_facts": [], "forbidden_rates": [], "abstain": False, "category": category}
+    return item_from_record({**record, **overrides})
+
+
+DIVIDENDS = gold("d-1", "dividends")
+REFUSAL = gold("o-1", "out_of_corpus_pair", treaty=None, articles=[], rates=[], abstain=True)
+PASSAGE = {"rank": 1, "chunk_id": "pt-br-2000:a10", "doc": "pt-br-2000", "treaty": "PT-BR", "article": "10",
+           "paragraph": "2", "text": "10% se o beneficiário detiver pelo menos 25% do capital; 15% nos outros casos."}
+
+
+def answer(text: str, rates=(), abstained=False, citations=()) -> dict:
+    return {"answer": text, "abstained": abstained, "rates": [{"value": r} for r in rates],
+            "citations": list(citations), "timings_ms": {"total": 12.0}}
+
+
+# ---------------------------------------------------------------- choosing items
+
+def test_subset_takes_every_category_before_a_second_item_and_rotates_languages():
+    items = ([gold(f"a-{i}", "big", lang) for i, lang in enumerate(["pt", "pt", "es", "en", "pt"])]
+             + [gold(f"b-{i}", "mid", lang) for i, lang in enumerate(["pt", "es", "en"])]
+             + [gold("c-0", "small", "en")])
+    chosen = stratified_subset(items, 4)
+    assert sorted(i.category for i in chosen) == ["big", "big", "mid", "small"]
+    assert {i.language for i in chosen if i.category == "big"} == {"pt", "es"}
+    assert {i.id for i in chosen} == {i.id for i in stratified_subset(list(reversed(items)), 4)}
+    assert [i.id for i in chosen] == [i.id for i in items if i in chosen]  # the set's own order
+
+
+def test_subset_larger_than_the_set_is_the_whole_set():
+    items = [DIVIDENDS, REFUSAL]
+    assert stratified_subset(items, 10) == items
+    assert stratified_subset(items, None) == items
+
+
+# ---------------------------------------------------------------- reading free text
+
+def test_rates_in_text_skips_the_users_figures_and_holding_thresholds():
+    text = "O Brasil retém 10% se a sociedade detiver pelo menos 25% do capital; caso contrário, 15 %. Os 30% não mudam."
+    assert baselines.rates_in_text(text, question="Tenho 30% de uma ltda") == [10.0, 15.0]
+    assert baselines.rates_in_text("A taxa é de dez por cento, ou seja 12,5 por cento") == [12.5]
+
+
+def test_declines_in_each_language_but_not_a_plain_answer():
+    assert baselines.declines("Lamento, mas não tenho informação sobre a convenção com a França.")
+    assert baselines.declines("No puedo responder a esa pregunta con los pasajes dados.")
+    assert baselines.declines("I cannot find that treaty in the passages.")
+    assert baselines.declines("")
+    assert not baselines.declines("O Brasil pode reter no máximo 15% sobre os dividendos [1].")
+
+
+def test_articles_named_in_text_become_treatyless_citations():
+    cites = baselines.articles_in_text("Segundo o artigo 10.º e o Art. 10, e ainda o article 11")
+    assert [c["article"] for c in cites] == ["10", "11"]
+    assert all(c["treaty"] is None for c in cites)
+
+
+def test_naive_rag_cites_the_passages_it_was_given_and_reads_rates_from_its_text():
+    prompts = []
+
+    def stream(messages):
+        prompts.append(messages[0].content)
+        yield from ["A retenção é ", "10% ou 15% [1]."]
+
+    out = baselines.naive_rag(stream, lambda q, k: [PASSAGE][:k], "Dividendos do Brasil para Portugal?")
+    assert "[1] PT-BR 10: 10% se o beneficiário" in prompts[0]
+    assert "Dividendos do Brasil para Portugal?" in prompts[0]
+    assert [c["article"] for c in out["citations"]] == ["10"]
+    assert [r["value"] for r in out["rates"]] == [10.0, 15.0]
+    assert out["abstained"] is False
+    assert {"retrieve", "generate", "first_token", "total"} <= set(out["timings_ms"])
+
+
+def test_a_failing_model_gives_an_empty_answer_with_the_error():
+    def stream(messages):
+        yield "Não "
+        raise TimeoutError("o modelo excedeu 90 s")
+
+    out = baselines.llm_alone(stream, "Dividendos?")
+    assert out["answer"] == "Não"
+    assert "excedeu" in out["error"]
+
+
+# ---------------------------------------------------------------- scoring runs
+
+def test_run_answers_scores_each_item_and_survives_a_crash():
+    replies = {DIVIDENDS.question: answer("No máximo 10% ou 15%.", rates=(10, 15),
+                                          citations=[{"treaty": "PT-BR", "article": "10"}])}
+
+    def ask(question: str) -> dict:
+        if question not in replies:
+            raise RuntimeError("falhou")
+        return replies[question]
+
+    scores, records = run_answers([DIVIDENDS, REFUSAL], ask)
+    assert [s.accuracy.correct for s in scores] == [True, False]
+    assert records[1]["error"].startswith("RuntimeError")
+    summary = summarise(scores)
+    assert summary["accuracy"] == 1.0 and summary["accuracy_all"] == 0.5
+    assert summary["citation_recall"] == 1.0
+
+
+def test_first_token_latency_is_summarised_when_present():
+    reply = answer("No máximo 10% ou 15%.", rates=(10, 15))
+    reply["timings_ms"] = {"total": 2000.0, "first_token": 800.0}
+    scores, _ = run_answers([DIVIDENDS], lambda q: reply)
+    assert summarise(scores)["latency_ms"]["first_token"]["p50"] == 800.0
+
+
+def test_run_retrieval_counts_only_items_with_gold_articles():
+    wrong_first = [{**PASSAGE, "rank": 1, "article": "11"}, {**PASSAGE, "rank": 2}]
+    summary, records = run_retrieval([DIVIDENDS, REFUSAL], lambda q: wrong_first)
+    assert summary["retrieval_n"] == 1
+    assert summary["retrieval_recall@1"] == 0.0 and summary["retrieval_recall@3"] == 1.0
+    assert summary["retrieval_mrr"] == 0.5
+    assert records[0]["first_relevant_rank"] == 2
+
+
+def test_worst_categories_lists_wrong_ids():
+    records = [{"id": "a", "category": "x", "correct": False}, {"id": "b", "category": "x", "correct": False},
+               {"id": "c", "category": "y", "correct": False}, {"id": "d", "category": "z", "correct": True}]
+    worst = worst_categories(records)
+    assert [(w["category"], w["wrong"], w["examples"]) for w in worst] == [("x", 2, ["a", "b"]), ("y", 1, ["c"])]
+
+
+# ---------------------------------------------------------------- RESULTS.md
+
+def test_rewriting_one_section_keeps_the_other(tmp_path):
+    path = tmp_path / "RESULTS.md"
+    report.write_section("eval", "## Avaliação\nprimeira", path)
+    report.write_section("bench", "## Benchmarks\ntempos", path)
+    report.write_section("eval", "## Avaliação\nsegunda", path)
+    sections = report.read_sections(path.read_text(encoding="utf-8"))
+    assert sections == {"eval": "## Avaliação\nsegunda", "bench": "## Benchmarks\ntempos"}
+    report.write_section("bench", "## Benchmarks\nnovos", path)
+    assert "segunda" in path.read_text(encoding="utf-8") and "tempos" not in path.read_text(encoding="utf-8")
+
+
+def test_machine_info_names_cores_and_cpu():
+    info = report.machine_info()
+    assert isinstance(info["cores"], int) and info["cores"] >= 1
+    assert info["cpu"]

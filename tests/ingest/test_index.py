@@ -1,0 +1,72 @@
+"""Idempotent sync into a real Chroma store (embedded), with a counting fake embedder."""
+from __future__ import annotations
+
+import pytest
+
+from ingest.index import build_chunks, read_chunks_file, sync, write_chunks_file
+from ingest.store import chroma_client, chunk_collection
+from config import load_settings
+from tests.fakes import HashEmbedder
+
+
+@pytest.fixture
+def store(tmp_path):
+    settings = load_settings().replace(index_dir=tmp_path / "index", chroma_mode="embedded")
+    return chunk_collection(chroma_client(settings), "test_chunks")
+
+
+def test_second_sync_embeds_nothing(small_corpus, store):
+    embedder = HashEmbedder()
+    chunks = build_chunks(small_corpus)
+    first = sync(store, chunks, lambda: embedder, "fake", progress=False)
+    assert first.embedded == len(chunks) == store.count()
+    second = sync(store, build_chunks(small_corpus), lambda: pytest.fail("no model load expected"), "fake",
+                  progress=False)
+    assert (second.embedded, second.deleted, second.unchanged) == (0, 0, len(chunks))
+    assert store.count() == len(chunks)
+
+
+def test_changed_file_reembeds_only_changed_chunks(small_corpus, store):
+    embedder = HashEmbedder()
+    sync(store, build_chunks(small_corpus), lambda: embedder, "fake", progress=False)
+    portaria = next(small_corpus.glob("004_*.txt"))
+    text = portaria.read_text(encoding="utf-8")
+    changed = text.replace("XII - O Secretário da Receita Federal poderá baixar",
+                           "XII - O Secretário da Receita Federal deverá baixar")
+    assert changed != text
+    portaria.write_text(changed, encoding="utf-8")
+    embedder.embedded = 0
+    report = sync(store, build_chunks(small_corpus), lambda: embedder, "fake", progress=False)
+    assert report.embedded == embedder.embedded == 1
+    stored = store.get(ids=["br-portaria-pt-br:XII:0"], include=["documents"])
+    assert "deverá baixar" in stored["documents"][0]
+
+
+def test_removed_text_and_removed_file_delete_their_chunks(small_corpus, store):
+    embedder = HashEmbedder()
+    sync(store, build_chunks(small_corpus), lambda: embedder, "fake", progress=False)
+    portaria = next(small_corpus.glob("004_*.txt"))
+    text = portaria.read_text(encoding="utf-8")
+    cut = text[: text.index("XII - ")] + "PEDRO SAMPAIO MALAN\n"
+    portaria.write_text(cut, encoding="utf-8")
+    report = sync(store, build_chunks(small_corpus), lambda: embedder, "fake", progress=False)
+    assert report.deleted == 1 and not store.get(ids=["br-portaria-pt-br:XII:0"])["ids"]
+
+    catalog = small_corpus / "catalog.yaml"
+    catalog.write_text(_drop_entry(catalog.read_text(encoding="utf-8"), "br-portaria-pt-br"), encoding="utf-8")
+    sync(store, build_chunks(small_corpus), lambda: embedder, "fake", progress=False)
+    remaining = store.get(include=["metadatas"])
+    assert remaining["ids"] and all(m["doc"] == "pt-jp-2011-summary" for m in remaining["metadatas"])
+
+
+def _drop_entry(catalog_text: str, doc_id: str) -> str:
+    import yaml
+    data = yaml.safe_load(catalog_text)
+    data["documents"] = [d for d in data["documents"] if d["id"] != doc_id]
+    return yaml.safe_dump(data, allow_unicode=True)
+
+
+def test_chunks_file_round_trips(small_corpus, tmp_path):
+    chunks = build_chunks(small_corpus)
+    write_chunks_file(chunks, tmp_path)
+    assert read_chunks_file(tmp_path) == chunks
