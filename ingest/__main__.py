@@ -7,6 +7,7 @@ from collections import Counter
 
 from config import load_settings
 from ingest.catalog import CorpusError
+from ingest.embedding_cache import EmbeddingCache
 from ingest.embeddings import EmbeddingModelMissing, load_embeddings
 from ingest.index import build_chunks, sync, write_chunks_file
 from ingest.store import chroma_client, chunk_collection
@@ -17,6 +18,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rebuild", action="store_true", help="apaga a coleção e volta a indexar tudo")
     parser.add_argument("--stats", action="store_true", help="mostra contagens por documento e língua")
     parser.add_argument("--quiet", action="store_true", help="sem barra de progresso")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="não reutilizar vetores da cache de embeddings (mede uma ingestão a frio)")
     args = parser.parse_args(argv)
     settings = load_settings()
     try:
@@ -31,14 +34,19 @@ def main(argv: list[str] | None = None) -> int:
         except Exception:  # noqa: BLE001 - chroma raises different types for "does not exist"
             pass
     collection = chunk_collection(client, settings.collection)
+    cache = None if args.no_cache else EmbeddingCache(settings.cache_dir / "embeddings.sqlite3")
     try:
         report = sync(collection, chunks, lambda: load_embeddings(settings), settings.embedding_model_ref,
-                      progress=not args.quiet)
+                      progress=not args.quiet, cache=cache)
     except EmbeddingModelMissing as exc:
         print(f"erro: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if cache:
+            cache.close()
     write_chunks_file(chunks, settings.index_dir)
-    print(f"[ingest] {report.total} chunks: {report.embedded} embebidos, {report.unchanged} inalterados, "
+    print(f"[ingest] {report.total} chunks: {report.embedded} embebidos, {report.reused} da cache, "
+          f"{report.unchanged} inalterados, "
           f"{report.deleted} removidos em {report.seconds:.1f} s ({settings.chroma_mode})")
     if args.stats:
         counts = Counter((c.doc, c.language) for c in chunks)

@@ -18,6 +18,7 @@ from tqdm import tqdm
 from ingest.catalog import load_catalog
 from ingest.chunks import Chunk, chunk_document
 from ingest.corpus import parse_document
+from ingest.embedding_cache import EmbeddingCache
 
 CHUNKS_FILE = "chunks.jsonl"
 BATCH = 32
@@ -26,7 +27,8 @@ BATCH = 32
 @dataclass(frozen=True)
 class SyncReport:
     total: int
-    embedded: int
+    embedded: int            # computed by the model now
+    reused: int              # taken from the embedding cache
     deleted: int
     unchanged: int
     seconds: float
@@ -56,7 +58,7 @@ def read_chunks_file(index_dir: Path) -> list[Chunk]:
 
 
 def sync(collection, chunks: list[Chunk], embedder_factory: Callable[[], Embeddings], model_ref: str,
-         progress: bool = True) -> SyncReport:
+         progress: bool = True, cache: EmbeddingCache | None = None) -> SyncReport:
     started = time.perf_counter()
     wanted = {c.id: c for c in chunks}
     hashes = {c.id: c.content_hash(model_ref) for c in chunks}
@@ -65,18 +67,29 @@ def sync(collection, chunks: list[Chunk], embedder_factory: Callable[[], Embeddi
     # sorted by length so each batch pads little: on 2 CPU cores padding is most of the waste
     to_embed = sorted((c for c in chunks if stored.get(c.id) != hashes[c.id]), key=lambda c: len(c.embed_text))
     to_delete = [i for i in stored if i not in wanted]
-    if to_embed:
+    cached = cache.get_many([hashes[c.id] for c in to_embed]) if cache and to_embed else {}
+    reused = [c for c in to_embed if hashes[c.id] in cached]
+    for i in range(0, len(reused), BATCH):
+        batch = reused[i:i + BATCH]
+        _upsert(collection, batch, [cached[hashes[c.id]] for c in batch], hashes)
+    fresh = [c for c in to_embed if hashes[c.id] not in cached]
+    if fresh:
         embedder = embedder_factory()  # loaded only when something needs embedding
-        bar = tqdm(total=len(to_embed), desc="embeddings", unit="chunk", disable=not progress)
-        for i in range(0, len(to_embed), BATCH):
-            batch = to_embed[i:i + BATCH]
+        bar = tqdm(total=len(fresh), desc="embeddings", unit="chunk", disable=not progress)
+        for i in range(0, len(fresh), BATCH):
+            batch = fresh[i:i + BATCH]
             vectors = embedder.embed_documents([c.embed_text for c in batch])
-            collection.upsert(ids=[c.id for c in batch], embeddings=vectors,
-                              documents=[c.text for c in batch],
-                              metadatas=[{**c.metadata(), "hash": hashes[c.id]} for c in batch])
+            _upsert(collection, batch, vectors, hashes)
+            if cache:
+                cache.put_many({hashes[c.id]: v for c, v in zip(batch, vectors)})
             bar.update(len(batch))
         bar.close()
     if to_delete:
         collection.delete(ids=to_delete)
-    return SyncReport(total=len(chunks), embedded=len(to_embed), deleted=len(to_delete),
+    return SyncReport(total=len(chunks), embedded=len(fresh), reused=len(reused), deleted=len(to_delete),
                       unchanged=len(chunks) - len(to_embed), seconds=time.perf_counter() - started)
+
+
+def _upsert(collection, batch: list[Chunk], vectors: list[list[float]], hashes: dict[str, str]) -> None:
+    collection.upsert(ids=[c.id for c in batch], embeddings=vectors, documents=[c.text for c in batch],
+                      metadatas=[{**c.metadata(), "hash": hashes[c.id]} for c in batch])

@@ -70,3 +70,22 @@ def test_chunks_file_round_trips(small_corpus, tmp_path):
     chunks = build_chunks(small_corpus)
     write_chunks_file(chunks, tmp_path)
     assert read_chunks_file(tmp_path) == chunks
+
+
+def test_embedding_cache_lets_a_fresh_index_skip_the_model(small_corpus, tmp_path):
+    from ingest.embedding_cache import EmbeddingCache
+
+    cache = EmbeddingCache(tmp_path / "cache" / "vectors.sqlite3")
+    embedder = HashEmbedder()
+    chunks = build_chunks(small_corpus)
+    first_store = chunk_collection(chroma_client(load_settings().replace(index_dir=tmp_path / "a")), "chunks")
+    sync(first_store, chunks, lambda: embedder, "fake", progress=False, cache=cache)
+    fresh_store = chunk_collection(chroma_client(load_settings().replace(index_dir=tmp_path / "b")), "chunks")
+    report = sync(fresh_store, chunks, lambda: pytest.fail("model loaded"), "fake", progress=False, cache=cache)
+    assert (report.embedded, report.reused) == (0, len(chunks)) and fresh_store.count() == len(chunks)
+    a = first_store.get(ids=[chunks[0].id], include=["embeddings"])["embeddings"][0]
+    b = fresh_store.get(ids=[chunks[0].id], include=["embeddings"])["embeddings"][0]
+    assert list(map(float, a)) == pytest.approx(list(map(float, b)), abs=1e-6)
+    other_model = sync(chunk_collection(chroma_client(load_settings().replace(index_dir=tmp_path / "c")), "chunks"),
+                       chunks, lambda: embedder, "another-model", progress=False, cache=cache)
+    assert other_model.reused == 0 and other_model.embedded == len(chunks)
