@@ -66,9 +66,17 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("indique uma pergunta ou --batch FICHEIRO (não ambos)")
 
     from assistant.pipeline import Assistant
+    from ingest.embeddings import EmbeddingModelMissing
+    from ingest.index import IndexMissing
+
+    try:
+        assistant = Assistant.from_settings(llm="none" if args.command == "retrieve" else args.llm,
+                                            dense=args.command == "ask" or args.retriever != "bm25")
+    except (IndexMissing, EmbeddingModelMissing) as exc:
+        print(f"erro: {exc}", file=sys.stderr)
+        return 2
 
     if args.command == "retrieve":
-        assistant = Assistant.from_settings(llm="none", dense=args.retriever != "bm25")
         if args.question:
             hits = assistant.retrieve(args.question, args.k, args.retriever)
             out = [_hit_dict(i, h) for i, h in enumerate(hits, start=1)]
@@ -90,7 +98,6 @@ def main(argv: list[str] | None = None) -> int:
                 _emit({"id": item_id, "error": str(exc)})
         return 0
 
-    assistant = Assistant.from_settings(llm=args.llm)
     if args.question:
         answer = assistant.ask(args.question)
         if args.json:

@@ -17,6 +17,7 @@ from rules.labels import state_name, topic_label, unit_label
 MESSAGES = Path(__file__).with_name("messages.yaml")
 
 CiteRef = Callable[[rules.Citation], str]   # citation -> "[n]"
+STATUS_MARK = {"met": "✔", "not_met": "✘", "unknown": "?", "assumed_not_met": "≈"}
 
 
 @lru_cache(maxsize=1)
@@ -110,7 +111,7 @@ def _withholding(result: rules.WithholdingResult, language: str, cite: CiteRef,
     if result.outcome != "alternatives" and result.conditions:
         met = [c for c in result.conditions if c.code != "otherwise"]
         if met:
-            lines.append("  " + "; ".join(f"{c.text_in(language)} ({c.status})" for c in met))
+            lines.append("  " + "; ".join(f"{STATUS_MARK.get(c.status, '')} {c.text_in(language)}" for c in met))
     if result.assumptions:
         lines.append(msg(language, "assumptions", items="; ".join(c.text_in(language) for c in result.assumptions)))
     if result.coverage == "summary":
@@ -130,7 +131,7 @@ def _employment(result: rules.EmploymentResult, language: str, cite: CiteRef, li
                          end=result.window_end.isoformat(), days=result.days, max_days=result.max_days,
                          rule=result.window_text_in(language)))
     for c in result.conditions:
-        lines.append(f"- {c.text_in(language)}: {c.status}")
+        lines.append(f"- {STATUS_MARK.get(c.status, '')} {c.text_in(language)}")
     lines.append(_refs(result.citations, cite))
 
 

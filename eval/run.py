@@ -129,6 +129,7 @@ def item_record(item: GoldItem, score: ItemScore, raw: dict) -> dict[str, Any]:
                          if isinstance(c, dict) and c.get("article")}),
         "ungrounded_numbers": list(score.faithfulness.ungrounded),
         "error": raw.get("error"), "timings_ms": dict(score.timings_ms),
+        "guardrail": (raw.get("guardrail") or {}).get("action") if isinstance(raw.get("guardrail"), dict) else None,
         "answer": str(raw.get("answer") or "")[:1500],
     }
 
@@ -251,6 +252,11 @@ def notes_for(result: dict) -> list[str]:
         if errors:
             notes.append(f"{SYSTEMS[key]}: {errors} respostas com erro do LLM (por ex. tempo esgotado), "
                          "contadas como erradas.")
+    guarded = [r.get("guardrail") for r in result["items"].get(SYSTEMS["ours-llm"], [])]
+    if guarded:
+        counts = {a: guarded.count(a) for a in sorted({g for g in guarded if g})}
+        notes.append(f"{SYSTEMS['ours-llm']}: guardrail " + ", ".join(f"{a}: {n}" for a, n in counts.items())
+                     + " (fallback = a explicação do LLM foi rejeitada ou o tempo esgotou e ficou só o cartão).")
     for w in result.get("worst", []):
         notes.append(f"Pior categoria ({SYSTEMS['ours']}): {w['category']} — {w['wrong']}/{w['of']} erradas, "
                      f"por ex. {', '.join(w['examples'])}.")

@@ -51,8 +51,14 @@ def write_chunks_file(chunks: list[Chunk], index_dir: Path) -> None:
     os.replace(tmp, index_dir / CHUNKS_FILE)
 
 
+class IndexMissing(Exception):
+    pass
+
+
 def read_chunks_file(index_dir: Path) -> list[Chunk]:
     path = index_dir / CHUNKS_FILE
+    if not path.is_file():
+        raise IndexMissing(f"índice não encontrado em {index_dir}: corra `make index` (ou python -m ingest)")
     with path.open(encoding="utf-8") as fh:
         return [Chunk(**json.loads(line)) for line in fh if line.strip()]
 

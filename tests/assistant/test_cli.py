@@ -91,3 +91,10 @@ def test_retrieve_batch(tmp_path):
 def test_question_and_batch_are_exclusive():
     result = run("ask", "pergunta", "--batch", "f.jsonl")
     assert result.returncode != 0 and "não ambos" in result.stderr
+
+
+def test_missing_index_is_a_clear_error(tmp_path):
+    env = {**ENV, "TREATY_INDEX_DIR": str(tmp_path / "nada")}
+    result = subprocess.run([sys.executable, "-m", "assistant", "ask", "dividendos Brasil Portugal"],
+                            cwd=REPO_ROOT, env=env, text=True, capture_output=True, timeout=120)
+    assert result.returncode == 2 and "make index" in result.stderr and "Traceback" not in result.stderr
