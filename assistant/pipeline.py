@@ -6,6 +6,7 @@ explanation's tokens, then the final Answer (whose explanation the guardrail may
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import time
 from dataclasses import dataclass
@@ -32,8 +33,8 @@ from rules.labels import state_name, topic_label
 
 PROMPTS = Path(__file__).with_name("prompts")
 LANGUAGE_NAMES = {"pt": "European Portuguese", "es": "Spanish", "en": "English"}
-PROMPT_PASSAGE_CHARS = 420
-PROMPT_PASSAGES = 6          # keeps the prompt near 1,000 tokens: the local model reads ~60-90 tokens/s
+PROMPT_PASSAGE_CHARS = 320
+PROMPT_PASSAGES = 4          # keeps the prompt near 1,000 tokens: the local model reads ~60-90 tokens/s
 _MLI = re.compile(r"\b(mli|multilateral|beps)\b", re.IGNORECASE)
 # Below this cosine similarity, with no rule result and no keyword match, retrieval is too weak to ground an answer.
 WEAK_SIMILARITY = 0.30
@@ -187,8 +188,7 @@ class Assistant:
             a, b = query.pair_not_covered
             return msg(lang, "abstain_pair", a=state_name(a, lang), b=state_name(b, lang), covered=covered)
         if query.out_of_scope:
-            what = msg(lang, f"out_of_scope.{query.out_of_scope}") \
-                if query.out_of_scope in msg_keys(lang, "out_of_scope") else msg(lang, "out_of_scope.other")
+            what = msg(lang, f"out_of_scope.{query.out_of_scope}", default=msg(lang, "out_of_scope.other"))
             return msg(lang, "abstain_scope", what=what, covered=covered)
         if treaty is None:
             return msg(lang, "abstain_no_treaty", covered=covered)
@@ -289,7 +289,7 @@ class Assistant:
 
     def _generate(self, answer: Answer, query: Query) -> Iterator[StreamEvent]:
         lang = answer.language
-        valid = {c.n for c in answer.citations[:PROMPT_PASSAGES]}
+        valid = {c.n for c in answer.citations}  # every passage shown to the user may be cited
         grounding = [answer.card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations)]
         if not query.injection:  # the user's own facts may be restated, never asserted rates
             grounding.append(_without_rates(answer.question, query.stated_rates))
@@ -328,11 +328,12 @@ class Assistant:
 
     def _messages(self, answer: Answer, retry_note: str) -> list:
         language_name = LANGUAGE_NAMES.get(answer.language, LANGUAGE_NAMES["pt"])
-        valid_refs = ", ".join(f"[{c.n}]" for c in answer.citations[:PROMPT_PASSAGES])
+        valid_refs = ", ".join(f"[{c.n}]" for c in answer.citations)
         passages = "\n".join(f"[{c.n}] {c.label()}: {_clip(c.quote if c.source == 'rule' else c.passage)}"
                              for c in answer.citations[:PROMPT_PASSAGES])
+        result = "\n".join(line for line in answer.card.splitlines() if not line.startswith("_"))  # no notes
         return [SystemMessage(prompt("system").format(language_name=language_name, valid_refs=valid_refs)),
-                HumanMessage(prompt("user").format(question=answer.question, result=answer.card,
+                HumanMessage(prompt("user").format(question=answer.question, result=result,
                                                    passages=passages, retry_note=retry_note,
                                                    language_name=language_name))]
 
@@ -341,17 +342,11 @@ def _heading_terms(query: Query) -> tuple[str, ...]:
     return tuple(topic_label(t, lang) for t in query.topics[:1] for lang in ("pt", "es"))
 
 
-def msg_keys(lang: str, section: str) -> set[str]:
-    from assistant.render import _messages
-    return set((_messages().get(lang) or _messages()["pt"])[section])
-
-
 def _clip(text: str, limit: int = PROMPT_PASSAGE_CHARS) -> str:
     return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " …"
 
 
 def _spans(chunk: Chunk | None) -> tuple[tuple[int, int], ...]:
-    import json
     return tuple(tuple(s) for s in json.loads(chunk.spans)) if chunk else ()
 
 

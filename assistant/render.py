@@ -25,11 +25,15 @@ def _messages() -> dict:
     return yaml.safe_load(MESSAGES.read_text(encoding="utf-8"))
 
 
-def msg(language: str, key: str, **values: object) -> str:
-    table = _messages().get(language) or _messages()["pt"]
-    node: object = table
+def msg(language: str, key: str, default: str | None = None, **values: object) -> str:
+    """A message in `language` (Portuguese when the language has none); `default` when the key is unknown."""
+    node: object = _messages().get(language) or _messages()["pt"]
     for part in key.split("."):
-        node = node[part]  # type: ignore[index]
+        if not isinstance(node, dict) or part not in node:
+            if default is None:
+                raise KeyError(key)
+            return default
+        node = node[part]
     return str(node).format(**values)
 
 

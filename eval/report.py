@@ -12,7 +12,9 @@ from typing import Mapping, Sequence
 from eval.score import markdown_table
 
 RESULTS_MD = Path(__file__).with_name("RESULTS.md")
-TITLE = "# Resultados da avaliação e benchmarks\n"
+TITLE = ("# Resultados da avaliação e benchmarks\n\n"
+         "Gerado por `python -m eval.run` (secção de avaliação) e `python -m eval.bench` (benchmarks); "
+         "cada comando reescreve só a sua secção. Não editar à mão.\n")
 SECTION_ORDER = ("eval", "bench")
 
 
