@@ -91,6 +91,8 @@ class Assistant:
         """Load lexicons and rule data now, so the first user question is as fast as the next."""
         query = understand("Sou residente em Portugal e recebo dividendos do Brasil", rules.known_treaties())
         run_rules(query, query.facts)
+        if self.search.dense is not None:  # the first query embedding pays torch's start-up
+            self.search.search(query.text, 1, None, "dense")
 
     # ---- public API -------------------------------------------------------------------------
     def ask(self, question: str, extra_facts: dict[str, Any] | None = None) -> Answer:

@@ -66,8 +66,11 @@ class Card:
     rates: list[RateLine]
 
 
-def _conditions(conditions, language: str) -> str:
-    return "; ".join(c.text_in(language) for c in conditions if c.code != "otherwise") or \
+def _conditions(conditions, language: str, marks: bool = False) -> str:
+    """Conditions joined; with marks, each shows whether the stated facts meet it (✔ ✘ ?)."""
+    def one(c) -> str:
+        return f"{STATUS_MARK.get(c.status, '')} {c.text_in(language)}".strip() if marks else c.text_in(language)
+    return "; ".join(one(c) for c in conditions if c.code != "otherwise") or \
         next((c.text_in(language) for c in conditions), "")
 
 
@@ -101,7 +104,8 @@ def _withholding(result: rules.WithholdingResult, language: str, cite: CiteRef,
         line = f"- {text}"
         if cond and result.outcome == "alternatives":
             only_otherwise = all(c.code == "otherwise" for c in conditions)
-            line += " — " + (cond if only_otherwise else msg(language, "if_conditions", conditions=cond))
+            marked = _conditions(conditions, language, marks=True)
+            line += " — " + (cond if only_otherwise else msg(language, "if_conditions", conditions=marked))
         line += f" {_refs(opt.citations, cite)}"
         lines.append(line.rstrip())
         value = 0.0 if opt.outcome == "exempt" else opt.rate
