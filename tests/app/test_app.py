@@ -1,7 +1,6 @@
 """Streamlit AppTest: the chat shows the rule's rate with a citation, asks for missing facts with quick
 inputs, and stores redacted feedback; the tools call rules/ and show their result."""
 import sqlite3
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest

@@ -1,6 +1,5 @@
 """The bilingual OCR parser, on the corpus document in that layout and on a small made-up text."""
 import re
-import time
 
 import pytest
 
@@ -119,13 +118,6 @@ def test_no_debris_tokens_in_portuguese_text(doc):
             tokens = u.text.split()
             assert not {"~", "·", "•", ".,;!,", "t'", "(t"} & set(tokens), u.uid
             assert not re.search(r"\b44 45\b|\b4 5\b", u.text), u.uid
-
-
-def test_whole_document_parses_quickly(doc):
-    source, _ = doc
-    started = time.perf_counter()
-    parse("again", source)
-    assert time.perf_counter() - started < 2.0
 
 
 SYNTHETIC = """Convenção de teste

@@ -10,7 +10,7 @@ import pytest
 
 from config import load_settings
 from modelstore import fetch
-from modelstore.fetch import ModelError, ModelSpec, Wheel, assemble, ensure, is_valid, load_specs
+from modelstore.fetch import ModelError, ModelSpec, Wheel, assemble, is_valid, load_specs
 
 PARTS = [b"GGUF-part-one|", b"part-two|", b"part-three"]
 
