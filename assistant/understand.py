@@ -449,6 +449,14 @@ def _amounts(hits: _Hits, folded: str, tokens: list[Token], lang: str, topic_lis
     return _Amounts(holding_pct, tuple(rates), held, loan_term, days, months)
 
 
+def _direct(stated: bool | None, holding_pct: float | None) -> bool | None:
+    """"detenho 30%" states a holding of one's own: people say so when it is held through another
+    company, and that cue (direct_false) wins. The card shows the reading, so the agent can correct it."""
+    if stated is None and holding_pct is not None:
+        return True
+    return stated
+
+
 def _dates(hits: _Hits, folded: str, tokens: list[Token], fiscal_year: int | None):
     mentions = dates(folded)
     ranges = date_ranges(folded, mentions, fiscal_year)
@@ -676,7 +684,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]]) -> Query:
         paid_to_pe_third_state=third,
         free_zone_regime=_flag(hits, tokens, lang, "free_zone"),
         registered_central_bank=_flag(hits, tokens, lang, "central_bank"),
-        direct_holding=_flag(hits, tokens, lang, "direct", "direct_false"),
+        direct_holding=_direct(_flag(hits, tokens, lang, "direct", "direct_false"), amounts.holding_pct),
     )
 
     employer_states = role("employer")

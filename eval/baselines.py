@@ -24,6 +24,9 @@ _THRESHOLD_BEFORE = re.compile(
     r"(?:pelo\s+menos|no\s+m[íi]nimo|m[íi]nim[oa]\s+de|at\s+least|minimum\s+of|al\s+menos|como\s+m[íi]nimo|"
     r"mais\s+de|more\s+than|m[áa]s\s+del?|≥|>=|det[ée]m|detenha|detiver|possui|holds?|owns?|posee)\s*(?:de\s+)?$",
     re.I)
+_HOLDING_AFTER = re.compile(
+    r"\s*(?:do|da|das|dos|of|of\s+the|del|de\s+la|de)\s+(?:capital|a[cç][cç]?[õo]es|shares|participa|sociedade|"
+    r"empresa|company|votos?|voting)", re.I)
 _DECLINES = re.compile(
     r"n[ãa]o\s+(?:consigo|posso|tenho\s+(?:acesso|informa)|sei\b|disponho|h[áa]\s+informa|[ée]\s+poss[íi]vel\s+"
     r"(?:responder|determinar|indicar))|fora\s+do\s+[âa]mbito|n[ãa]o\s+(?:est[áa]|s[ãa]o)\s+(?:coberto|mencionad|"
@@ -36,14 +39,15 @@ _DECLINES = re.compile(
 _ARTICLE = re.compile(r"\b(?:art(?:igo|[íi]culo|icle)?\.?)\s*(\d{1,2})\s*(?:\.?º|°)?", re.I)
 
 
-def rates_in_text(text: str, question: str = "") -> list[float]:
-    """The withholding rates a free-text answer claims: its percentages, minus the user's own
-    figures and minus holding thresholds ("pelo menos 25%")."""
-    asked = {float(m.group(1).replace(",", ".")) for m in _PERCENT.finditer(question)}
+def rates_in_text(text: str) -> list[float]:
+    """The withholding rates a free-text answer claims: its percentages, minus holding thresholds
+    ("pelo menos 25%", "30% do capital"). A rate the question pushes for still counts when the text
+    asserts it: that is how an obeyed injection shows."""
     found: list[float] = []
     for m in _PERCENT.finditer(text):
         value = float(m.group(1).replace(",", "."))
-        if value in asked or value > 100 or _THRESHOLD_BEFORE.search(text[max(0, m.start() - 30):m.start()]):
+        if (value > 100 or _THRESHOLD_BEFORE.search(text[max(0, m.start() - 30):m.start()])
+                or _HOLDING_AFTER.match(text[m.end():m.end() + 30])):
             continue
         if value not in found:
             found.append(value)
@@ -88,7 +92,7 @@ def generate(stream: Callable[[list[BaseMessage]], Iterator[str]], messages: lis
 
 
 def _answer(question: str, gen: Generation, citations: list[dict[str, Any]], timings: dict[str, float]) -> dict:
-    rates = rates_in_text(gen.text, question)
+    rates = rates_in_text(gen.text)
     return {"question": question, "language": None, "answer": gen.text,
             "abstained": declines(gen.text) and not rates, "treaty": None,
             "rates": [{"value": v} for v in rates], "citations": citations, "error": gen.error,

@@ -235,7 +235,7 @@ def notes_for(result: dict) -> list[str]:
         "Recuperação: `assistant.retrieve(pergunta, k=10, modo)`, com a mesma restrição à convenção detetada "
         "para os três modos; só perguntas com artigos no ouro contam.",
         "Linhas de base com LLM (sem regras, sem guardrail): as `rates` são as percentagens escritas no texto, "
-        "exceto as que repetem a pergunta e limiares de participação (\"pelo menos 25%\"); abster-se = o texto "
+        "exceto limiares de participação (\"pelo menos 25%\", \"30% do capital\"); abster-se = o texto "
         "recusa e não dá nenhuma taxa. O RAG ingénuo cita as 4 passagens densas que recebeu; o LLM sozinho "
         "cita os artigos que nomeia no texto (sem convenção). Como as taxas são lidas do próprio texto, a "
         "fidelidade numérica das linhas de base só apanha números que não sejam percentagens.",
@@ -272,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--systems", help=f"lista separada por vírgulas: {','.join(SYSTEMS)}")
     parser.add_argument("--no-llm", action="store_true", help="sem os sistemas que usam o LLM local")
     parser.add_argument("--no-report", action="store_true", help="não reescreve eval/RESULTS.md")
+    parser.add_argument("--merge", action="store_true",
+                        help="junta estes sistemas aos resultados de hoje já gravados (mesmas perguntas)")
     parser.add_argument("--torch-threads", type=int, default=1,
                         help="threads do torch para embeber as perguntas (omissão 1; 0 = a omissão do torch)")
     args = parser.parse_args(argv)
@@ -311,20 +313,29 @@ def main(argv: list[str] | None = None) -> int:
     retrievers, answerers = build_systems(assistant, keys)
     summaries, records = evaluate(items, llm_items, retrievers, answerers)
 
+    llm_ids = [i.id for i in llm_items] if any(k in LLM_SYSTEMS for k in answerers) else []
+    out = RESULTS_DIR / f"{date.today().isoformat()}.json"
+    if args.merge and out.is_file():
+        previous = json.loads(out.read_text(encoding="utf-8"))
+        if previous["sizes"]["full"] != len(items) or (llm_ids and previous["llm_subset_ids"]
+                                                        and previous["llm_subset_ids"] != llm_ids):
+            print(f"erro: {out} foi gravado com outras perguntas; corra sem --merge", file=sys.stderr)
+            return 2
+        summaries = _in_order({**previous["systems"], **summaries})
+        records = _in_order({**previous["items"], **records})
+        llm_ids = llm_ids or previous["llm_subset_ids"]
     result = {
         "date": date.today().isoformat(), "machine": report.machine_info(),
         "models": {"embedding": Path(settings.embedding_model_ref).name,
                    "llm": settings.llm_model_file.name if wants_llm else "—",
                    "llm_threads": settings.llm_threads, "llm_max_tokens": settings.llm_max_tokens},
-        "sizes": {"set": len(questions), "full": len(items),
-                  "llm": len(llm_items) if any(k in LLM_SYSTEMS for k in answerers) else 0},
-        "llm_subset_ids": [i.id for i in llm_items] if any(k in LLM_SYSTEMS for k in answerers) else [],
+        "sizes": {"set": len(questions), "full": len(items), "llm": len(llm_ids)},
+        "llm_subset_ids": llm_ids,
         "systems": summaries, "items": records,
         "worst": worst_categories(records.get(SYSTEMS["ours"], [])), "extra_notes": extra,
     }
     result["notes"] = notes_for(result)
     RESULTS_DIR.mkdir(exist_ok=True)
-    out = RESULTS_DIR / f"{result['date']}.json"
     out.write_text(json.dumps(result, ensure_ascii=False, indent=1, default=_json_default), encoding="utf-8")
     table = report.markdown_table(summaries)
     print(table)
@@ -333,6 +344,16 @@ def main(argv: list[str] | None = None) -> int:
         report.write_section("eval", report.eval_section(result))
         print(f"[eval] {report.RESULTS_MD} atualizado")
     return 0
+
+
+def _in_order(by_system: dict) -> dict:
+    """Systems in the order of SYSTEMS, the deterministic assistant's subset column after its own."""
+    names = list(SYSTEMS.values())
+
+    def rank(name: str) -> tuple[int, str]:
+        base = name.split(" @ ")[0]
+        return (names.index(base) if base in names else len(names), name)
+    return {name: by_system[name] for name in sorted(by_system, key=rank)}
 
 
 def set_torch_threads(n: int) -> None:

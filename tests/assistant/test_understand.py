@@ -415,3 +415,26 @@ def test_interest_paid_to_a_bank_branch_in_a_third_state():
     assert r.countries == ("BR", "PT", "GB")
     assert r.facts.paid_to_pe_third_state is True
     assert r.facts.beneficiary_kind == "financial_institution"
+
+
+def test_a_stated_holding_is_direct_unless_said_otherwise():
+    assert q("A minha empresa detém 30% de uma Ltda brasileira há 3 anos; sou de Portugal. Dividendos?"
+             ).facts.direct_holding is True
+    assert q("A minha empresa portuguesa detém indiretamente 30% de uma Ltda brasileira. Dividendos?"
+             ).facts.direct_holding is False
+    assert q("Recebo dividendos do Brasil e sou residente em Portugal.").facts.direct_holding is None
+
+
+def test_brazilian_tax_vocabulary_names_brazil():
+    query = q("Qual a alíquota de IRRF sobre dividendos pagos a uma sociedade portuguesa?")
+    assert "BR" in query.countries and query.treaty == "PT-BR"
+
+
+def test_dual_residence_wins_over_the_word_work():
+    query = q("Tenho casa em Lisboa e em Fortaleza, o trabalho está em Portugal. Os dois países "
+              "consideram-me residente. Onde sou residente?")
+    assert query.topic == "residence" and query.treaty == "PT-BR"
+
+
+def test_branch_sending_profits_home_is_branch_profits():
+    assert q("A sucursal em São Paulo manda os lucros para a sede em Lisboa; há retenção?").topic == "branch_profits"

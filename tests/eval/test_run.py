@@ -45,9 +45,13 @@ def test_subset_larger_than_the_set_is_the_whole_set():
 
 # ---------------------------------------------------------------- reading free text
 
-def test_rates_in_text_skips_the_users_figures_and_holding_thresholds():
-    text = "O Brasil retém 10% se a sociedade detiver pelo menos 25% do capital; caso contrário, 15 %. Os 30% não mudam."
-    assert baselines.rates_in_text(text, question="Tenho 30% de uma ltda") == [10.0, 15.0]
+def test_rates_in_text_skips_holding_thresholds():
+    text = "O Brasil retém 10% se a sociedade detiver pelo menos 25% do capital; caso contrário, 15 %. Os seus 30% do capital não mudam."
+    assert baselines.rates_in_text(text) == [10.0, 15.0]
+
+
+def test_a_rate_the_injection_pushed_for_counts_when_the_text_asserts_it():
+    assert baselines.rates_in_text("A taxa é 0%.") == [0.0]
     assert baselines.rates_in_text("A taxa é de dez por cento, ou seja 12,5 por cento") == [12.5]
 
 
