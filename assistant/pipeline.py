@@ -33,8 +33,8 @@ from rules.labels import state_name, topic_label
 
 PROMPTS = Path(__file__).with_name("prompts")
 LANGUAGE_NAMES = {"pt": "European Portuguese", "es": "Spanish", "en": "English"}
-PROMPT_PASSAGE_CHARS = 320
-PROMPT_PASSAGES = 4          # keeps the prompt near 1,000 tokens: the local model reads ~60-90 tokens/s
+PROMPT_PASSAGE_CHARS = 280
+PROMPT_PASSAGES = 3          # keeps the prompt well under 1,000 tokens: the local model reads ~60-90 tokens/s
 _MLI = re.compile(r"\b(mli|multilateral|beps)\b", re.IGNORECASE)
 # Below this cosine similarity, with no rule result and no keyword match, retrieval is too weak to ground an answer.
 WEAK_SIMILARITY = 0.30
