@@ -244,6 +244,13 @@ def notes_for(result: dict) -> list[str]:
         "num subconjunto deste tamanho, um item vale vários pontos percentuais.",
         "Tempos: máquina de 2 núcleos partilhada com outros processos durante a medição; p95 é ruidoso.",
     ]
+    if 0 < result["sizes"]["llm"] < DEFAULT_LLM_SUBSET:
+        notes.append(f"Subconjunto com LLM reduzido a {result['sizes']['llm']} perguntas (`--llm-subset`) por falta de "
+                     f"tempo: com a máquina ocupada, {DEFAULT_LLM_SUBSET} perguntas × 3 sistemas levavam mais de uma hora.")
+    lenient = [i.id for i in load_questions() if not i.abstain and not i.rates and not i.key_facts]
+    if lenient:
+        notes.append(f"{len(lenient)} perguntas do conjunto não têm taxas nem factos-chave no ouro: qualquer resposta "
+                     f"que não se abstenha conta como certa ({', '.join(lenient[:5])}…); isto favorece as linhas de base.")
     ours = systems.get(SYSTEMS["ours"])
     if ours and ours.get("latency_ms", {}).get("total"):
         notes.append(f"Sem LLM, a resposta determinística leva p50 {ours['latency_ms']['total']['p50']:.0f} ms.")

@@ -154,3 +154,38 @@ def test_machine_info_names_cores_and_cpu():
     info = report.machine_info()
     assert isinstance(info["cores"], int) and info["cores"] >= 1
     assert info["cpu"]
+
+
+# ---------------------------------------------------------------- benchmarks
+
+def test_bench_rows_compare_against_the_targets():
+    from eval.bench import rows_for
+
+    result = {"ingest": {"cold": {"seconds": 200.0, "returncode": 0, "summary": ""},
+                         "nochange": {"seconds": 2.0, "returncode": 0, "summary": ""}},
+              "deterministic": {"total": {"p50": 120.0, "p95": 400.0}, "retrieve": {"p50": 100.0, "p95": 380.0}},
+              "llm": {"first_token": {"p50": 12000.0, "p95": 15000.0}, "total": {"p50": 20000.0, "p95": 30000.0}}}
+    verdicts = {r["label"]: r["ok"] for r in rows_for(result)}
+    assert verdicts["Ingestão completa a frio (sem cache de embeddings)"] is False   # 200 s > 3 min
+    assert verdicts["Ingestão sem alterações"] is True
+    assert verdicts["Resposta determinística: total p50 / p95"] is True
+    assert verdicts["Resposta determinística: retrieve p50 / p95"] is None        # no target for a stage
+    assert verdicts["Com LLM: primeiro token p50 / p95"] is False                  # 12 s > 10 s
+    assert verdicts["Com LLM: resposta completa p50 / p95"] is True
+
+
+def test_a_failed_ingest_misses_its_target():
+    from eval.bench import rows_for
+
+    rows = rows_for({"ingest": {"cold": {"seconds": 1.0, "returncode": 2, "summary": "erro no corpus"}}})
+    assert rows == [{"label": "Ingestão completa a frio (sem cache de embeddings)", "value": "falhou",
+                     "target": "< 3 min", "ok": False}]
+
+
+def test_bench_questions_cover_three_languages():
+    from eval.bench import read_questions
+
+    questions = read_questions()
+    assert 15 <= len(questions) <= 30
+    assert any("¿" in q for q in questions)                                    # Spanish
+    assert any(q.startswith(("I ", "A Japanese", "Does")) for q in questions)  # English
