@@ -74,7 +74,11 @@ class Assistant:
         chunks = read_chunks_file(settings.index_dir)
         dense_index = None
         if dense:
+            import torch
+
             from ingest.embeddings import load_embeddings
+            # one short query at a time: a second thread only contends with the LLM and other sessions
+            torch.set_num_threads(1)
             dense_index = open_dense(settings, load_embeddings(settings), chunks)
         backend = llm or settings.llm_backend
         try:

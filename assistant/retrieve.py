@@ -20,6 +20,7 @@ from rank_bm25 import BM25Okapi
 from ingest.chunks import Chunk
 
 RRF_K = 60
+HEADING_TOP = 3     # the heading signal vouches for a few passages, not for a whole article
 RETRIEVERS = ("hybrid", "bm25", "dense")
 
 _STOPWORDS = frozenset("""
@@ -149,7 +150,7 @@ class HybridSearch:
         order = {key: i for i, key in enumerate(ranked)}
         matches = [pt_counterpart_id(c) for c in self.chunks
                    if (docs is None or c.doc in docs) and wanted & set(tokenize(c.heading))]
-        return sorted(_dedupe(matches), key=lambda key: order.get(key, len(order)))
+        return sorted(_dedupe(matches), key=lambda key: order.get(key, len(order)))[:HEADING_TOP]
 
 
 def _dedupe(keys: Iterable[str]) -> list[str]:
