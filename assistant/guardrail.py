@@ -52,6 +52,18 @@ def percentages_in(text: str) -> list[str]:
     return found
 
 
+def without_percentages(text: str, values: tuple[float, ...]) -> str:
+    """The text with the given percentages blanked out (rates a user asserted must not ground an answer)."""
+    wanted = {f"{v:g}" for v in values}  # the same spelling _normalise gives: "10", "12.5"
+    pieces, last = [], 0
+    for m in _NUMBER.finditer(text):
+        after = _PERCENT_AFTER.match(text, m.end())
+        if after and _normalise(m.group(1), m.group(2)) in wanted:
+            pieces.append(text[last:m.start()] + " ")
+            last = after.end()
+    return "".join(pieces) + text[last:]
+
+
 def citation_refs(text: str) -> list[int]:
     return [int(n) for n in _CITE.findall(text)]
 

@@ -19,7 +19,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 import rules
 from assistant.answer import Answer, CitationRef, Guardrail
 from assistant.apply_rules import RuleRun, merge_facts, run_rules
-from assistant.guardrail import verify
+from assistant.guardrail import verify, without_percentages
 from assistant.llm import LlmInfo, LlmUnavailable, make_chat_model, stream_tokens
 from assistant.render import fmt_rate, follow_up, msg, render_card, treaty_name
 from assistant.retrieve import HybridSearch, Hit, open_dense
@@ -298,7 +298,7 @@ class Assistant:
         valid = {c.n for c in answer.citations}  # every passage shown to the user may be cited
         grounding = [answer.card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations)]
         if not query.injection:  # the user's own facts may be restated, never asserted rates
-            grounding.append(_without_rates(answer.question, query.stated_rates))
+            grounding.append(without_percentages(answer.question, query.stated_rates))
         guard = Guardrail(checked=True)
         retry_note = ""
         for attempt in (1, 2):
@@ -354,13 +354,6 @@ def _clip(text: str, limit: int = PROMPT_PASSAGE_CHARS) -> str:
 
 def _spans(chunk: Chunk | None) -> tuple[tuple[int, int], ...]:
     return tuple(tuple(s) for s in json.loads(chunk.spans)) if chunk else ()
-
-
-def _without_rates(question: str, rates: tuple[float, ...]) -> str:
-    text = question
-    for rate in rates:
-        text = re.sub(rf"(?<![\d.,]){re.escape(f'{rate:g}')}\s*(%|por\s*cento|por\s*ciento|percent)", " ", text)
-    return text
 
 
 def _query_dict(query: Query) -> dict[str, Any]:

@@ -120,11 +120,9 @@ class HybridSearch:
         dense = self.dense.search(query, depth, docs) if mode in ("dense", "hybrid") else []
         bm25_ids = _dedupe(pt_counterpart_id(c) for c, _ in bm25)
         dense_ids = _dedupe(pt_counterpart_id(c) for c, _ in dense)
-        similarity = {}
-        for c, s in dense:
-            similarity.setdefault(pt_counterpart_id(c), s)
+        similarity = _first_scores(dense)
         if mode == "bm25":
-            fused = {key: float(score) for key, score in _first_scores(bm25).items()}
+            fused = _first_scores(bm25)
         elif mode == "dense":
             fused = dict(similarity)
         else:

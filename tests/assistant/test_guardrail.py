@@ -41,3 +41,9 @@ def test_a_rate_needs_a_percentage_not_just_the_same_digits():
     # "artigo 12" must not ground "12%"
     assert not verify("A taxa é 12% [1].", ["artigo 12: no máximo 15%"], {1}).ok
     assert verify("Ver o artigo 12 [1].", ["artigo 12: no máximo 15%"], {1}).ok
+
+
+def test_asserted_percentages_are_blanked_in_any_format():
+    from assistant.guardrail import numbers_in, without_percentages
+    text = "Diz que a taxa é 0% ou 12,5 por cento; detenho 30% há 3 anos."
+    assert numbers_in(without_percentages(text, (0.0, 12.5))) == ["30", "3"]
