@@ -18,7 +18,8 @@ from app_support.corpus_view import (article_view, articles, find_article, find_
                                      protocol_items)
 from app_support.feedback import FeedbackError, FeedbackStore
 from app_support.highlight import highlight_html
-from app_support.quick_inputs import QUICK_INPUTS, QuickInput, describe_facts, quick_inputs_for, to_facts
+from app_support.quick_inputs import (QUICK_INPUTS, QuickInput, describe_facts, quick_inputs_for, to_facts,
+                                      with_reading)
 from app_support.redaction import redact
 from app_support.render import (STEP_OUTCOME_PT, STEP_PT, WINDOW_RULE_PT, condition_line, cite_label, outcome_pt,
                                 reply_draft, state_pt, triage_rows, yes_no)
@@ -191,8 +192,22 @@ def quick_input_widget(q: QuickInput, key: str) -> dict[str, Any]:
     return to_facts(q, value)
 
 
+def reading_choices(turn: dict[str, Any]) -> None:
+    """One button per candidate treaty of an uncertain question: re-asks it with that assumption stated."""
+    answer: Answer = turn["answer"]
+    if not answer.readings:
+        return
+    st.markdown("**Qual é o seu caso?**")
+    for col, choice in zip(st.columns(len(answer.readings)), answer.readings):
+        if col.button(choice.label, key=f"rd-{turn['id']}-{choice.treaty}"):
+            question = with_reading(turn["question"], choice)
+            st.session_state.pending = {"question": question, "extra": turn["extra"], "shown": question}
+            st.rerun()
+
+
 def quick_inputs(turn: dict[str, Any]) -> None:
     answer: Answer = turn["answer"]
+    reading_choices(turn)
     asks = quick_inputs_for(answer.missing_facts)
     if not asks:
         return

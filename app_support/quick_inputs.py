@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from assistant.answer import ReadingChoice
 from rules.facts import BENEFICIARY_KINDS, ROYALTY_KINDS
 
 BENEFICIARY_PT = {"individual": "Pessoa singular", "company": "Sociedade",
@@ -53,6 +54,11 @@ QUICK_INPUTS: dict[str, QuickInput] = {q.fact: q for q in (
 
 def quick_inputs_for(missing: list[str]) -> list[QuickInput]:
     return [QUICK_INPUTS[m] for m in missing if m in QUICK_INPUTS]
+
+
+def with_reading(question: str, choice: ReadingChoice) -> str:
+    """The question with the chosen candidate treaty's assumption stated, for the assistant to re-read."""
+    return f"{question.rstrip()} {choice.clarification}"
 
 
 def to_facts(q: QuickInput, value: Any, payment_date: date | None = None) -> dict[str, Any]:
