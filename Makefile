@@ -46,7 +46,7 @@ browser:
 # Ctrl-C stops both.
 run: index
 	$(PY) -m assistant.llm_server run -- $(PY) -m streamlit run app.py --server.headless true \
-	  --server.port $${TREATY_APP_PORT:-8501} --browser.gatherUsageStats false
+	  --server.port $${TREATY_APP_PORT:-8501} --browser.gatherUsageStats false --server.fileWatcherType none
 
 test: index browser
 	$(PY) -m pytest -q

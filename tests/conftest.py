@@ -1,7 +1,11 @@
-"""Suite-wide check: no local model server started during the tests outlives them.
+"""Session-wide fixtures and checks.
 
-Every process the tests start inherits TREATY_TEST_SESSION; at the end, any `assistant.llm_server`
-process still carrying this session's mark is an orphan, reported and ended, and the run fails."""
+The real deterministic Assistant (real index, real embeddings, no LLM) is loaded once and shared,
+because loading EmbeddingGemma costs seconds each time.
+
+No local model server started during the tests may outlive them: every process the tests start
+inherits TREATY_TEST_SESSION; at the end, any `assistant.llm_server` process still carrying this
+session's mark is an orphan, reported and ended, and the run fails."""
 from __future__ import annotations
 
 import os
@@ -10,7 +14,25 @@ import time
 import uuid
 from pathlib import Path
 
+import pytest
+
+from config import load_settings
+from ingest.index import CHUNKS_FILE
+
 SESSION_MARK = os.environ.setdefault("TREATY_TEST_SESSION", uuid.uuid4().hex)
+
+
+@pytest.fixture(scope="session")
+def real_assistant():
+    import torch
+
+    from assistant.pipeline import Assistant
+
+    settings = load_settings()
+    assert (settings.index_dir / CHUNKS_FILE).is_file(), \
+        f"índice em falta em {settings.index_dir}: corra `python -m ingest` (o `make test` constrói-o)"
+    torch.set_num_threads(1)  # one short query at a time: one thread is faster on a busy 2-core machine
+    return Assistant.from_settings(settings, llm="none", dense=True)
 
 
 def leftover_servers(mark: str = SESSION_MARK) -> list[int]:
