@@ -11,7 +11,8 @@ from rules.labels import state_name, topic_label
 UI = "pt"                                      # the app's language
 DISCLAIMER = t(UI, "app.disclaimer")
 
-STATUS_ICON = {"met": "✅", "not_met": "❌", "unknown": "❔", "assumed_not_met": "➖"}
+STATUS_ICON = {"met": ":green[:material/check_circle:]", "not_met": ":red[:material/cancel:]",
+               "unknown": ":orange[:material/help:]", "assumed_not_met": ":gray[:material/remove_circle:]"}
 STATUS_PT = {k: t(UI, f"app.status.{k}") for k in STATUS_ICON}
 STEP_PT = {k: t(UI, f"app.step.{k}") for k in ("permanent_home", "vital_interests", "habitual_abode", "nationality",
                                                "mutual_agreement", "effective_management")}
