@@ -275,9 +275,6 @@ def notes_for(result: dict, questions: Sequence[GoldItem]) -> list[str]:
         counts = {a: guarded.count(a) for a in sorted({g for g in guarded if g})}
         notes.append(f"{SYSTEMS['ours-llm']}: guardrail " + ", ".join(f"{a}: {n}" for a, n in counts.items())
                      + " (fallback = a explicação do LLM foi rejeitada ou o tempo esgotou e ficou só o cartão).")
-    for w in result.get("worst", []):
-        notes.append(f"Pior categoria ({SYSTEMS['ours']}): {w['category']} — {w['wrong']}/{w['of']} erradas, "
-                     f"por ex. {', '.join(w['examples'])}.")
     notes += result.get("extra_notes", [])
     return notes
 
@@ -297,6 +294,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--before", type=Path, metavar="RESULTADOS",
                         help="ficheiro de resultados anterior: o relatório mostra antes/depois por divisão, "
                              "língua e categoria")
+    parser.add_argument("--note", action="append", default=[], metavar="TEXTO",
+                        help="nota a acrescentar ao relatório (pode repetir-se), por exemplo o objetivo de uma issue")
     parser.add_argument("--torch-threads", type=int, default=1,
                         help="threads do torch para embeber as perguntas (omissão 1; 0 = a omissão do torch)")
     args = parser.parse_args(argv)
@@ -368,10 +367,9 @@ def main(argv: list[str] | None = None) -> int:
         "sizes": {"set": len(questions), "full": len(items), "llm": len(llm_ids), "splits": dict(by_split)},
         "llm_subset_ids": llm_ids,
         "systems": summaries, "items": records,
-        "worst": worst_categories(records.get(SYSTEMS["ours"], [])),
         "worst_by_split": {sp: worst_categories([r for r in records.get(SYSTEMS["ours"], []) if r.get("split") == sp])
                            for sp in splits(questions)},
-        "extra_notes": extra,
+        "extra_notes": extra + args.note,
     }
     if before:
         result["before"] = {"file": str(args.before), "date": before["date"], "label": before.get("label"),

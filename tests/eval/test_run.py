@@ -241,3 +241,10 @@ def test_failures_name_the_question_and_why_it_failed():
     lines = report.failures_section(_result())
     assert "**realworld**" in lines
     assert "  - `rw-1` «Moro no Porto, dividendos de Curitiba?» — absteve-se" in lines
+
+
+def test_a_wrong_answer_says_which_rates_and_facts_are_missing():
+    why = report.why_wrong({"gold_abstain": False, "abstained": False, "missing_rates": [10.0], "wrong_rates": [0.0],
+                       "forbidden_given": [], "missing_in_text": [], "missing_facts": ["interesses vitais"]})
+    assert why == "faltam as taxas 10%; taxas a mais 0%; falta «interesses vitais»"
+    assert report.why_wrong({"gold_abstain": True, "abstained": False}) == "respondeu quando devia abster-se"
