@@ -29,6 +29,7 @@ class DocumentInfo:
     applies_to: str | None = None
     source_reference: str | None = None
     notes: str = ""
+    ocr: bool = False        # an OCR scan: units get a corrected reading (ingest.ocr_reading)
     path: Path = field(default=Path("."), compare=False)
 
 
@@ -70,6 +71,8 @@ def load_catalog(corpus_dir: Path) -> list[DocumentInfo]:
         file_path = corpus_dir / str(entry["file"])
         if not file_path.is_file():
             raise CorpusError(f"{file_path}: o catálogo refere um ficheiro que não existe")
+        if not isinstance(entry.get("ocr", False), bool):
+            raise CorpusError(f"{where}: 'ocr' tem de ser true ou false")
         docs.append(DocumentInfo(
             id=doc_id,
             file=str(entry["file"]),
@@ -84,6 +87,7 @@ def load_catalog(corpus_dir: Path) -> list[DocumentInfo]:
             applies_to=entry.get("applies_to"),
             source_reference=entry.get("source_reference"),
             notes=str(entry.get("notes") or "").strip(),
+            ocr=bool(entry.get("ocr", False)),
             path=file_path,
         ))
     if not docs:
