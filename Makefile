@@ -47,7 +47,7 @@ browser:
 
 run: index
 	@if [ -f app.py ]; then $(PY) -m streamlit run app.py --server.headless true \
-	  --server.port $${TREATY_APP_PORT:-8501} --browser.gatherUsageStats false; \
+	  --server.port $${TREATY_APP_PORT:-8501} --browser.gatherUsageStats false --server.fileWatcherType none; \
 	else echo 'Índice pronto. Pergunte: .venv/bin/python -m assistant ask "Sou residente em Portugal e recebo dividendos do Brasil"'; fi
 
 test: index browser

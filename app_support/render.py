@@ -9,7 +9,8 @@ from rules.labels import state_name, topic_label
 
 DISCLAIMER = "Informação geral, não constitui aconselhamento jurídico."
 
-STATUS_ICON = {"met": "✅", "not_met": "❌", "unknown": "❔", "assumed_not_met": "➖"}
+STATUS_ICON = {"met": ":green[:material/check_circle:]", "not_met": ":red[:material/cancel:]",
+               "unknown": ":orange[:material/help:]", "assumed_not_met": ":gray[:material/remove_circle:]"}
 STATUS_PT = {"met": "verifica-se", "not_met": "não se verifica", "unknown": "por saber",
              "assumed_not_met": "assume-se que não se verifica"}
 _SOURCES_HEADING = {"pt": "Fontes", "es": "Fuentes", "en": "Sources"}

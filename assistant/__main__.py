@@ -3,15 +3,30 @@
   python -m assistant ask --batch FILE --json [--llm …]
   python -m assistant retrieve "QUESTION" -k 5 --json [--retriever hybrid|bm25|dense]
   python -m assistant retrieve --batch FILE -k 5 --json [--retriever …]
+
+A batch never stops on a bad line: each line is decoded and checked on its own, and a line that
+cannot be answered becomes an error line with its number. Exit code 1 when any line failed.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from typing import Any, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Iterator
 
 from assistant.retrieve import RETRIEVERS, Hit
+
+if TYPE_CHECKING:
+    from assistant.pipeline import Assistant
+
+
+@dataclass(frozen=True)
+class BatchLine:
+    number: int
+    id: Any = None
+    question: str = ""
+    error: str | None = None
 
 
 def _hit_dict(rank: int, hit: Hit) -> dict[str, Any]:
@@ -21,33 +36,64 @@ def _hit_dict(rank: int, hit: Hit) -> dict[str, Any]:
             "text": c.text}
 
 
-def _batch(path: str) -> Iterator[tuple[Any, Any]]:
-    """(id, question) per JSON line; a malformed line yields (None or id, an error message)."""
+def read_batch(path: str) -> Iterator[BatchLine]:
+    """One BatchLine per non-blank line; bytes that are not UTF-8 cost only their own line."""
     try:
-        fh = open(path, encoding="utf-8")
+        fh = open(path, "rb")
     except OSError as exc:
         raise SystemExit(f"erro: não foi possível abrir {path}: {exc.strerror}")
+    seen: dict[str, int] = {}
     with fh:
-        for number, line in enumerate(fh, start=1):
+        for number, raw in enumerate(fh, start=1):
+            if number == 1:
+                raw = raw.removeprefix(b"\xef\xbb\xbf")
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                yield BatchLine(number, error=f"linha {number}: não é UTF-8 válido (byte {exc.start + 1})")
+                continue
             if not line.strip():
                 continue
             try:
                 item = json.loads(line)
             except json.JSONDecodeError:
-                yield None, ValueError(f"linha {number}: JSON inválido")
+                yield BatchLine(number, error=f"linha {number}: JSON inválido")
                 continue
             if not isinstance(item, dict) or "q" not in item:
-                yield (item.get("id") if isinstance(item, dict) else None), ValueError(f"linha {number}: falta o campo 'q'")
+                yield BatchLine(number, item.get("id") if isinstance(item, dict) else None,
+                                error=f"linha {number}: falta o campo 'q'")
                 continue
-            yield item.get("id"), item["q"]
+            item_id = item.get("id")
+            if not isinstance(item["q"], str):
+                yield BatchLine(number, item_id, error=f"linha {number}: o campo 'q' tem de ser texto")
+                continue
+            if item_id is not None:
+                key = json.dumps(item_id, sort_keys=True)
+                if key in seen:
+                    yield BatchLine(number, item_id,
+                                    error=f"linha {number}: id repetido (já usado na linha {seen[key]})")
+                    continue
+                seen[key] = number
+            yield BatchLine(number, item_id, item["q"])
 
 
-def _emit(obj: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False) + "\n")
+def clean(value: Any) -> Any:
+    """The value with every lone surrogate (undecodable input) replaced by U+FFFD: output stays UTF-8."""
+    if isinstance(value, str):
+        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, dict):
+        return {clean(k): clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [clean(v) for v in value]
+    return value
+
+
+def _emit(obj: Any) -> None:
+    sys.stdout.write(json.dumps(clean(obj), ensure_ascii=False) + "\n")
     sys.stdout.flush()
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m assistant")
     sub = parser.add_subparsers(dest="command", required=True)
     ask = sub.add_parser("ask", help="responde a uma pergunta")
@@ -61,59 +107,80 @@ def main(argv: list[str] | None = None) -> int:
     ret.add_argument("-k", type=int, default=5)
     ret.add_argument("--json", action="store_true")
     ret.add_argument("--retriever", choices=list(RETRIEVERS), default="hybrid")
+    return parser
+
+
+def main(argv: list[str] | None = None, assistant: "Assistant | None" = None) -> int:
+    """`assistant` lets a caller (the tests) reuse one already loaded Assistant."""
+    parser = _parser()
     args = parser.parse_args(argv)
-    if bool(args.question) == bool(args.batch):
+    if (args.question is None) == (args.batch is None):
         parser.error("indique uma pergunta ou --batch FICHEIRO (não ambos)")
+    if assistant is None:
+        from assistant.pipeline import Assistant
+        from ingest.embeddings import EmbeddingModelMissing
+        from ingest.index import IndexMissing
 
-    from assistant.pipeline import Assistant
-    from ingest.embeddings import EmbeddingModelMissing
-    from ingest.index import IndexMissing
-
-    try:
-        assistant = Assistant.from_settings(llm="none" if args.command == "retrieve" else args.llm,
-                                            dense=args.command == "ask" or args.retriever != "bm25")
-    except (IndexMissing, EmbeddingModelMissing) as exc:
-        print(f"erro: {exc}", file=sys.stderr)
-        return 2
-
+        try:
+            assistant = Assistant.from_settings(llm="none" if args.command == "retrieve" else args.llm,
+                                                dense=args.command == "ask" or args.retriever != "bm25")
+        except (IndexMissing, EmbeddingModelMissing) as exc:
+            print(f"erro: {exc}", file=sys.stderr)
+            return 2
     if args.command == "retrieve":
-        if args.question:
-            hits = assistant.retrieve(args.question, args.k, args.retriever)
-            out = [_hit_dict(i, h) for i, h in enumerate(hits, start=1)]
-            if args.json:
-                print(json.dumps(out, ensure_ascii=False))
-            else:
-                for h in out:
-                    print(f"{h['rank']:2}. {h['score']:.4f} {h['treaty']} art. {h['article']}"
-                          f"{'(' + h['paragraph'] + ')' if h['paragraph'] else ''} [{h['language']}] {h['text'][:120]}")
-            return 0
-        for item_id, q in _batch(args.batch):
-            if isinstance(q, Exception):
-                _emit({"id": item_id, "error": str(q)})
-                continue
-            try:
-                hits = assistant.retrieve(str(q), args.k, args.retriever)
-                _emit({"id": item_id, "results": [_hit_dict(i, h) for i, h in enumerate(hits, start=1)]})
-            except Exception as exc:  # noqa: BLE001 - one bad question must not stop the batch
-                _emit({"id": item_id, "error": str(exc)})
-        return 0
+        return _retrieve(assistant, args)
+    return _ask(assistant, args)
 
-    if args.question:
-        answer = assistant.ask(args.question)
+
+def _retrieve(assistant: "Assistant", args: argparse.Namespace) -> int:
+    if args.question is not None:
+        hits = assistant.retrieve(args.question, args.k, args.retriever)
+        out = [_hit_dict(i, h) for i, h in enumerate(hits, start=1)]
         if args.json:
-            print(json.dumps(answer.to_dict(), ensure_ascii=False))
+            _emit(out)
         else:
-            print(answer.answer)
-        return 1 if answer.error else 0
-    for item_id, q in _batch(args.batch):
-        if isinstance(q, Exception):
-            _emit({"id": item_id, "error": str(q)})
+            for h in clean(out):
+                print(f"{h['rank']:2}. {h['score']:.4f} {h['treaty']} art. {h['article']}"
+                      f"{'(' + h['paragraph'] + ')' if h['paragraph'] else ''} [{h['language']}] {h['text'][:120]}")
+        return 0
+    failed = False
+    for line in read_batch(args.batch):
+        if line.error:
+            _emit({"id": line.id, "line": line.number, "error": line.error})
+            failed = True
             continue
         try:
-            _emit({"id": item_id, **assistant.ask(q if isinstance(q, str) else json.dumps(q)).to_dict()})
+            hits = assistant.retrieve(line.question, args.k, args.retriever)
+            _emit({"id": line.id, "results": [_hit_dict(i, h) for i, h in enumerate(hits, start=1)]})
         except Exception as exc:  # noqa: BLE001 - one bad question must not stop the batch
-            _emit({"id": item_id, "error": f"{type(exc).__name__}: {exc}"})
-    return 0
+            _emit({"id": line.id, "line": line.number, "error": f"linha {line.number}: {exc}"})
+            failed = True
+    return 1 if failed else 0
+
+
+def _ask(assistant: "Assistant", args: argparse.Namespace) -> int:
+    if args.question is not None:
+        answer = assistant.ask(args.question)
+        if args.json:
+            _emit(answer.to_dict())
+        else:
+            print(clean(answer.answer))
+        return 1 if answer.error else 0
+    failed = False
+    for line in read_batch(args.batch):
+        if line.error:
+            _emit({"id": line.id, "line": line.number, "error": line.error})
+            failed = True
+            continue
+        try:
+            answer = assistant.ask(line.question)
+        except Exception as exc:  # noqa: BLE001 - one bad question must not stop the batch
+            _emit({"id": line.id, "line": line.number, "error": f"linha {line.number}: {type(exc).__name__}: {exc}"})
+            failed = True
+            continue
+        _emit({"id": line.id, **answer.to_dict()})
+        failed = failed or answer.error is not None
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

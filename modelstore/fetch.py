@@ -179,8 +179,8 @@ def assemble(spec: ModelSpec, models_dir: Path, downloads: Path, log=print) -> N
 
 
 def ensure(models_dir: Path, downloads: Path, keys: list[str] | None = None, deep: bool = False,
-           log=print) -> None:
-    for key, spec in load_specs().items():
+           log=print, specs: dict[str, ModelSpec] | None = None) -> None:
+    for key, spec in (specs if specs is not None else load_specs()).items():
         if keys and key not in keys:
             continue
         if is_valid(spec, models_dir, deep=deep):

@@ -1,4 +1,5 @@
-"""The CLI contract, run as a user would (real index, real embeddings, no LLM)."""
+"""The CLI contract, run in-process through main(argv) (real index, real embeddings, no LLM), plus one
+subprocess smoke test of `python -m assistant` as a user runs it."""
 from __future__ import annotations
 
 import json
@@ -8,9 +9,10 @@ import sys
 
 import pytest
 
+import config
+from assistant.__main__ import main
 from config import REPO_ROOT
 
-ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "TREATY_LLM_BACKEND": "none"}
 ANSWER_FIELDS = {"question": str, "language": str, "answer": str, "abstained": bool, "rates": list,
                  "citations": list, "guardrail": dict, "llm": dict, "timings_ms": dict}
 RATE_FIELDS = {"value": (int, float), "income": str, "source_state": str, "residence_state": str,
@@ -20,22 +22,22 @@ HIT_FIELDS = {"rank": int, "chunk_id": str, "doc": str, "treaty": str, "article"
               "score": float, "text": str}
 
 
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "assistant", *args], cwd=REPO_ROOT, env=ENV, text=True,
-                          capture_output=True, input=stdin, timeout=300)
-
-
 def check_fields(obj: dict, fields: dict) -> None:
     for name, kind in fields.items():
         assert name in obj, name
         assert isinstance(obj[name], kind), (name, obj[name])
 
 
-def test_ask_json_contract():
-    result = run("ask", "Sou residente em Portugal e recebo juros de um banco brasileiro. Qual a taxa?",
-                 "--json", "--llm", "none")
-    assert result.returncode == 0, result.stderr
-    answer = json.loads(result.stdout)
+def json_lines(out: str) -> list[dict]:
+    """Every output line must be valid UTF-8 JSON (strict encode: a lone surrogate fails here)."""
+    return [json.loads(line.encode("utf-8").decode("utf-8")) for line in out.splitlines()]
+
+
+def test_ask_json_contract(real_assistant, capsys):
+    code = main(["ask", "Sou residente em Portugal e recebo juros de um banco brasileiro. Qual a taxa?",
+                 "--json", "--llm", "none"], real_assistant)
+    assert code == 0
+    answer = json.loads(capsys.readouterr().out)
     check_fields(answer, ANSWER_FIELDS)
     assert answer["treaty"] == "PT-BR" and answer["language"] == "pt"
     assert {"understand", "rules", "retrieve", "generate", "total"} <= set(answer["timings_ms"])
@@ -47,7 +49,7 @@ def test_ask_json_contract():
     assert answer["llm"]["backend"] == "none"
 
 
-def test_ask_batch_keeps_order_ids_and_survives_bad_lines(tmp_path):
+def test_ask_batch_keeps_order_ids_and_survives_bad_lines(real_assistant, tmp_path, capsys):
     batch = tmp_path / "q.jsonl"
     batch.write_text("\n".join([
         json.dumps({"id": "a", "q": "Vivo en España y cobro dividendos de Brasil"}),
@@ -55,22 +57,79 @@ def test_ask_batch_keeps_order_ids_and_survives_bad_lines(tmp_path):
         json.dumps({"id": "c", "q": ""}),
         json.dumps({"id": 4, "q": "I live in Portugal and get royalties from Japan"}),
     ]), encoding="utf-8")
-    result = run("ask", "--batch", str(batch), "--json", "--llm", "none")
-    assert result.returncode == 0, result.stderr
-    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    code = main(["ask", "--batch", str(batch), "--json", "--llm", "none"], real_assistant)
+    lines = json_lines(capsys.readouterr().out)
+    assert code == 1  # two lines failed
     assert [line.get("id") for line in lines] == ["a", None, "c", 4]
     assert lines[0]["treaty"] == "BR-ES" and lines[0]["language"] == "es"
-    assert "error" in lines[1]
+    assert "error" in lines[1] and lines[1]["line"] == 2
     assert lines[2]["abstained"] and lines[2]["error"]
     assert lines[3]["treaty"] == "PT-JP" and [r["value"] for r in lines[3]["rates"]] == [5]
 
 
+def test_undecodable_bytes_cost_only_their_line(make_assistant, tmp_path, capsys):
+    batch = tmp_path / "q.jsonl"
+    good = json.dumps({"id": "ok", "q": "Sou residente em Portugal e recebo dividendos do Brasil"}).encode()
+    batch.write_bytes(good + b"\n" + b'{"id": "bad", "q": "dividendos \xff\xfe Brasil"}\n' + good.replace(b'"ok"', b'"ok2"'))
+    code = main(["ask", "--batch", str(batch), "--json"], make_assistant())
+    lines = json_lines(capsys.readouterr().out)
+    assert code == 1
+    assert [line.get("id") for line in lines] == ["ok", None, "ok2"]
+    assert lines[0]["treaty"] == lines[2]["treaty"] == "PT-BR" and lines[0]["rates"]
+    assert lines[1]["line"] == 2 and "UTF-8" in lines[1]["error"]
+
+
+def test_lone_surrogates_never_reach_the_output(make_assistant, tmp_path, capsys):
+    batch = tmp_path / "q.jsonl"
+    batch.write_text('{"id": "x\\ud800", "q": "dividendos \\udc80 Brasil Portugal"}\n', encoding="utf-8")
+    code = main(["ask", "--batch", str(batch), "--json"], make_assistant())
+    [line] = json_lines(capsys.readouterr().out)
+    assert code == 1 and line["error"] and line["id"] == "x\ufffd"
+    assert "\ufffd" in line["question"] or line["question"] == ""
+    # a command-line argument with invalid UTF-8 arrives as lone surrogates (surrogateescape)
+    code = main(["ask", "dividendos \udcff Brasil", "--json"], make_assistant())
+    [single] = json_lines(capsys.readouterr().out)
+    assert code == 1 and single["error"]
+
+
+def test_non_string_question_and_duplicate_ids_are_error_lines(make_assistant, tmp_path, capsys):
+    batch = tmp_path / "q.jsonl"
+    batch.write_text("\n".join(json.dumps(x) for x in [
+        {"id": 1, "q": {"texto": "dividendos Brasil Portugal"}},
+        {"id": 2, "q": 15},
+        {"id": 3, "q": "Sou residente em Portugal e recebo dividendos do Brasil"},
+        {"id": 3, "q": "Sou residente em Portugal e recebo juros do Brasil"},
+    ]), encoding="utf-8")
+    code = main(["ask", "--batch", str(batch), "--json"], make_assistant())
+    lines = json_lines(capsys.readouterr().out)
+    assert code == 1
+    assert [line["id"] for line in lines] == [1, 2, 3, 3]
+    assert "texto" in lines[0]["error"] and "texto" in lines[1]["error"] and "rates" not in lines[0]
+    assert lines[2]["rates"] and "error" not in lines[2] or lines[2]["error"] is None
+    assert "repetido" in lines[3]["error"] and "linha 3" in lines[3]["error"]
+
+
+def test_a_clean_batch_exits_zero(make_assistant, tmp_path, capsys):
+    batch = tmp_path / "q.jsonl"
+    batch.write_text(json.dumps({"id": "a", "q": "Sou residente em Portugal e recebo dividendos do Brasil"}) + "\n",
+                     encoding="utf-8")
+    assert main(["ask", "--batch", str(batch), "--json"], make_assistant()) == 0
+    assert json_lines(capsys.readouterr().out)[0]["treaty"] == "PT-BR"
+
+
+def test_empty_question_gets_the_json_error_not_usage(make_assistant, capsys):
+    code = main(["ask", "", "--json"], make_assistant())
+    captured = capsys.readouterr()
+    assert code == 1 and "usage" not in captured.err
+    assert json.loads(captured.out)["error"]
+
+
 @pytest.mark.parametrize("mode", ["hybrid", "bm25", "dense"])
-def test_retrieve_json_contract(mode):
-    result = run("retrieve", "dividendos pagos por uma sociedade brasileira a um residente em Portugal",
-                 "-k", "5", "--json", "--retriever", mode)
-    assert result.returncode == 0, result.stderr
-    hits = json.loads(result.stdout)
+def test_retrieve_json_contract(mode, real_assistant, capsys):
+    code = main(["retrieve", "dividendos pagos por uma sociedade brasileira a um residente em Portugal",
+                 "-k", "5", "--json", "--retriever", mode], real_assistant)
+    assert code == 0
+    hits = json.loads(capsys.readouterr().out)
     assert [h["rank"] for h in hits] == [1, 2, 3, 4, 5]
     for hit in hits:
         check_fields(hit, HIT_FIELDS)
@@ -79,22 +138,39 @@ def test_retrieve_json_contract(mode):
     assert any(h["article"] == "10" for h in hits[:top])
 
 
-def test_retrieve_batch(tmp_path):
+def test_retrieve_batch(real_assistant, tmp_path, capsys):
     batch = tmp_path / "q.jsonl"
-    batch.write_text(json.dumps({"id": "x", "q": "royalties Brasil Espanha"}) + "\n", encoding="utf-8")
-    result = run("retrieve", "--batch", str(batch), "-k", "3", "--json")
-    assert result.returncode == 0, result.stderr
-    line = json.loads(result.stdout)
-    assert line["id"] == "x" and len(line["results"]) == 3
+    batch.write_text(json.dumps({"id": "x", "q": "royalties Brasil Espanha"}) + "\n" + '{"id": "y", "q": 7}\n',
+                     encoding="utf-8")
+    code = main(["retrieve", "--batch", str(batch), "-k", "3", "--json"], real_assistant)
+    first, second = json_lines(capsys.readouterr().out)
+    assert first["id"] == "x" and len(first["results"]) == 3
+    assert second["id"] == "y" and "texto" in second["error"] and code == 1
 
 
-def test_question_and_batch_are_exclusive():
-    result = run("ask", "pergunta", "--batch", "f.jsonl")
-    assert result.returncode != 0 and "não ambos" in result.stderr
+def test_question_and_batch_are_exclusive(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["ask", "pergunta", "--batch", "f.jsonl"])
+    assert exit_info.value.code != 0 and "não ambos" in capsys.readouterr().err
 
 
-def test_missing_index_is_a_clear_error(tmp_path):
-    env = {**ENV, "TREATY_INDEX_DIR": str(tmp_path / "nada")}
-    result = subprocess.run([sys.executable, "-m", "assistant", "ask", "dividendos Brasil Portugal"],
-                            cwd=REPO_ROOT, env=env, text=True, capture_output=True, timeout=120)
-    assert result.returncode == 2 and "make index" in result.stderr and "Traceback" not in result.stderr
+def test_missing_index_is_a_clear_error(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("TREATY_INDEX_DIR", str(tmp_path / "nada"))
+    config.load_settings.cache_clear()
+    try:
+        assert main(["ask", "dividendos Brasil Portugal"]) == 2
+    finally:
+        config.load_settings.cache_clear()
+    err = capsys.readouterr().err
+    assert "make index" in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_subprocess_smoke():
+    """`python -m assistant` as a user runs it: real process, real models loaded from scratch."""
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TREATY_LLM_BACKEND": "none"}
+    result = subprocess.run([sys.executable, "-m", "assistant", "ask", "Vivo en España y cobro dividendos de Brasil",
+                             "--json"], cwd=REPO_ROOT, env=env, capture_output=True, timeout=300)
+    assert result.returncode == 0, result.stderr.decode("utf-8", "replace")
+    answer = json.loads(result.stdout.decode("utf-8"))
+    assert answer["treaty"] == "BR-ES" and answer["rates"]

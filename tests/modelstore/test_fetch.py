@@ -45,6 +45,9 @@ def test_valid_copy_is_not_rebuilt(file_spec, tmp_path, monkeypatch):
     ensure_one(file_spec, models, tmp_path / "downloads")
     monkeypatch.setattr(fetch, "assemble", lambda *a, **k: pytest.fail("rebuilt a valid model"))
     ensure_one(file_spec, models, tmp_path / "downloads")
+    (models / "fake.gguf").write_bytes(b"damaged")  # the same check must rebuild an invalid copy
+    with pytest.raises(pytest.fail.Exception, match="rebuilt"):
+        ensure_one(file_spec, models, tmp_path / "downloads")
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip"])
@@ -102,5 +105,5 @@ def test_real_models_in_the_cache_pass_a_full_checksum():
 
 
 def ensure_one(spec: ModelSpec, models: Path, downloads: Path) -> None:
-    if not is_valid(spec, models):
-        assemble(spec, models, downloads, log=lambda *_: None)
+    """The product's own ensure(), so a test that patches fetch.assemble patches what it calls."""
+    fetch.ensure(models, downloads, log=lambda *_: None, specs={spec.key: spec})
