@@ -1,4 +1,4 @@
-"""`python -m ingest [--rebuild] [--stats]`: bring the index in line with corpus/."""
+"""`python -m ingest [--rebuild] [--stats] [--ocr-report]`: bring the index in line with corpus/."""
 from __future__ import annotations
 
 import argparse
@@ -20,8 +20,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="sem barra de progresso")
     parser.add_argument("--no-cache", action="store_true",
                         help="não reutilizar vetores da cache de embeddings (mede uma ingestão a frio)")
+    parser.add_argument("--ocr-report", action="store_true",
+                        help="lista as correções da leitura OCR (texto bruto -> corrigido, regra) e sai")
     args = parser.parse_args(argv)
     settings = load_settings()
+    if args.ocr_report:
+        from ingest.ocr_report import report_lines
+        print("\n".join(report_lines(settings.corpus_dir)))
+        return 0
     try:
         chunks = build_chunks(settings.corpus_dir)  # validates every file before any write
     except CorpusError as exc:
