@@ -223,3 +223,23 @@ def test_split_names_come_from_the_file_name():
 def test_a_folder_without_questions_is_an_error(tmp_path: Path):
     with pytest.raises(GoldError, match="nenhum ficheiro"):
         load_eval_set(tmp_path)
+
+
+# ---------------------------------------------------------------- the real-world split
+
+REALWORLD = [i for i in ITEMS if i.split == "realworld"]
+
+
+def test_realworld_items_come_from_public_pages():
+    assert len(REALWORLD) >= 60
+    assert all(i.source_url and i.source_url.startswith(("http://", "https://")) for i in REALWORLD)
+    assert len({i.source_url for i in REALWORLD}) >= 30            # many situations, not one page rewritten
+
+
+def test_realworld_mixes_languages_lengths_and_unanswerable_questions():
+    mix = Counter(i.variant or i.language for i in REALWORLD)
+    assert all(mix[k] >= 10 for k in ("pt-PT", "pt-BR", "es", "en")), mix
+    lengths = [len(i.question) for i in REALWORLD]
+    assert sum(n >= 250 for n in lengths) >= 10 and sum(n <= 80 for n in lengths) >= 5
+    assert sum(i.abstain for i in REALWORLD) >= 10
+    assert len({i.treaty for i in REALWORLD if i.treaty}) >= 3
