@@ -9,7 +9,7 @@ from app_support.highlight import highlight_html, reading_html
 from app_support.render import cite_label
 from app_support.resources import corpus
 from assistant.answer import CitationRef
-from assistant.render import msg
+from i18n import t
 from ingest.units import ParsedDocument, Unit, normalise_ws
 
 LANGUAGE_PT = {"pt": "português", "es": "espanhol", "en": "inglês"}
@@ -47,11 +47,11 @@ def source_card(key: str, n: int | None, doc_id: str, article: str | None, parag
         marked = quote if normalise_ws(quote) != normalise_ws(text) else ""
         raw = False
         if doc is not None and unit is not None and unit.reading is not None:   # an OCR scan: clean reading
-            st.caption(f"{msg('pt', 'ocr_reading')} · {msg('pt', 'ocr_changes', n=len(unit.reading.corrections))}")
-            raw = st.toggle(msg("pt", "ocr_show_raw"), key=f"{key}-raw")
+            st.caption(f"{t('pt', 'app.ocr.reading')} · {t('pt', 'app.ocr.changes', n=len(unit.reading.corrections))}")
+            raw = st.toggle(t("pt", "app.ocr.show_raw"), key=f"{key}-raw")
             passage(reading_html(unit, doc.source, marked, raw))
             if raw:
-                st.caption(msg("pt", "ocr_raw_note"))
+                st.caption(t("pt", "app.ocr.raw_note"))
         else:
             passage(highlight_html(text, marked))
         if not marked:
