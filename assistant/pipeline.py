@@ -96,7 +96,7 @@ class Assistant:
         query = understand("Sou residente em Portugal e recebo dividendos do Brasil", rules.known_treaties())
         run_rules(query, query.facts)
         if self.search.dense is not None:  # the first query embedding pays torch's start-up
-            self.search.search(query.text, 1, None, "dense")
+            self.search.search(query.text, 1, None, "hybrid")
 
     # ---- public API -------------------------------------------------------------------------
     def ask(self, question: str, extra_facts: dict[str, Any] | None = None) -> Answer:
@@ -152,6 +152,8 @@ class Assistant:
                                   self.default_mode, _heading_terms(query))
         citations = self._citations(run, hits)
         timings["retrieve"] = _ms(t)
+        problem = self.search.dense_problem() if self.default_mode == "hybrid" else None
+        degraded = [msg(lang, "dense_unavailable", reason=problem)] if problem else []
 
         if not run.has_result and not run.documents and self._weak(hits):
             covered = self._covered(lang)
@@ -162,10 +164,11 @@ class Assistant:
             yield StreamEvent("final", Answer(question=question, language=lang, answer=text, card=text,
                                               abstained=True, treaty=treaty, llm=self._llm_dict(),
                                               timings_ms=timings, query=_query_dict(query),
-                                              rule_results=run.to_dicts()))
+                                              rule_results=run.to_dicts(), notices=degraded))
             return
 
         answer = self._card_answer(question, query, treaty, run, citations, lang)
+        answer.notices.extend(degraded)
         answer.timings_ms = dict(timings)
         yield StreamEvent("card", dataclasses.replace(answer, notices=list(answer.notices)))
 
