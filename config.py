@@ -26,6 +26,7 @@ class Settings:
     llm_model_path: str
     llm_threads: int
     llm_context: int
+    llm_parallel: int
     llm_max_tokens: int
     llm_timeout_s: float
     openai_base_url: str

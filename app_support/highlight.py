@@ -4,6 +4,8 @@ from __future__ import annotations
 import html
 import re
 
+from app_support.safe_markdown import without_images
+
 
 def quote_spans(passage: str, quote: str) -> list[tuple[int, int]]:
     """Where the quote's words sit in the passage, ignoring case and whitespace differences."""
@@ -35,4 +37,4 @@ def highlight_html(passage: str, quote: str = "") -> str:
         out.append(f"<mark>{html.escape(passage[start:end])}</mark>")
         pos = end
     out.append(html.escape(passage[pos:]))
-    return "".join(out)
+    return without_images("".join(out))

@@ -1,93 +1,132 @@
-"""Taxpayer identifiers are removed before any question, answer or comment is stored or logged.
+"""Taxpayer identifiers, phone numbers and e-mails are removed before any text is stored or logged.
 
-Patterns are ordered from the most specific (e-mail, IBAN, formatted CPF/CNPJ) to the least (bare digit
-runs), and each bare-digit pattern must stand alone, so ordinary numbers in tax questions ("30%",
-"183 dias", "2024", "art. 10(2)") are never touched. A bare 9-digit number is redacted when it passes the
-Portuguese NIF check digit or looks like a Portuguese/Spanish phone number; bare 11- and 14-digit numbers
-when they pass the CPF/CNPJ check digits.
+Identifiers are found by shape and kept only when python-stdnum accepts their check digits (PT NIF/NIPC,
+BR CPF/CNPJ, ES DNI/NIE/CIF, JP My Number, IBAN); phone numbers are whatever Google's libphonenumber
+(`phonenumbers`) finds valid for Portugal, Spain, Brazil or Japan, in any common writing, or for any
+country when written with "+". Ordinary numbers in tax questions ("30%", "183 dias", "2024-01-01",
+"art. 10(2)", "EUR 1.000.000") fail those checks or sit next to a currency, and are kept.
 """
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any, Callable
 
-_ALONE_L = r"(?<![\w@./-])"
-_ALONE_R = r"(?![\w@/-]|[.,]\d)"
+import phonenumbers
+from stdnum import iban
+from stdnum.br import cnpj, cpf
+from stdnum.es import cif, dni, nie
+from stdnum.jp import in_ as jp_individual_number
+from stdnum.pt import nif
+
+PHONE_REGIONS = ("PT", "ES", "BR", "JP")
+
+_L = r"(?<![\d])(?<!\d[.,/-])"               # not inside a longer number
+_R = r"(?!\d)(?![.,/-]\d)"
+_LR_WORD = r"(?![\w])"
+_CURRENCY = re.compile(r"(?:€|\$|£|¥|R\$|\b(?:EUR|USD|BRL|JPY|GBP|euros?|reais|real|d[oó]lares|dollars?|ienes|"
+                       r"yen|mil|milh(?:ão|ões)|millones|million))", re.IGNORECASE)
+_THOUSANDS = re.compile(r"\d{1,3}([ .,])\d{3}(?:\1\d{3}){2,}")   # "1 234 567 890": an amount, not a phone
 
 
-def _digits(text: str) -> str:
-    return re.sub(r"\D", "", text)
+@dataclass(frozen=True)
+class Finding:
+    start: int
+    end: int
+    label: str
 
 
-def _pt_nif_ok(number: str) -> bool:
-    if len(number) != 9 or number[0] not in "123456789":
-        return False
-    total = sum(int(d) * w for d, w in zip(number[:8], range(9, 1, -1)))
-    check = 11 - total % 11
-    return int(number[8]) == (0 if check >= 10 else check)
+@dataclass(frozen=True)
+class IdShape:
+    label: str
+    pattern: "re.Pattern[str]"
+    valid: Callable[[str], bool]
+    amount_like: bool                         # bare digits: skipped next to a currency
 
 
-def _cpf_ok(number: str) -> bool:
-    if len(number) != 11 or len(set(number)) == 1:
-        return False
-    for size in (9, 10):
-        total = sum(int(d) * w for d, w in zip(number[:size], range(size + 1, 1, -1)))
-        if int(number[size]) != (total * 10 % 11) % 10:
-            return False
-    return True
+def _shape(label: str, body: str, valid: Callable[[str], bool], amount_like: bool = True,
+           right: str = _R) -> IdShape:
+    return IdShape(label, re.compile(_L + "(?:" + body + ")" + right, re.IGNORECASE), valid, amount_like)
 
 
-def _cnpj_ok(number: str) -> bool:
-    if len(number) != 14 or len(set(number)) == 1:
-        return False
-    weights = [6, 5, 4, 3, 2, 9, 8, 7, 6, 5, 4, 3, 2]
-    for size in (12, 13):
-        total = sum(int(d) * w for d, w in zip(number[:size], weights[13 - size:]))
-        rest = total % 11
-        if int(number[size]) != (0 if rest < 2 else 11 - rest):
-            return False
-    return True
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_IBAN = re.compile(r"(?<![\w])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]){10,32}(?![\w])", re.IGNORECASE)
 
-
-def _iban_ok(text: str) -> bool:
-    compact = re.sub(r"\s", "", text).upper()
-    rearranged = compact[4:] + compact[:4]
-    return int("".join(str(int(c, 36)) for c in rearranged)) % 97 == 1
-
-
-Rule = tuple[str, "re.Pattern[str]", Callable[[str], bool]]
-
-_ALWAYS: Callable[[str], bool] = lambda _m: True  # noqa: E731 - the pattern alone is specific enough
-
-_RULES: list[Rule] = [
-    ("EMAIL", re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+"), _ALWAYS),
-    ("IBAN", re.compile(_ALONE_L + r"[A-Z]{2}\d{2}(?:[ ]?[A-Z0-9]{4}){2,7}(?:[ ]?[A-Z0-9]{1,4})?" + _ALONE_R,
-                        re.IGNORECASE), _iban_ok),
-    ("CNPJ", re.compile(_ALONE_L + r"\d{2}\.\d{3}\.\d{3}/\d{4}-\d{2}" + _ALONE_R), _ALWAYS),
-    ("CPF", re.compile(_ALONE_L + r"\d{3}\.\d{3}\.\d{3}-\d{2}" + _ALONE_R), _ALWAYS),
-    ("CNPJ", re.compile(_ALONE_L + r"\d{14}" + _ALONE_R), lambda m: _cnpj_ok(m)),
-    ("CPF", re.compile(_ALONE_L + r"\d{11}" + _ALONE_R), lambda m: _cpf_ok(m)),
-    ("NIF", re.compile(_ALONE_L + r"PT ?\d{9}" + _ALONE_R), _ALWAYS),                            # PT VAT number
-    ("NIE", re.compile(_ALONE_L + r"[XYZ]-?\d{7}-?[A-Z]" + _ALONE_R), _ALWAYS),
-    ("NIF", re.compile(_ALONE_L + r"\d{8}-?[A-Z]" + _ALONE_R), _ALWAYS),                         # DNI/NIF (ES)
-    ("NIF", re.compile(_ALONE_L + r"[ABCDEFGHJNPQRSUVW]-?\d{7}[0-9A-J]" + _ALONE_R), _ALWAYS),   # CIF (ES)
-    ("TELEFONE", re.compile(r"(?<![\w+])(?:\+|00)\d{1,3}[ .-]?(?:\(\d{1,4}\)[ .-]?)?(?:\d[ .-]?){6,12}\d"
-                            + _ALONE_R), _ALWAYS),
-    ("TELEFONE", re.compile(_ALONE_L + r"\(\d{2}\)[ ]?9?\d{4}-?\d{4}" + _ALONE_R), _ALWAYS),      # BR
-    ("NIF", re.compile(_ALONE_L + r"\d{3} ?\d{3} ?\d{3}" + _ALONE_R), lambda m: _pt_nif_ok(_digits(m))),
-    ("TELEFONE", re.compile(_ALONE_L + r"[2-9]\d{2} ?\d{3} ?\d{3}" + _ALONE_R), _ALWAYS),            # PT/ES
-    ("TELEFONE", re.compile(_ALONE_L + r"[6789]\d{2} \d{2} \d{2} \d{2}" + _ALONE_R), _ALWAYS),       # ES grouping
+# From the most specific shape to the least; an earlier finding wins over a later one of the same length.
+_IDS: list[IdShape] = [
+    _shape("CNPJ", r"\d{2}\.?\d{3}\.?\d{3}/?\d{4}-?\d{2}|\d{2}(?: \d{3}){2} \d{4} \d{2}", cnpj.is_valid),
+    _shape("CPF", r"\d{3}([ .]?)\d{3}\1\d{3}[ .-]?\d{2}", cpf.is_valid),
+    _shape("NIE", r"[XYZ][ -]?\d{7}[ -]?[A-Z]", nie.is_valid, amount_like=False, right=_LR_WORD),
+    _shape("NIF", r"\d{8}[ -]?[A-Z]", dni.is_valid, amount_like=False, right=_LR_WORD),
+    _shape("NIF", r"[ABCDEFGHJNPQRSUVW][ -]?\d{7}[0-9A-J]", cif.is_valid, amount_like=False, right=_LR_WORD),
+    _shape("NIF", r"(?:PT ?)?\d{3}([ .-]?)\d{3}\1\d{3}", nif.is_valid),
+    _shape("MY NUMBER", r"\d{4}([ -]?)\d{4}\1\d{4}", jp_individual_number.is_valid),
 ]
 
 
+def _near_currency(text: str, start: int, end: int) -> bool:
+    before = text[max(0, start - 6):start]
+    after = text[end:end + 12]
+    return bool(re.search(_CURRENCY.pattern + r"\s*$", before, re.IGNORECASE)
+                or re.match(r"\s*" + _CURRENCY.pattern, after, re.IGNORECASE))
+
+
+def _ibans(text: str) -> list[Finding]:
+    """The longest run of groups starting at a country code that passes the IBAN check."""
+    found = []
+    for m in _IBAN.finditer(text):
+        candidate = m.group(0)
+        for end in range(len(candidate), 14, -1):
+            if candidate[end - 1] not in " -" and iban.is_valid(candidate[:end]):
+                found.append(Finding(m.start(), m.start() + end, "IBAN"))
+                break
+    return found
+
+
+def _identifiers(text: str) -> list[Finding]:
+    found = []
+    for shape in _IDS:
+        for m in shape.pattern.finditer(text):
+            if not shape.valid(m.group(0)):
+                continue
+            if shape.amount_like and _near_currency(text, m.start(), m.end()):
+                continue
+            found.append(Finding(m.start(), m.end(), shape.label))
+    return found
+
+
+def _phones(text: str) -> list[Finding]:
+    found = []
+    for region in PHONE_REGIONS:
+        for m in phonenumbers.PhoneNumberMatcher(text, region, leniency=phonenumbers.Leniency.VALID):
+            if _THOUSANDS.fullmatch(m.raw_string) or _near_currency(text, m.start, m.end):
+                continue
+            found.append(Finding(m.start, m.end, "TELEFONE"))
+    return found
+
+
+def findings(text: str) -> list[Finding]:
+    """Every identifier, phone number and e-mail in the text, without overlaps, in text order."""
+    candidates = [Finding(m.start(), m.end(), "EMAIL") for m in _EMAIL.finditer(text)]
+    candidates += _ibans(text) + _identifiers(text) + _phones(text)
+    kept: list[Finding] = []
+    for i in sorted(range(len(candidates)), key=lambda i: (candidates[i].start - candidates[i].end, i)):
+        f = candidates[i]                   # longest first; on a tie the earlier (more specific) finder
+        if all(f.end <= k.start or f.start >= k.end for k in kept):
+            kept.append(f)
+    return sorted(kept, key=lambda f: f.start)
+
+
 def redact(text: str) -> str:
-    """The text with every taxpayer identifier replaced by a label such as "[NIF]"."""
+    """The text with every identifier replaced by a label such as "[NIF]"."""
     if not text:
         return text
-    for label, pattern, accept in _RULES:
-        text = pattern.sub(lambda m, lb=label, ok=accept: f"[{lb}]" if ok(m.group(0)) else m.group(0), text)
-    return text
+    out, pos = [], 0
+    for f in findings(text):
+        out.append(text[pos:f.start] + f"[{f.label}]")
+        pos = f.end
+    return "".join(out) + text[pos:]
 
 
 def redact_data(value: Any) -> Any:

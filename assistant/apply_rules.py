@@ -70,7 +70,7 @@ def _missing(run: RuleRun, names: list[str]) -> None:
             run.missing_facts.append(name)
 
 
-def run_rules(query: Query, facts: Facts, mentions_mli: bool = False) -> RuleRun:
+def run_rules(query: Query, facts: Facts) -> RuleRun:
     run = RuleRun()
     treaty, topic = query.treaty, query.topic
     if treaty is None or topic is None:
@@ -102,7 +102,7 @@ def run_rules(query: Query, facts: Facts, mentions_mli: bool = False) -> RuleRun
                 _missing(run, result.missing_facts)
         else:
             _figures(run, treaty, topic)
-        if mentions_mli or topic in MLI_TOPICS:
+        if query.mentions_mli or topic in MLI_TOPICS:
             docs = rules.applicable_documents(treaty)
             if not isinstance(docs, NotCovered):
                 run.documents = [d for d in docs if d.relation in ("modifies", "not_established")]

@@ -1,17 +1,29 @@
-"""Step 4's model: one factory for the three backends, and a time-boxed token stream."""
+"""Step 4's model: every backend is an OpenAI-compatible server reached through `langchain-openai`.
+
+"local" is llama.cpp's own server on this machine (started or reused on demand, see llm_server);
+"openai" is any other endpoint (vLLM, Ollama, a hosted API); "none" gives the deterministic answer only.
+"""
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator
 
+from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage
+from langchain_core.outputs import ChatGenerationChunk, ChatResult
+from langchain_openai import ChatOpenAI
+from pydantic import ConfigDict, PrivateAttr
 
 from config import Settings
 
 BACKENDS = ("local", "openai", "none")
+HUB_PREFIX = "hf:"
+# llama.cpp sampling that keeps the small model on the facts; other servers ignore unknown fields.
+LLAMA_SAMPLING = {"top_p": 0.9, "repeat_penalty": 1.1, "cache_prompt": True}
 
 
 class LlmUnavailable(Exception):
@@ -24,31 +36,64 @@ class LlmInfo:
     model: str
 
 
+def openai_chat(settings: Settings, base_url: str, model: str, api_key: str = "") -> ChatOpenAI:
+    """The one client for every model."""
+    return ChatOpenAI(base_url=base_url, model=model, api_key=api_key or "not-needed", temperature=0.1,
+                      max_tokens=settings.llm_max_tokens, timeout=settings.llm_timeout_s, max_retries=0,
+                      extra_body=LLAMA_SAMPLING)
+
+
+class LocalServerChat(BaseChatModel):
+    """The local llama.cpp server behind ChatOpenAI; each call finds the server again, so a server that
+    died is restarted on the next question instead of failing every question after it."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+    settings: Settings
+    model_file: Path
+    _client: ChatOpenAI | None = PrivateAttr(default=None)
+    _url: str = PrivateAttr(default="")
+    _lock: threading.Lock = PrivateAttr(default_factory=threading.Lock)
+
+    @property
+    def _llm_type(self) -> str:
+        return "llama.cpp-server"
+
+    def client(self) -> ChatOpenAI:
+        from assistant.llm_server import ServerUnavailable, ensure_server
+
+        with self._lock:
+            try:
+                info = ensure_server(self.settings, self.model_file)
+            except ServerUnavailable as exc:
+                raise LlmUnavailable(str(exc)) from exc
+            if self._client is None or info.api_url != self._url:
+                self._client, self._url = openai_chat(self.settings, info.api_url, info.model), info.api_url
+            return self._client
+
+    def _generate(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                  run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> ChatResult:
+        return self.client()._generate(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+    def _stream(self, messages: list[BaseMessage], stop: list[str] | None = None,
+                run_manager: CallbackManagerForLLMRun | None = None, **kwargs: Any) -> Iterator[ChatGenerationChunk]:
+        yield from self.client()._stream(messages, stop=stop, run_manager=run_manager, **kwargs)
+
+
 def make_chat_model(settings: Settings, backend: str) -> tuple[BaseChatModel | None, LlmInfo]:
     if backend not in BACKENDS:
         raise LlmUnavailable(f"backend de LLM desconhecido: {backend!r} ({', '.join(BACKENDS)})")
     if backend == "none":
         return None, LlmInfo("none", "")
     if backend == "openai":
-        from langchain_openai import ChatOpenAI
-
-        model = ChatOpenAI(base_url=settings.openai_base_url, model=settings.openai_model,
-                           api_key=settings.openai_api_key or "not-needed", temperature=0.1,
-                           max_tokens=settings.llm_max_tokens, timeout=settings.llm_timeout_s, max_retries=0)
+        model = openai_chat(settings, settings.openai_base_url, settings.openai_model, settings.openai_api_key)
         return model, LlmInfo("openai", settings.openai_model)
-    path = _resolve_gguf(settings)
-    from langchain_community.chat_models import ChatLlamaCpp
-
-    model = ChatLlamaCpp(model_path=str(path), n_threads=settings.llm_threads, n_ctx=settings.llm_context,
-                         n_batch=256, max_tokens=settings.llm_max_tokens, temperature=0.1, top_p=0.9,
-                         repeat_penalty=1.1, verbose=False)
-    return model, LlmInfo("local", path.name)
+    path = local_model_path(settings)
+    local = LocalServerChat(settings=settings, model_file=path)
+    local.client()  # start (or find) the server now, so the first question does not wait for it
+    return local, LlmInfo("local", path.name)
 
 
-HUB_PREFIX = "hf:"
-
-
-def _resolve_gguf(settings: Settings) -> Path:
+def local_model_path(settings: Settings) -> Path:
     """A local GGUF file, or "hf:<repo id>/<file name>" for users who can reach a model hub."""
     if settings.llm_model_path.startswith(HUB_PREFIX):
         repo, _, filename = settings.llm_model_path[len(HUB_PREFIX):].rpartition("/")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import re
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -35,7 +34,6 @@ PROMPTS = Path(__file__).with_name("prompts")
 LANGUAGE_NAMES = {"pt": "European Portuguese", "es": "Spanish", "en": "English"}
 PROMPT_PASSAGE_CHARS = 280
 PROMPT_PASSAGES = 3          # keeps the prompt well under 1,000 tokens: the local model reads ~60-90 tokens/s
-_MLI = re.compile(r"\b(mli|multilateral|beps)\b", re.IGNORECASE)
 # Below this cosine similarity, with no rule result and no keyword match, retrieval is too weak to ground an answer.
 WEAK_SIMILARITY = 0.30
 
@@ -109,7 +107,7 @@ class Assistant:
 
     def retrieve(self, question: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
         query = understand(question, rules.known_treaties())
-        return self.search.search(self._search_text(question, query), k, self._docs_for(query, question), mode,
+        return self.search.search(self._search_text(question, query), k, self._docs_for(query), mode,
                                   _heading_terms(query))
 
     def stream(self, question: str, extra_facts: dict[str, Any] | None = None) -> Iterator[StreamEvent]:
@@ -124,8 +122,7 @@ class Assistant:
         t = time.perf_counter()
         query = understand(question, rules.known_treaties())
         lang = query.language
-        mentions_mli = bool(_MLI.search(question))
-        treaty = query.treaty or ("MLI" if mentions_mli else None)
+        treaty = query.treaty or ("MLI" if query.mentions_mli else None)
         timings["understand"] = _ms(t)
 
         abstain = self._abstention(query, treaty, lang)
@@ -143,11 +140,11 @@ class Assistant:
             yield StreamEvent("final", Answer(question=question, language=lang, answer=str(exc), abstained=True,
                                               treaty=treaty, error=str(exc), llm=self._llm_dict()))
             return
-        run = run_rules(dataclasses.replace(query, treaty=treaty), facts, mentions_mli)
+        run = run_rules(dataclasses.replace(query, treaty=treaty), facts)
         timings["rules"] = _ms(t)
 
         t = time.perf_counter()
-        docs = self._docs_for(query, question, treaty, run)
+        docs = self._docs_for(query, treaty, run)
         hits = self.search.search(self._search_text(question, query), self.settings.retrieval_k, docs,
                                   self.default_mode, _heading_terms(query))
         citations = self._citations(run, hits)
@@ -173,7 +170,10 @@ class Assistant:
         yield StreamEvent("card", dataclasses.replace(answer, notices=list(answer.notices)))
 
         t = time.perf_counter()
-        if self.chat_model is not None:
+        if self.chat_model is not None and query.injection:  # a flagged injection never reaches the model
+            answer.guardrail = Guardrail(checked=True, action="skipped",
+                                         notes=["injeção assinalada: o modelo não foi chamado"])
+        elif self.chat_model is not None:
             yield from self._generate(answer, query)
         elif self.llm_error:
             answer.notices.append(msg(lang, "llm_failed", reason=self.llm_error))
@@ -203,13 +203,12 @@ class Assistant:
             return msg(lang, "abstain_no_treaty", covered=covered)
         return None
 
-    def _docs_for(self, query: Query, question: str, treaty: str | None = None,
-                  run: RuleRun | None = None) -> set[str] | None:
-        treaty = treaty or query.treaty or ("MLI" if _MLI.search(question) else None)
+    def _docs_for(self, query: Query, treaty: str | None = None, run: RuleRun | None = None) -> set[str] | None:
+        treaty = treaty or query.treaty or ("MLI" if query.mentions_mli else None)
         if treaty is None:
             return None
         docs = {d.id for d in self.catalog if d.treaty == treaty or d.applies_to == treaty}
-        with_mli = _MLI.search(question) or (run and any(d.relation == "modifies" for d in run.documents))
+        with_mli = query.mentions_mli or (run and any(d.relation == "modifies" for d in run.documents))
         if with_mli:
             docs |= {d.id for d in self.catalog if d.treaty == "MLI"}
         return docs
@@ -300,8 +299,7 @@ class Assistant:
         lang = answer.language
         valid = {c.n for c in answer.citations}  # every passage shown to the user may be cited
         grounding = [answer.card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations)]
-        if not query.injection:  # the user's own facts may be restated, never asserted rates
-            grounding.append(without_percentages(answer.question, query.stated_rates))
+        question = without_percentages(answer.question, query.stated_rates)  # facts only, never asserted rates
         guard = Guardrail(checked=True)
         retry_note = ""
         for attempt in (1, 2):
@@ -319,7 +317,7 @@ class Assistant:
                 answer.guardrail = guard
                 return
             text = "".join(pieces).strip()
-            verdict = verify(text, grounding, valid)
+            verdict = verify(text, grounding, valid, question, answer.rule_results)
             guard.numbers_checked = verdict.numbers
             guard.ungrounded_numbers = verdict.ungrounded
             guard.invalid_citations = verdict.invalid_refs

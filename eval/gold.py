@@ -1,7 +1,10 @@
-"""The evaluation set: reading eval/questions.jsonl into checked, typed gold items.
+"""The evaluation set: every eval/questions*.jsonl file read into checked, typed gold items.
 
-Article and paragraph addresses are normalised here once, so the scorer compares like with like
-whatever spelling a citation uses ("Art. 10.º", "artigo 10", "Protocol para. 4").
+Each file is its own split ("questions.jsonl" is "core", "questions_<name>.jsonl" is "<name>"), so a
+report can show how the assistant does on each kind of question. A record is validated by one pydantic
+model; a bad record gets a Portuguese message naming the file, line, item and field. Article and
+paragraph addresses are normalised here once, so the scorer compares like with like whatever spelling
+a citation uses ("Art. 10.º", "artigo 10", "Protocol para. 4").
 """
 from __future__ import annotations
 
@@ -9,8 +12,15 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated, Union
 
-DEFAULT_QUESTIONS = Path(__file__).resolve().parent / "questions.jsonl"
+from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr,
+                      ValidationError, field_validator)
+
+EVAL_DIR = Path(__file__).resolve().parent
+DEFAULT_QUESTIONS = EVAL_DIR / "questions.jsonl"
+CORE_SPLIT = "core"
+_SPLIT_FILE = re.compile(r"^questions(?:_(?P<split>[a-z0-9]+))?\.jsonl$")
 
 LANGUAGES = ("pt", "es", "en")
 VARIANTS = ("pt-PT", "pt-BR")
@@ -52,6 +62,8 @@ class GoldItem:
     category: str
     variant: str | None = None
     notes: str = ""
+    split: str = CORE_SPLIT
+    source_url: str | None = None            # the public page a real-world item was built from
 
 
 _ARTICLE_WORDS = re.compile(r"\b(?:artigo|art[íi]culo|article|art)\b\.?", re.I)
@@ -107,84 +119,134 @@ def parse_paragraph_ref(raw: str, default_treaty: str | None) -> GoldParagraph:
                          normalise_part(m.group("par")) or "", normalise_part(m.group("sub")))
 
 
-def _numbers(record: dict, key: str, where: str) -> tuple[float, ...]:
-    values = record.get(key) or []
-    if not isinstance(values, list) or not all(isinstance(v, (int, float)) and not isinstance(v, bool)
-                                                 for v in values):
-        raise GoldError(f"{where}: «{key}» deve ser uma lista de números (percentagens)")
-    return tuple(float(v) for v in values)
+Number = Annotated[Union[StrictInt, StrictFloat], Field(ge=0, le=100)]
+Text = Annotated[StrictStr, Field(min_length=1)]
 
 
-def _strings(record: dict, key: str, where: str) -> tuple[str, ...]:
-    values = record.get(key) or []
-    if not isinstance(values, list) or not all(isinstance(v, str) and v.strip() for v in values):
-        raise GoldError(f"{where}: «{key}» deve ser uma lista de textos não vazios")
-    return tuple(values)
+class ItemRecord(BaseModel):
+    """One line of a questions*.jsonl file, as written by hand (field meanings in eval/README.md)."""
+    model_config = ConfigDict(extra="forbid")
+
+    id: Annotated[StrictStr, Field(pattern=r"^[a-z0-9]+(?:-[a-z0-9]+)+$")]
+    question: StrictStr
+    language: StrictStr
+    variant: StrictStr | None = None
+    treaty: Text | None
+    docs: list[Text] = []
+    articles: list[Text]
+    articles_ok: list[Text] = []
+    paragraphs: list[Text] = []
+    rates: list[Number]
+    rates_allowed: list[Number] = []
+    key_facts: list[Text]
+    forbidden_rates: list[Number]
+    abstain: StrictBool
+    category: Text
+    notes: StrictStr = ""
+    source_url: Annotated[StrictStr, Field(pattern=r"^https?://\S+$")] | None = None
+
+    @field_validator("language")
+    @classmethod
+    def _known_language(cls, value: str) -> str:
+        if value not in LANGUAGES:
+            raise ValueError(f"língua {value!r} desconhecida (use {', '.join(LANGUAGES)})")
+        return value
+
+    @field_validator("variant")
+    @classmethod
+    def _known_variant(cls, value: str | None) -> str | None:
+        if value is not None and value not in VARIANTS:
+            raise ValueError(f"variante {value!r} desconhecida (use {', '.join(VARIANTS)})")
+        return value
+
+    @field_validator("key_facts")
+    @classmethod
+    def _compiles(cls, patterns: list[str]) -> list[str]:
+        for pattern in patterns:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"expressão regular inválida {pattern!r}: {exc}") from exc
+        return patterns
+
+    @field_validator("paragraphs")
+    @classmethod
+    def _paragraph_refs(cls, refs: list[str]) -> list[str]:
+        for ref in refs:
+            parse_paragraph_ref(ref, None)
+        return refs
 
 
-_REQUIRED = ("id", "question", "language", "treaty", "articles", "rates", "key_facts",
-             "forbidden_rates", "abstain", "category")
+_PT_ERRORS = {
+    "missing": "campo obrigatório em falta",
+    "extra_forbidden": "campo desconhecido (ver os campos em eval/README.md)",
+    "string_type": "deve ser um texto",
+    "string_too_short": "não pode ser vazio",
+    "string_pattern_mismatch": "formato inválido",
+    "bool_type": "deve ser true ou false",
+    "list_type": "deve ser uma lista",
+    "int_type": "deve ser um número (percentagem)",
+    "float_type": "deve ser um número (percentagem)",
+    "greater_than_equal": "deve estar entre 0 e 100",
+    "less_than_equal": "deve estar entre 0 e 100",
+}
 
 
-def item_from_record(record: object, where: str = "item") -> GoldItem:
+def _explain(error: ValidationError) -> str:
+    """Pydantic's errors as one Portuguese line: «field»: what is wrong (the value given)."""
+    parts = []
+    for e in error.errors():
+        loc = e["loc"]
+        field = str(loc[0]) if loc else "registo"
+        position = "".join(f"[{p}]" for p in loc[1:] if isinstance(p, int))
+        if e["type"] == "value_error":
+            what = str(e["ctx"]["error"]) if "error" in e.get("ctx", {}) else e["msg"]
+        elif e["type"] in ("string_pattern_mismatch",) and field == "id":
+            what = "formato inválido (use <doc>-<tema>-NNN, minúsculas, números e hífens)"
+        elif e["type"] in ("string_pattern_mismatch",) and field == "source_url":
+            what = "deve ser um endereço http(s)"
+        else:
+            what = _PT_ERRORS.get(e["type"], e["msg"])
+        given = "" if e["type"] == "missing" else f" (recebido: {e['input']!r:.60})"
+        parts.append(f"«{field}{position}»: {what}{given}")
+    return "; ".join(dict.fromkeys(parts))
+
+
+def item_from_record(record: object, where: str = "item", split: str = CORE_SPLIT) -> GoldItem:
     if not isinstance(record, dict):
         raise GoldError(f"{where}: cada linha deve ser um objeto JSON")
-    missing = [k for k in _REQUIRED if k not in record]
-    if missing:
-        raise GoldError(f"{where}: campos em falta: {', '.join(missing)}")
-    item_id = record["id"]
-    if not isinstance(item_id, str) or not item_id:
-        raise GoldError(f"{where}: «id» deve ser um texto não vazio")
-    where = f"{where} ({item_id})"
-    if not isinstance(record["question"], str):
-        raise GoldError(f"{where}: «question» deve ser um texto")
-    if record["language"] not in LANGUAGES:
-        raise GoldError(f"{where}: língua {record['language']!r} desconhecida (use {', '.join(LANGUAGES)})")
-    variant = record.get("variant")
-    if variant is not None and variant not in VARIANTS:
-        raise GoldError(f"{where}: variante {variant!r} desconhecida (use {', '.join(VARIANTS)})")
-    treaty = record["treaty"]
-    if treaty is not None and (not isinstance(treaty, str) or not treaty):
-        raise GoldError(f"{where}: «treaty» deve ser um texto ou null")
-    if not isinstance(record["abstain"], bool):
-        raise GoldError(f"{where}: «abstain» deve ser true ou false")
-    if not isinstance(record["category"], str) or not record["category"]:
-        raise GoldError(f"{where}: «category» deve ser um texto não vazio")
-    key_facts = _strings(record, "key_facts", where)
-    for pattern in key_facts:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise GoldError(f"{where}: expressão regular inválida {pattern!r}: {exc}") from exc
-    articles = tuple(parse_article_ref(a, treaty) for a in _strings(record, "articles", where))
-    articles_ok = tuple(parse_article_ref(a, treaty) for a in _strings(record, "articles_ok", where))
+    if isinstance(record.get("id"), str) and record["id"]:
+        where = f"{where} ({record['id']})"
     try:
-        paragraphs = tuple(parse_paragraph_ref(p, treaty) for p in _strings(record, "paragraphs", where))
-    except GoldError as exc:
-        raise GoldError(f"{where}: {exc}") from exc
+        r = ItemRecord.model_validate(record)
+    except ValidationError as exc:
+        raise GoldError(f"{where}: {_explain(exc)}") from None
     return GoldItem(
-        id=item_id,
-        question=record["question"],
-        language=record["language"],
-        treaty=treaty,
-        docs=_strings(record, "docs", where),
-        articles=articles,
-        articles_ok=articles_ok,
-        paragraphs=paragraphs,
-        rates=_numbers(record, "rates", where),
-        rates_allowed=_numbers(record, "rates_allowed", where),
-        key_facts=key_facts,
-        forbidden_rates=_numbers(record, "forbidden_rates", where),
-        abstain=record["abstain"],
-        category=record["category"],
-        variant=variant,
-        notes=str(record.get("notes") or ""),
+        id=r.id, question=r.question, language=r.language, treaty=r.treaty, docs=tuple(r.docs),
+        articles=tuple(parse_article_ref(a, r.treaty) for a in r.articles),
+        articles_ok=tuple(parse_article_ref(a, r.treaty) for a in r.articles_ok),
+        paragraphs=tuple(parse_paragraph_ref(p, r.treaty) for p in r.paragraphs),
+        rates=tuple(float(v) for v in r.rates), rates_allowed=tuple(float(v) for v in r.rates_allowed),
+        key_facts=tuple(r.key_facts), forbidden_rates=tuple(float(v) for v in r.forbidden_rates),
+        abstain=r.abstain, category=r.category, variant=r.variant, notes=r.notes, split=split,
+        source_url=r.source_url,
     )
 
 
+def split_of(path: Path) -> str:
+    """'questions.jsonl' -> 'core'; 'questions_realworld.jsonl' -> 'realworld'."""
+    m = _SPLIT_FILE.match(path.name)
+    if not m:
+        raise GoldError(f"{path.name}: nome de ficheiro de perguntas inválido (use questions_<divisão>.jsonl, "
+                        "com a divisão em minúsculas e números)")
+    return m.group("split") or CORE_SPLIT
+
+
 def load_questions(path: Path = DEFAULT_QUESTIONS) -> list[GoldItem]:
+    """One file, its items tagged with the file's split."""
     if not path.is_file():
         raise GoldError(f"{path}: ficheiro de perguntas em falta")
+    split = split_of(path)
     items: list[GoldItem] = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if not line.strip():
@@ -193,7 +255,33 @@ def load_questions(path: Path = DEFAULT_QUESTIONS) -> list[GoldItem]:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
             raise GoldError(f"{path.name} linha {number}: JSON inválido: {exc.msg}") from exc
-        items.append(item_from_record(record, f"{path.name} linha {number}"))
+        items.append(item_from_record(record, f"{path.name} linha {number}", split))
     if not items:
         raise GoldError(f"{path}: nenhuma pergunta")
     return items
+
+
+def question_files(directory: Path = EVAL_DIR) -> list[Path]:
+    """Every questions*.jsonl in the folder, the core file first."""
+    files = sorted(directory.glob("questions*.jsonl"), key=lambda p: (p.name != DEFAULT_QUESTIONS.name, p.name))
+    if not files:
+        raise GoldError(f"{directory}: nenhum ficheiro questions*.jsonl")
+    return files
+
+
+def load_eval_set(directory: Path = EVAL_DIR) -> list[GoldItem]:
+    """All splits together; an id may appear only once across all files."""
+    items: list[GoldItem] = []
+    seen: dict[str, str] = {}
+    for path in question_files(directory):
+        for item in load_questions(path):
+            if item.id in seen:
+                raise GoldError(f"{path.name}: id repetido {item.id!r} (já existe em {seen[item.id]})")
+            seen[item.id] = path.name
+            items.append(item)
+    return items
+
+
+def splits(items: list[GoldItem]) -> list[str]:
+    """The splits present, core first, then in file order."""
+    return list(dict.fromkeys(i.split for i in items))

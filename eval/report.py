@@ -9,7 +9,7 @@ import platform
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from eval.score import markdown_table
+from eval.score import TABLE_ROWS, markdown_table
 
 RESULTS_MD = Path(__file__).with_name("RESULTS.md")
 TITLE = ("# Resultados da avaliação e benchmarks\n\n"
@@ -97,20 +97,135 @@ def _breakdown(systems: Mapping[str, Mapping], key: str, title: str) -> list[str
     return lines
 
 
+OURS = "ours (llm none)"
+SPLIT_ROWS = ("n", "accuracy", "accuracy_all", "citation_recall", "paragraph_recall", "abstention_precision",
+              "abstention_recall", "number_faithfulness", "hostile_resisted")
+
+
+def _split_columns(result: Mapping) -> list[tuple[str, Mapping]]:
+    """(column title, summary) for the deterministic assistant: each split, then the whole set, with a
+    "before" column next to each "after" one when the result names an earlier run."""
+    now = result["systems"].get(OURS) or {}
+    then = (result.get("before") or {}).get("system") or {}
+    names = list((now.get("by_split") or {}))
+    columns: list[tuple[str, Mapping]] = []
+    for name in [*names, None]:
+        after = now if name is None else now["by_split"][name]
+        label = name or "todas"
+        if then:
+            before = then if name is None else (then.get("by_split") or {}).get(name)
+            columns.append((f"{label} antes", before or {}))
+            columns.append((f"{label} depois", after))
+        else:
+            columns.append((label, after))
+    return columns
+
+
+def split_table(result: Mapping) -> str:
+    """Metrics of the deterministic assistant per split: one column each (before/after when known)."""
+    columns = _split_columns(result)
+    if not columns:
+        return ""
+    labels = dict(TABLE_ROWS)
+    lines = ["| Métrica | " + " | ".join(t for t, _ in columns) + " |", "|---|" + "---|" * len(columns)]
+    for key in SPLIT_ROWS:
+        if key == "n":
+            lines.append("| Itens | " + " | ".join(str(c.get("n", "—")) for _, c in columns) + " |")
+        else:
+            lines.append(f"| {labels[key]} | " + " | ".join(_fmt_share(c.get(key)) for _, c in columns) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _split_breakdown(result: Mapping, keys: Sequence[str], title: str) -> list[str]:
+    """One breakdown (language, category) of the deterministic assistant, per split, before/after."""
+    columns = _split_columns(result)
+    groups = sorted({g for _, c in columns for k in keys for g in (c.get(k) or {})})
+    if not groups:
+        return []
+
+    def cell(summary: Mapping, group: str) -> str:
+        for k in keys:
+            if group in (summary.get(k) or {}):
+                return _fmt_share(summary[k][group])
+        return "—"
+    lines = [f"| {title} | " + " | ".join(t for t, _ in columns) + " |", "|---|" + "---|" * len(columns)]
+    lines += [f"| {g} | " + " | ".join(cell(c, g) for _, c in columns) + " |" for g in groups]
+    return lines
+
+
+def why_wrong(record: Mapping) -> str:
+    """What went wrong with one answer, in a few words."""
+    if record.get("error"):
+        return f"erro: {record['error'][:80]}"
+    if record.get("gold_abstain"):
+        return "respondeu quando devia abster-se"
+    if record.get("abstained"):
+        return "absteve-se"
+    parts = []
+    if record.get("missing_rates"):
+        parts.append("faltam as taxas " + ", ".join(f"{r:g}%" for r in record["missing_rates"]))
+    if record.get("wrong_rates"):
+        parts.append("taxas a mais " + ", ".join(f"{r:g}%" for r in record["wrong_rates"]))
+    if record.get("forbidden_given"):
+        parts.append("deu a taxa proibida " + ", ".join(f"{r:g}%" for r in record["forbidden_given"]))
+    if record.get("missing_in_text"):
+        parts.append("taxa fora do texto")
+    if record.get("missing_facts"):
+        parts.append("falta " + ", ".join(f"«{f}»" for f in record["missing_facts"]))
+    return "; ".join(parts) or "errada"
+
+
+def failures_section(result: Mapping, per_category: int = 2) -> list[str]:
+    """The weakest categories of each split, with the questions that still fail and why."""
+    records = {r["id"]: r for r in (result.get("items") or {}).get(OURS, [])}
+    lines: list[str] = []
+    for split, worst in (result.get("worst_by_split") or {}).items():
+        if not worst:
+            continue
+        lines += ["", f"**{split}**", ""]
+        for w in worst:
+            lines.append(f"- {w['category']}: {w['wrong']}/{w['of']} erradas")
+            for item_id in w["examples"][:per_category]:
+                r = records.get(item_id, {})
+                question = " ".join(str(r.get("question") or "").split())
+                question = question if len(question) <= 110 else question[:107] + "…"
+                lines.append(f"  - `{item_id}` «{question}» — {why_wrong(r)}")
+    return lines
+
+
 def eval_section(result: Mapping) -> str:
     systems: Mapping[str, Mapping] = result["systems"]
     sizes = result["sizes"]
+    split_sizes = sizes.get("splits") or {}
+    files = ", ".join(f"{name} {n} (`eval/questions{'' if name == 'core' else '_' + name}.jsonl`)"
+                      for name, n in split_sizes.items())
     lines = ["## Avaliação (`python -m eval.run`)", ""]
     lines += _setup_lines(result)
-    lines.append(f"- Conjunto: {sizes['set']} perguntas (`eval/questions.jsonl`); avaliadas sem LLM: "
+    lines.append(f"- Conjunto: {sizes['set']} perguntas{' — ' + files if files else ''}; avaliadas sem LLM: "
                  f"{sizes['full']}; subconjunto com LLM: {sizes['llm']} (estratificado por categoria e língua, "
                  "determinístico).")
-    lines.append(f"- Resultados por item: `eval/results/{result['date']}.json`.")
-    lines += ["", "### Todas as métricas por sistema", ""]
+    label = f"-{result['label']}" if result.get("label") else ""
+    lines.append(f"- Resultados por item: `eval/results/{result['date']}{label}.json`.")
+    before = result.get("before")
+    if before:
+        lines.append(f"- «antes»: `{before['file']}` ({before['date']}), a mesma avaliação determinística "
+                     "sobre o código de então; «depois»: esta corrida.")
+    if split_sizes:
+        lines += ["", f"### Por divisão — {OURS}", "", split_table(result).rstrip("\n")]
+    lines += ["", "### Todas as métricas por sistema (conjunto inteiro)", ""]
     table = markdown_table(systems).rstrip("\n")
     lines.append("\n".join([table, *_extra_latency_rows(systems, "first_token", "Latência 1.º token")]))
     lines += ["", "### Exatidão por língua", "", *_breakdown(systems, "accuracy_by_language", "Língua")]
+    if split_sizes:
+        lines += ["", f"### Exatidão por língua e variante, por divisão — {OURS}", "",
+                  *_split_breakdown(result, ("accuracy_by_variant", "accuracy_by_language"), "Língua")]
     lines += ["", "### Exatidão por categoria", "", *_breakdown(systems, "accuracy_by_category", "Categoria")]
+    if split_sizes:
+        lines += ["", f"### Exatidão por categoria, por divisão — {OURS}", "",
+                  *_split_breakdown(result, ("accuracy_by_category",), "Categoria")]
+    failures = failures_section(result)
+    if failures:
+        lines += ["", f"### Categorias mais fracas e o que ainda falha — {OURS}", *failures]
     lines += ["", "### Notas", ""]
     lines += [f"- {n}" for n in result.get("notes", [])]
     return "\n".join(lines) + "\n"

@@ -3,16 +3,19 @@
 Retrieval baselines (bm25, dense, hybrid) share the assistant's treaty restriction; answer systems
 all produce the CLI's JSON answer, so eval/score.py treats them alike. LLM systems are slow on a
 CPU (~25 s a question), so they run on a small stratified subset; the deterministic assistant runs
-on the whole set. Writes eval/results/<date>.json and the evaluation section of eval/RESULTS.md.
+on the whole set. Every eval/questions*.jsonl file is a split (core, realworld, ...) and is summarised
+on its own as well as together. Writes eval/results/<date>[-<label>].json and the evaluation section
+of eval/RESULTS.md, with "before" columns from an earlier results file when one is given.
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import re
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import asdict
 from datetime import date
 from pathlib import Path
@@ -21,7 +24,7 @@ from typing import Any, Callable, Iterable, Sequence
 from tqdm import tqdm
 
 from eval import baselines, report
-from eval.gold import LANGUAGES, GoldItem, load_questions
+from eval.gold import LANGUAGES, GoldItem, load_eval_set, splits
 from eval.score import (ItemScore, aggregate, parse_answer, parse_retrieval, percentile,
                         score_item, score_retrieval)
 
@@ -39,6 +42,17 @@ RetrieveFn = Callable[[str], list[dict]]
 
 
 # --------------------------------------------------------------------------- choosing items
+
+def select_splits(items: Sequence[GoldItem], names: Sequence[str]) -> list[GoldItem]:
+    """Only the named splits (every split when none is named), for a quick run on one kind of question."""
+    if not names:
+        return list(items)
+    known = splits(list(items))
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"divisões desconhecidas: {', '.join(unknown)} (existem: {', '.join(known)})")
+    return [i for i in items if i.split in names]
+
 
 def stratified_subset(items: Sequence[GoldItem], n: int | None) -> list[GoldItem]:
     """n items, deterministic: one category after another (largest first), each category handing out
@@ -118,7 +132,8 @@ def item_record(item: GoldItem, score: ItemScore, raw: dict) -> dict[str, Any]:
     """What a reader needs to see why an item failed, without the whole passages."""
     acc = score.accuracy
     return {
-        "id": item.id, "category": item.category, "language": item.language, "correct": acc.correct,
+        "id": item.id, "split": item.split, "category": item.category, "language": item.language,
+        "variant": item.variant, "question": item.question[:300], "correct": acc.correct,
         "gold_abstain": item.abstain, "abstained": score.abstained,
         "rates": [r.get("value") for r in raw.get("rates") or [] if isinstance(r, dict)],
         "missing_rates": list(acc.missing_rates), "missing_in_text": list(acc.missing_in_text),
@@ -134,12 +149,18 @@ def item_record(item: GoldItem, score: ItemScore, raw: dict) -> dict[str, Any]:
     }
 
 
-def summarise(scores: Sequence[ItemScore]) -> dict:
-    """score.aggregate plus the time to the first streamed token, where there is one."""
+def summarise(scores: Sequence[ItemScore], by_split: bool = True) -> dict:
+    """score.aggregate plus the time to the first streamed token, where there is one, and the same
+    summary for each split under "by_split"."""
     summary = aggregate(scores)
     firsts = [s.timings_ms["first_token"] for s in scores if "first_token" in s.timings_ms]
     if firsts:
         summary["latency_ms"]["first_token"] = _latency(firsts)
+    if by_split:
+        groups: dict[str, list[ItemScore]] = defaultdict(list)
+        for score in scores:
+            groups[score.split].append(score)
+        summary["by_split"] = {name: summarise(group, by_split=False) for name, group in groups.items()}
     return summary
 
 
@@ -198,9 +219,10 @@ def build_systems(assistant, keys: Iterable[str]) -> tuple[dict[str, RetrieveFn]
 # --------------------------------------------------------------------------- the run
 
 def evaluate(items: Sequence[GoldItem], llm_items: Sequence[GoldItem], retrievers: dict[str, RetrieveFn],
-             answerers: dict[str, AnswerFn], progress: bool = True) -> tuple[dict[str, dict], dict[str, list]]:
+             answerers: dict[str, AnswerFn], progress: bool = True,
+             ours_on_subset: bool = False) -> tuple[dict[str, dict], dict[str, list]]:
     """Every system on its set; the deterministic assistant is also summarised on the LLM subset so the
-    LLM columns have a like-for-like neighbour."""
+    LLM columns (run now, or merged from an earlier run: ours_on_subset) have a like-for-like neighbour."""
     summaries: dict[str, dict] = {}
     records: dict[str, list] = {}
     for key, fn in retrievers.items():
@@ -209,7 +231,7 @@ def evaluate(items: Sequence[GoldItem], llm_items: Sequence[GoldItem], retriever
         subset = llm_items if key in LLM_SYSTEMS else items
         scores, recs = run_answers(subset, fn, SYSTEMS[key] if progress else "")
         summaries[SYSTEMS[key]], records[SYSTEMS[key]] = summarise(scores), recs
-        if key == "ours" and any(k in LLM_SYSTEMS for k in answerers) and len(llm_items) < len(items):
+        if key == "ours" and (ours_on_subset or any(k in LLM_SYSTEMS for k in answerers)) and len(llm_items) < len(items):
             chosen = {i.id for i in llm_items}
             summaries[f"{SYSTEMS[key]} @ subconjunto LLM"] = summarise([s for s in scores if s.item_id in chosen])
     return summaries, records
@@ -227,7 +249,7 @@ def worst_categories(records: Sequence[dict], limit: int = 6, examples: int = 5)
     return [{"category": c, "wrong": len(wrong[c]), "of": total[c], "examples": wrong[c][:examples]} for c in ranked]
 
 
-def notes_for(result: dict) -> list[str]:
+def notes_for(result: dict, questions: Sequence[GoldItem]) -> list[str]:
     systems = result["systems"]
     notes = [
         "Exatidão exige todas as taxas esperadas nas `rates` e no texto, os factos-chave, nenhuma taxa proibida "
@@ -247,7 +269,7 @@ def notes_for(result: dict) -> list[str]:
     if 0 < result["sizes"]["llm"] < DEFAULT_LLM_SUBSET:
         notes.append(f"Subconjunto com LLM reduzido a {result['sizes']['llm']} perguntas (`--llm-subset`) por falta de "
                      f"tempo: com a máquina ocupada, {DEFAULT_LLM_SUBSET} perguntas × 3 sistemas levavam mais de uma hora.")
-    lenient = [i.id for i in load_questions() if not i.abstain and not i.rates and not i.key_facts]
+    lenient = [i.id for i in questions if not i.abstain and not i.rates and not i.key_facts]
     if lenient:
         notes.append(f"{len(lenient)} perguntas do conjunto não têm taxas nem factos-chave no ouro: qualquer resposta "
                      f"que não se abstenha conta como certa ({', '.join(lenient[:5])}…); isto favorece as linhas de base.")
@@ -264,9 +286,6 @@ def notes_for(result: dict) -> list[str]:
         counts = {a: guarded.count(a) for a in sorted({g for g in guarded if g})}
         notes.append(f"{SYSTEMS['ours-llm']}: guardrail " + ", ".join(f"{a}: {n}" for a, n in counts.items())
                      + " (fallback = a explicação do LLM foi rejeitada ou o tempo esgotou e ficou só o cartão).")
-    for w in result.get("worst", []):
-        notes.append(f"Pior categoria ({SYSTEMS['ours']}): {w['category']} — {w['wrong']}/{w['of']} erradas, "
-                     f"por ex. {', '.join(w['examples'])}.")
     notes += result.get("extra_notes", [])
     return notes
 
@@ -274,13 +293,22 @@ def notes_for(result: dict) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m eval.run", description="Avalia o assistente e as linhas de base.")
     parser.add_argument("--subset", type=int, help="só N perguntas (estratificadas) em vez do conjunto inteiro")
+    parser.add_argument("--split", action="append", default=[], metavar="DIVISÃO",
+                        help="só esta divisão (core, realworld, ...; pode repetir-se)")
     parser.add_argument("--llm-subset", type=int, default=DEFAULT_LLM_SUBSET,
                         help=f"perguntas para os sistemas com LLM (omissão {DEFAULT_LLM_SUBSET})")
     parser.add_argument("--systems", help=f"lista separada por vírgulas: {','.join(SYSTEMS)}")
     parser.add_argument("--no-llm", action="store_true", help="sem os sistemas que usam o LLM local")
     parser.add_argument("--no-report", action="store_true", help="não reescreve eval/RESULTS.md")
-    parser.add_argument("--merge", action="store_true",
-                        help="junta estes sistemas aos resultados de hoje já gravados (mesmas perguntas)")
+    parser.add_argument("--merge", nargs="?", const="", metavar="RESULTADOS",
+                        help="junta a estes sistemas os outros sistemas de um ficheiro de resultados "
+                             "(omissão: o de hoje), por exemplo as colunas com LLM de uma corrida anterior")
+    parser.add_argument("--label", help="acrescenta -<rótulo> ao nome do ficheiro de resultados (ex.: antes)")
+    parser.add_argument("--before", type=Path, metavar="RESULTADOS",
+                        help="ficheiro de resultados anterior: o relatório mostra antes/depois por divisão, "
+                             "língua e categoria")
+    parser.add_argument("--note", action="append", default=[], metavar="TEXTO",
+                        help="nota a acrescentar ao relatório (pode repetir-se), por exemplo o objetivo de uma issue")
     parser.add_argument("--torch-threads", type=int, default=1,
                         help="threads do torch para embeber as perguntas (omissão 1; 0 = a omissão do torch)")
     args = parser.parse_args(argv)
@@ -293,6 +321,18 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("subset", "llm_subset"):
         if getattr(args, name) is not None and getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} tem de ser pelo menos 1")
+    if args.label is not None and not re.fullmatch(r"[a-z0-9-]+", args.label):
+        parser.error("--label só pode ter minúsculas, números e hífens")
+    out = RESULTS_DIR / f"{date.today().isoformat()}{'-' + args.label if args.label else ''}.json"
+    merge_from = (Path(args.merge) if args.merge else out) if args.merge is not None else None
+    for given in (merge_from, args.before):
+        if given is not None and given != out and not given.is_file():
+            parser.error(f"{given}: ficheiro de resultados em falta")
+    before = json.loads(args.before.read_text(encoding="utf-8")) if args.before else None
+    try:
+        questions = select_splits(load_eval_set(), args.split)
+    except ValueError as exc:
+        parser.error(str(exc))
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     set_torch_threads(args.torch_threads)
@@ -300,9 +340,12 @@ def main(argv: list[str] | None = None) -> int:
     from config import load_settings
 
     settings = load_settings()
-    questions = load_questions()
     items = stratified_subset(questions, args.subset)
+    previous = json.loads(merge_from.read_text(encoding="utf-8")) if merge_from and merge_from.is_file() else None
     llm_items = stratified_subset(items, args.llm_subset)
+    if previous and previous.get("llm_subset_ids") and not any(k in LLM_SYSTEMS for k in keys):
+        chosen = set(previous["llm_subset_ids"])   # the merged LLM columns' own questions
+        llm_items = [i for i in items if i.id in chosen]
     wants_llm = any(k in LLM_SYSTEMS for k in keys)
     started = time.perf_counter()
     try:
@@ -318,34 +361,41 @@ def main(argv: list[str] | None = None) -> int:
         extra.append(f"LLM local indisponível ({assistant.llm_error}); sistemas com LLM não avaliados.")
         print(f"aviso: {assistant.llm_error}", file=sys.stderr)
     retrievers, answerers = build_systems(assistant, keys)
-    summaries, records = evaluate(items, llm_items, retrievers, answerers)
+    summaries, records = evaluate(items, llm_items, retrievers, answerers,
+                                  ours_on_subset=bool(previous and previous.get("llm_subset_ids")))
 
     llm_ids = [i.id for i in llm_items] if any(k in LLM_SYSTEMS for k in answerers) else []
-    out = RESULTS_DIR / f"{date.today().isoformat()}.json"
-    if args.merge and out.is_file():
-        previous = json.loads(out.read_text(encoding="utf-8"))
-        if previous["sizes"]["full"] != len(items) or (llm_ids and previous["llm_subset_ids"]
-                                                        and previous["llm_subset_ids"] != llm_ids):
-            print(f"erro: {out} foi gravado com outras perguntas; corra sem --merge", file=sys.stderr)
-            return 2
-        summaries = _in_order({**previous["systems"], **summaries})
-        records = _in_order({**previous["items"], **records})
-        llm_ids = llm_ids or previous["llm_subset_ids"]
+    if previous:
+        kept = [name for name in previous["systems"] if name not in summaries]
+        if kept:
+            extra.append(f"Colunas {', '.join(kept)} de `eval/results/{merge_from.name}` "
+                         f"({previous['date']}, {previous['sizes']['full']} perguntas sem LLM, "
+                         f"{previous['sizes']['llm']} com LLM), não re-medidas nesta corrida.")
+        summaries = _in_order({**{n: previous["systems"][n] for n in kept}, **summaries})
+        records = _in_order({**{n: previous["items"][n] for n in kept if n in previous["items"]}, **records})
+        llm_ids = llm_ids or previous.get("llm_subset_ids") or []
+    by_split = Counter(i.split for i in questions)
     result = {
-        "date": date.today().isoformat(), "machine": report.machine_info(),
+        "date": date.today().isoformat(), "label": args.label, "machine": report.machine_info(),
         "models": {"embedding": Path(settings.embedding_model_ref).name,
-                   "llm": settings.llm_model_file.name if wants_llm else "—",
+                   "llm": settings.llm_model_file.name if wants_llm else (previous or {}).get("models", {}).get("llm", "—"),
                    "llm_threads": settings.llm_threads, "llm_max_tokens": settings.llm_max_tokens},
-        "sizes": {"set": len(questions), "full": len(items), "llm": len(llm_ids)},
+        "sizes": {"set": len(questions), "full": len(items), "llm": len(llm_ids), "splits": dict(by_split)},
         "llm_subset_ids": llm_ids,
         "systems": summaries, "items": records,
-        "worst": worst_categories(records.get(SYSTEMS["ours"], [])), "extra_notes": extra,
+        "worst_by_split": {sp: worst_categories([r for r in records.get(SYSTEMS["ours"], []) if r.get("split") == sp])
+                           for sp in splits(questions)},
+        "extra_notes": extra + args.note,
     }
-    result["notes"] = notes_for(result)
+    if before:
+        result["before"] = {"file": str(args.before), "date": before["date"], "label": before.get("label"),
+                            "system": before["systems"].get(SYSTEMS["ours"])}
+    result["notes"] = notes_for(result, questions)
     RESULTS_DIR.mkdir(exist_ok=True)
     out.write_text(json.dumps(result, ensure_ascii=False, indent=1, default=_json_default), encoding="utf-8")
     table = report.markdown_table(summaries)
     print(table)
+    print(report.split_table(result))
     print(f"[eval] resultados em {out}")
     if not args.no_report:
         report.write_section("eval", report.eval_section(result))

@@ -445,6 +445,8 @@ class ItemScore:
     faithfulness: FaithfulnessResult
     retrieval: RetrievalResult | None
     timings_ms: Mapping[str, float]
+    split: str = "core"
+    variant: str | None = None
 
 
 def score_item(item: GoldItem, answer: Answer, retrieval: Sequence[RetrievedChunk] | None = None) -> ItemScore:
@@ -454,7 +456,7 @@ def score_item(item: GoldItem, answer: Answer, retrieval: Sequence[RetrievedChun
         citations=score_citations(item, answer),
         faithfulness=score_faithfulness(answer, item.question),
         retrieval=None if retrieval is None else score_retrieval(item, retrieval),
-        timings_ms=dict(answer.timings_ms))
+        timings_ms=dict(answer.timings_ms), split=item.split, variant=item.variant)
 
 
 # --------------------------------------------------------------------------- summaries
@@ -477,9 +479,11 @@ def aggregate(scores: Sequence[ItemScore]) -> dict:
     answerable = [s for s in scores if not s.gold_abstain]
     by_lang: dict[str, list[ItemScore]] = defaultdict(list)
     by_cat: dict[str, list[ItemScore]] = defaultdict(list)
+    by_variant: dict[str, list[ItemScore]] = defaultdict(list)
     for s in scores:
         by_lang[s.language].append(s)
         by_cat[s.category].append(s)
+        by_variant[s.variant or s.language].append(s)
     cites = [s.citations for s in scores if s.citations is not None]
     para = [c for c in cites if c.paragraphs_gold]
     abst_tp = sum(1 for s in scores if s.gold_abstain and s.abstained)
@@ -493,6 +497,7 @@ def aggregate(scores: Sequence[ItemScore]) -> dict:
         "accuracy": _share(sum(s.accuracy.correct for s in answerable), len(answerable)),
         "accuracy_all": _share(sum(s.accuracy.correct for s in scores), len(scores)),
         "accuracy_by_language": {k: _share(sum(s.accuracy.correct for s in v), len(v)) for k, v in sorted(by_lang.items())},
+        "accuracy_by_variant": {k: _share(sum(s.accuracy.correct for s in v), len(v)) for k, v in sorted(by_variant.items())},
         "accuracy_by_category": {k: _share(sum(s.accuracy.correct for s in v), len(v)) for k, v in sorted(by_cat.items())},
         "citation_precision": _share(sum(c.cited_correct for c in cites), sum(c.cited for c in cites)),
         "citation_recall": _share(sum(c.found for c in cites), sum(c.gold for c in cites)),
@@ -517,7 +522,7 @@ def aggregate(scores: Sequence[ItemScore]) -> dict:
     return summary
 
 
-_TABLE_ROWS = (
+TABLE_ROWS = (
     ("accuracy", "Exatidão (respondíveis)"),
     ("accuracy_all", "Exatidão (todas)"),
     ("citation_precision", "Precisão das citações (artigo)"),
@@ -549,7 +554,7 @@ def markdown_table(systems: Mapping[str, Mapping]) -> str:
     names = list(systems)
     lines = ["| Métrica | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
     lines.append("| Itens | " + " | ".join(str(systems[n].get("n", "—")) for n in names) + " |")
-    for key, label in _TABLE_ROWS:
+    for key, label in TABLE_ROWS:
         lines.append(f"| {label} | " + " | ".join(_fmt_share(systems[n].get(key)) for n in names) + " |")
     for stage in STAGES:
         for q in ("p50", "p95"):

@@ -1,11 +1,25 @@
-"""Session-wide fixtures: the real deterministic Assistant (real index, real embeddings, no LLM) is
-loaded once and shared, because loading EmbeddingGemma costs seconds each time."""
+"""Session-wide fixtures and checks.
+
+The real deterministic Assistant (real index, real embeddings, no LLM) is loaded once and shared,
+because loading EmbeddingGemma costs seconds each time.
+
+No local model server started during the tests may outlive them: every process the tests start
+inherits TREATY_TEST_SESSION; at the end, any `assistant.llm_server` process still carrying this
+session's mark is an orphan, reported and ended, and the run fails."""
 from __future__ import annotations
+
+import os
+import signal
+import time
+import uuid
+from pathlib import Path
 
 import pytest
 
 from config import load_settings
 from ingest.index import CHUNKS_FILE
+
+SESSION_MARK = os.environ.setdefault("TREATY_TEST_SESSION", uuid.uuid4().hex)
 
 
 @pytest.fixture(scope="session")
@@ -19,3 +33,35 @@ def real_assistant():
         f"índice em falta em {settings.index_dir}: corra `python -m ingest` (o `make test` constrói-o)"
     torch.set_num_threads(1)  # one short query at a time: one thread is faster on a busy 2-core machine
     return Assistant.from_settings(settings, llm="none", dense=True)
+
+
+def leftover_servers(mark: str = SESSION_MARK) -> list[int]:
+    """Pids of model servers started under this test session that are still running."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit() or int(proc.name) == os.getpid():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().split(b"\0")
+            environ = (proc / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"assistant.llm_server" in cmdline and b"serve" in cmdline \
+                and f"TREATY_TEST_SESSION={mark}".encode() in environ:
+            pids.append(int(proc.name))
+    return pids
+
+
+def pytest_sessionfinish(session, exitstatus):
+    from assistant.llm_server import stop_owned
+
+    stop_owned()
+    deadline = time.monotonic() + 5  # a server whose owner just exited notices within a second
+    while (orphans := leftover_servers()) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    if orphans:
+        for pid in orphans:
+            os.kill(pid, signal.SIGTERM)
+        session.config.pluginmanager.get_plugin("terminalreporter").write_line(
+            f"ERRO: servidores do modelo sobreviveram aos testes: {orphans}", red=True)
+        session.exitstatus = 1

@@ -85,6 +85,7 @@ class Cues:
     grammar: PhraseIndex[str]                 # "role:residence", "income", "from_preps", "company", ...
     facts: PhraseIndex[frozenset[str]]        # fact cue lists, "rate" and "kind:<royalty kind>" by phrase
     negation: frozenset[str]
+    treaty_question: PhraseIndex[bool]        # words asking what a treaty decides (withholding, who taxes)
 
 
 _GRAMMAR_LISTS = ("income", "from_preps", "to_preps", "company", "possessive", "pay_verbs", "receive_verbs",
@@ -108,4 +109,5 @@ def cues() -> Cues:
             names.setdefault(key, set()).add(name)
             spelling.setdefault(key, phrase)
     facts = PhraseIndex(((spelling[k], frozenset(v)) for k, v in names.items()), fuzzy=False)
-    return Cues(PhraseIndex(entries), facts, negation)
+    treaty_question = PhraseIndex(((p, True) for p in data["treaty_question"]), fuzzy=False)
+    return Cues(PhraseIndex(entries), facts, negation, treaty_question)

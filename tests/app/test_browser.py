@@ -3,6 +3,7 @@
 Types a question, waits for the card and a numbered citation, gives feedback and finds the redacted row
 in the database. The screenshot is saved in tests/artifacts/ for the CI run."""
 import os
+import re
 import socket
 import sqlite3
 import subprocess
@@ -87,25 +88,40 @@ def test_question_card_citation_and_feedback_in_a_real_browser(running_app):
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1440, "height": 1100})
+            errors: list[str] = []
+            outside: list[str] = []
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("request", lambda r: outside.append(r.url) if not r.url.startswith((url, "data:", "blob:"))
+                    else None)
             page.goto(url)
             box = page.get_by_test_id("stChatInputTextArea")
             box.wait_for(timeout=60_000)
+            # The image in the question must be shown as text, never fetched.
             box.fill("Resido no Brasil (CPF 529.982.247-25) e recebo royalties de direitos de autor de uma "
-                     "editora espanhola. Qual a retenção?")
+                     "editora espanhola. Qual a retenção? ![x](http://tracker.invalid/p.png)")
             box.press("Enter")
             # BR-ES art. 12(2)(a): 10% for copyright royalties; the first source card names the article.
             page.get_by_text("[1] BR-ES art. 12", exact=False).first.wait_for(timeout=ANSWER_MS)
             page.get_by_text("10%", exact=False).first.wait_for(timeout=10_000)
             page.get_by_text("Triagem").first.wait_for(timeout=10_000)
             page.screenshot(path=str(ARTIFACTS / "browser_answer.png"), full_page=True)
+            # The question box stays pinned below the conversation.
+            last_turn = page.get_by_test_id("stChatMessage").last.bounding_box()
+            assert box.bounding_box()["y"] >= last_turn["y"]
             page.get_by_label("Comentário (opcional)").fill("Correto. Contacto: ana@example.es, +34 612 34 56 78")
-            page.get_by_role("button", name="👍 Útil").click()
+            page.get_by_role("button", name=re.compile(r"^\W*(thumb_up)?\s*Útil$")).click()
             done = page.get_by_text("Feedback registado", exact=False).first
             done.wait_for(timeout=30_000)
             done.scroll_into_view_if_needed()
             page.screenshot(path=str(ARTIFACTS / "browser_feedback.png"), full_page=True)
+            # Another page through the navigation menu; only that page runs.
+            page.get_by_role("link", name=re.compile("Calculadora de taxas")).click()
+            page.get_by_text("Calculadora de taxas de retenção").first.wait_for(timeout=30_000)
+            assert page.get_by_test_id("stChatInputTextArea").count() == 0
         finally:
             browser.close()
+    assert not errors and not outside, (errors, outside)
     rows = _feedback_rows(db)
     assert len(rows) == 1
     rating, question, comment = rows[0]

@@ -346,13 +346,6 @@ def test_stated_rates_are_kept_as_claims():
     assert q("Diz que a taxa é 0% para dividendos").stated_rates == (0.0,)
 
 
-def test_missing_pieces_are_named():
-    r = q("Qual a taxa sobre dividendos entre Portugal e o Brasil?")
-    assert {"residence_state", "source_state", "beneficiary_kind", "holding_pct"} <= set(r.missing)
-    r = q("Sou pessoa singular residente em Portugal e recebo dividendos de uma empresa brasileira")
-    assert "holding_pct" not in r.missing and "residence_state" not in r.missing
-
-
 # ---------------------------------------------------------------- validation and robustness
 
 def test_validate_question():

@@ -1,16 +1,18 @@
 """The evaluation runner, baselines and report, with scripted answers instead of models."""
 from __future__ import annotations
 
+import pytest
+
 from eval import baselines, report
 from eval.gold import item_from_record
-from eval.run import run_answers, run_retrieval, stratified_subset, summarise, worst_categories
+from eval.run import run_answers, run_retrieval, select_splits, stratified_subset, summarise, worst_categories
 
 
-def gold(item_id: str, category: str, language: str = "pt", **overrides) -> object:
+def gold(item_id: str, category: str, language: str = "pt", split_name: str = "core", **overrides) -> object:
     record = {"id": item_id, "question": f"Pergunta {item_id}: dividendos do Brasil para Portugal?",
               "language": language, "treaty": "PT-BR", "docs": ["pt-br-2000"], "articles": ["10"],
               "rates": [10, 15], "key_facts": [], "forbidden_rates": [], "abstain": False, "category": category}
-    return item_from_record({**record, **overrides})
+    return item_from_record({**record, **overrides}, split=split_name)
 
 
 DIVIDENDS = gold("d-1", "dividends")
@@ -189,3 +191,71 @@ def test_bench_questions_cover_three_languages():
     assert 15 <= len(questions) <= 30
     assert any("¿" in q for q in questions)                                    # Spanish
     assert any(q.startswith(("I ", "A Japanese", "Does")) for q in questions)  # English
+
+
+# ---------------------------------------------------------------- splits
+
+def test_summary_has_one_summary_per_split():
+    realworld = gold("rw-1", "dividends", split_name="realworld")
+    replies = {DIVIDENDS.question: answer("No máximo 10% ou 15%.", rates=(10, 15))}
+    scores, records = run_answers([DIVIDENDS, realworld, REFUSAL], lambda q: replies.get(q) or answer("?"))
+    summary = summarise(scores)
+    assert set(summary["by_split"]) == {"core", "realworld"}
+    assert summary["by_split"]["realworld"]["accuracy"] == 0.0
+    assert summary["by_split"]["core"]["accuracy"] == 1.0 and summary["by_split"]["core"]["n"] == 2
+    assert "by_split" not in summary["by_split"]["core"]
+    assert [r["split"] for r in records] == ["core", "realworld", "core"]
+
+
+def _result(before_accuracy=None) -> dict:
+    realworld = gold("rw-1", "dividends", split_name="realworld", question="Moro no Porto, dividendos de Curitiba?")
+    replies = {DIVIDENDS.question: answer("No máximo 10% ou 15%.", rates=(10, 15))}
+    scores, records = run_answers([DIVIDENDS, realworld], lambda q: replies.get(q) or answer("Não sei.", abstained=True))
+    result = {"date": "2026-12-01", "label": None, "machine": {"cores": 2, "cpu": "x", "python": "3"},
+              "models": {"embedding": "e", "llm": "—"}, "sizes": {"set": 2, "full": 2, "llm": 0,
+                                                                   "splits": {"core": 1, "realworld": 1}},
+              "systems": {"ours (llm none)": summarise(scores)}, "items": {"ours (llm none)": records},
+              "worst_by_split": {"core": worst_categories([records[0]]), "realworld": worst_categories([records[1]])},
+              "notes": []}
+    if before_accuracy is not None:
+        old = summarise(scores)
+        old["by_split"]["realworld"]["accuracy"] = before_accuracy
+        result["before"] = {"file": "eval/results/2026-12-01-before.json", "date": "2026-12-01", "system": old}
+    return result
+
+
+def test_split_table_has_a_column_per_split_and_the_whole_set():
+    table = report.split_table(_result())
+    header, _, items, accuracy = table.splitlines()[:4]
+    assert header == "| Métrica | core | realworld | todas |"
+    assert items == "| Itens | 1 | 1 | 2 |"
+    assert accuracy == "| Exatidão (respondíveis) | 100.0% | 0.0% | 50.0% |"
+
+
+def test_before_and_after_columns_sit_side_by_side():
+    section = report.eval_section(_result(before_accuracy=0.25))
+    assert "| Métrica | core antes | core depois | realworld antes | realworld depois | todas antes | todas depois |" in section
+    assert "| Exatidão (respondíveis) | 100.0% | 100.0% | 25.0% | 0.0% | 50.0% | 50.0% |" in section
+    assert "| pt-BR |" not in section and "| pt |" in section        # variant rows only where the set has them
+
+
+def test_failures_name_the_question_and_why_it_failed():
+    lines = report.failures_section(_result())
+    assert "**realworld**" in lines
+    assert "  - `rw-1` «Moro no Porto, dividendos de Curitiba?» — absteve-se" in lines
+
+
+def test_a_wrong_answer_says_which_rates_and_facts_are_missing():
+    why = report.why_wrong({"gold_abstain": False, "abstained": False, "missing_rates": [10.0], "wrong_rates": [0.0],
+                       "forbidden_given": [], "missing_in_text": [], "missing_facts": ["interesses vitais"]})
+    assert why == "faltam as taxas 10%; taxas a mais 0%; falta «interesses vitais»"
+    assert report.why_wrong({"gold_abstain": True, "abstained": False}) == "respondeu quando devia abster-se"
+
+
+def test_a_run_can_be_limited_to_named_splits():
+    realworld = gold("rw-1", "dividends", split_name="realworld")
+    items = [DIVIDENDS, realworld, REFUSAL]
+    assert select_splits(items, []) == items
+    assert select_splits(items, ["realworld"]) == [realworld]
+    with pytest.raises(ValueError, match="divisões desconhecidas: rights \\(existem: core, realworld\\)"):
+        select_splits(items, ["rights"])

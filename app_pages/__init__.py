@@ -1,0 +1,1 @@
+"""The app's pages, one file each; app.py registers them with st.navigation and only the open one runs."""

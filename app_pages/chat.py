@@ -1,0 +1,160 @@
+"""Chat page: the conversation above, the question box pinned at the bottom; each answer with its triage panel,
+quick inputs for missing facts, sources, a reply draft and feedback."""
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+import streamlit as st
+
+import rules
+from app_support.feedback import FeedbackError
+from app_support.highlight import highlight_html
+from app_support.quick_inputs import describe_facts, quick_inputs_for
+from app_support.redaction import redact
+from app_support.render import reply_draft, state_pt, triage_rows
+from app_support.resources import assistant, feedback_store, llm_lock, settings
+from app_support.safe_markdown import plain, without_images
+from app_support.sources import citation_cards
+from app_support.widgets import quick_input_widget
+from assistant.answer import Answer
+from assistant.understand import validate_question
+
+log = logging.getLogger("treaty_app")
+
+
+def hard_breaks(markdown: str) -> str:
+    """The card is written line by line; keep its line breaks (markdown would merge them)."""
+    return without_images(markdown).replace("\n", "  \n")
+
+
+def ask(question: str, extra: dict[str, Any], shown: str) -> None:
+    """Streams one answer (card first, then the explanation) and adds the turn to the history."""
+    with st.chat_message("user"):
+        st.markdown(plain(shown))
+    with st.chat_message("assistant"):
+        card, explanation = st.empty(), st.empty()
+        answer: Answer | None = None
+        streamed = ""
+        lock = llm_lock() if settings().llm_backend == "local" else None
+        try:
+            if lock:
+                lock.acquire()
+            for ev in assistant().stream(question, extra_facts=extra or None):
+                if ev.kind == "card":
+                    card.markdown(hard_breaks(ev.answer.card))
+                elif ev.kind == "token":
+                    streamed += ev.text
+                    explanation.markdown(plain(streamed) + "▌")
+                elif ev.kind == "final":
+                    answer = ev.answer
+        except Exception as exc:  # noqa: BLE001 - the agent must see a message, never a traceback
+            log.exception("erro ao responder a %r", redact(question))
+            st.error(f"Ocorreu um erro interno ao responder ({type(exc).__name__}). Tente novamente.")
+            return
+        finally:
+            if lock:
+                lock.release()
+    if answer is not None:
+        log.info("pergunta respondida: %r (%s)", redact(question), answer.treaty)
+        st.session_state.turns.append({"id": uuid.uuid4().hex[:8], "question": question, "extra": extra,
+                                       "shown": shown, "answer": answer, "feedback": None})
+    st.rerun()
+
+
+def quick_inputs(turn: dict[str, Any]) -> None:
+    answer: Answer = turn["answer"]
+    asks = quick_inputs_for(answer.missing_facts)
+    if not asks:
+        return
+    with st.form(f"qi-{turn['id']}", border=True):
+        st.markdown("**Responder de novo com mais factos**")
+        added: dict[str, Any] = {}
+        for q in asks:
+            added.update(quick_input_widget(q, f"qi-{turn['id']}-{q.fact}"))
+        if st.form_submit_button("Voltar a responder com estes factos", type="primary", icon=":material/replay:"):
+            if not added:
+                st.warning("Indique pelo menos um dos factos em falta.")
+                return
+            st.session_state.pending = {"question": turn["question"], "extra": {**turn["extra"], **added},
+                                        "shown": f"{turn['question']}\n\n*(+ {describe_facts(added)})*"}
+            st.rerun()
+
+
+def feedback(turn: dict[str, Any]) -> None:
+    if turn["feedback"] is not None:
+        icon = ":material/thumb_up:" if turn["feedback"] > 0 else ":material/thumb_down:"
+        st.caption(f"Feedback registado: {icon}. Obrigado!")
+        return
+    with st.form(f"fb-{turn['id']}", border=False):
+        comment = st.text_input("Comentário (opcional)", key=f"fb-{turn['id']}-comment",
+                                placeholder="O que estava certo ou errado?")
+        up, down = st.columns(2)
+        rating = 1 if up.form_submit_button("Útil", icon=":material/thumb_up:") else (
+            -1 if down.form_submit_button("Não útil", icon=":material/thumb_down:") else 0)
+    if rating:
+        try:
+            feedback_store().record(turn["answer"], rating, comment)
+        except FeedbackError as exc:
+            st.error(str(exc))
+            return
+        turn["feedback"] = rating
+        st.rerun()
+
+
+def triage(answer: Answer) -> None:
+    with st.container(border=True):
+        st.markdown("**Triagem**")
+        for label, value in triage_rows(answer):
+            st.markdown(f"<small><b>{label}</b><br>{highlight_html(value)}</small>", unsafe_allow_html=True)
+
+
+def show_turn(turn: dict[str, Any]) -> None:
+    answer: Answer = turn["answer"]
+    with st.chat_message("user"):
+        st.markdown(plain(turn["shown"]))
+    with st.chat_message("assistant"):
+        if answer.error:
+            st.error(plain(answer.error))
+            return
+        main, side = st.columns([2.3, 1])
+        with main:
+            with st.container(border=True):
+                st.markdown(hard_breaks(answer.card or answer.answer))
+            if answer.abstained:
+                covered = "; ".join(f"{c.treaty} ({' – '.join(state_pt(p) for p in c.parties) or 'multilateral'})"
+                                    for c in rules.coverage())
+                st.warning(f"Sem resposta segura a partir do corpus. O corpus cobre: {covered}.")
+            if answer.explanation:
+                st.markdown(plain(answer.explanation))
+            for notice in answer.notices:
+                st.info(plain(notice))
+            if answer.follow_up:
+                st.info(answer.follow_up)
+            quick_inputs(turn)
+            if answer.citations:
+                st.markdown("**Fontes**")
+                citation_cards(turn["id"], answer.citations)
+            with st.expander("Rascunho de resposta para o ticket", icon=":material/edit_note:"):
+                st.code(reply_draft(answer), language=None, wrap_lines=True)
+                st.caption("Use o ícone de cópia no canto do bloco para copiar para a área de transferência.")
+            feedback(turn)
+        with side:
+            triage(answer)
+
+
+st.caption("Pergunte em português, espanhol ou inglês; a resposta segue a língua da pergunta.")
+for past in st.session_state.turns:
+    show_turn(past)
+pending = st.session_state.pop("pending", None)
+if pending:
+    ask(pending["question"], pending["extra"], pending["shown"])
+asked = st.chat_input("Escreva a pergunta (ex.: Sou residente em Portugal e recebo dividendos do Brasil)",
+                      max_chars=settings().max_question_chars)
+if asked is not None:
+    problem = validate_question(asked, settings().max_question_chars)
+    if problem:
+        st.error(problem)
+    else:
+        ask(asked, {}, asked)

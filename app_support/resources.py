@@ -1,0 +1,40 @@
+"""Objects every page and session share, built once per process (settings, assistant, stores, corpus)."""
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import streamlit as st
+
+from app_support.feedback import FeedbackStore
+from config import Settings, load_settings
+from ingest.corpus import cached_corpus
+from ingest.units import ParsedDocument
+
+
+@st.cache_resource(show_spinner=False)
+def settings() -> Settings:
+    return load_settings()
+
+
+@st.cache_resource(show_spinner="A carregar o índice e os modelos (só na primeira vez)…")
+def assistant():
+    from assistant.pipeline import Assistant
+    return Assistant.from_settings(settings())
+
+
+@st.cache_resource(show_spinner=False)
+def llm_lock() -> threading.Lock:
+    """A local llama.cpp model is not safe to call from two sessions at once."""
+    return threading.Lock()
+
+
+@st.cache_resource(show_spinner=False)
+def feedback_store() -> FeedbackStore:
+    return FeedbackStore(settings().feedback_db)
+
+
+@st.cache_resource(show_spinner=False)
+def corpus() -> tuple[dict[str, Any], dict[str, ParsedDocument]]:
+    catalog, docs = cached_corpus(settings().corpus_dir)
+    return {d.id: d for d in catalog}, docs

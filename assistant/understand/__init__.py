@@ -1,0 +1,64 @@
+"""Deterministic reading of a taxpayer's question: which treaty, which direction, which topic, which facts.
+
+No model and no network: word lists (assistant/lexicon/*.yaml) and a few grammar rules about the words
+around each country, number and date. The treaty list comes from the caller (catalog/rules), so a new
+treaty is understood as soon as its countries are in the lexicon. Numbers the user states are kept only
+as facts or as claims to check (stated_rates); rates in answers never come from the question.
+
+One module per job: language, places (countries and roles), treaty (pair, direction, candidate
+readings), topics, facts, safety (input checks, injection); this module assembles them.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from assistant.lexicon.text import fold, tokenize
+from assistant.understand.facts import read_facts
+from assistant.understand.language import LANGUAGES, detect_language
+from assistant.understand.places import Grammar, assign_roles, find_mentions, roles_of, unique
+from assistant.understand.query import Query, Reading
+from assistant.understand.safety import MAX_QUESTION_CHARS, injection, mentions_mli, validate_question
+from assistant.understand.topics import is_employment, lexicon_topics, read_topics
+from assistant.understand.treaty import direction
+
+__all__ = ["LANGUAGES", "MAX_QUESTION_CHARS", "Query", "Reading", "detect_language", "understand",
+           "validate_question"]
+
+
+def understand(text: str, treaties: Mapping[str, tuple[str, ...]]) -> Query:
+    """Read a question. Never raises on text input; validate_question() first to reject bad input."""
+    text = text if isinstance(text, str) else ""
+    tokens, folded = tokenize(text), fold(text)
+    lang = detect_language(text, tokens)
+    found = read_topics(tokens, lexicon_topics(tokens))
+    topic_list = found.topics
+    grammar = Grammar(tokens)
+    mentions = find_mentions(text, tokens)
+    assign_roles(mentions, grammar, is_employment(topic_list))
+    roles = roles_of(mentions)
+
+    def role(*names: str) -> tuple[str, ...]:
+        return unique(c for n in names for c in roles.get(n, ()))
+
+    residence_states = role("residence")
+    homes = ("home",) if "immovable_property" in topic_list else ()
+    way = direction(folded, mentions, treaties, residence_states, role("source", "work", "property", *homes, "pe"))
+    parties = set(treaties.get(way.treaty, ())) if way.treaty else set()
+    work_state = (role("work") or (None,))[0]
+    if work_state is None and is_employment(topic_list):
+        work_state = way.source
+    stated = read_facts(tokens, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
+    if len(residence_states) == 2 and "residence" not in topic_list:
+        topic_list = topic_list + ("residence",)
+    return Query(
+        text=text, language=lang, countries=unique(m.code for m in mentions),
+        treaty=way.treaty, treaty_inferred=way.inferred, pair_not_covered=way.not_covered,
+        residence_state=way.residence, source_state=way.source, residence_states=residence_states,
+        work_state=work_state, topic=topic_list[0] if topic_list else None, topics=topic_list,
+        topic_method="lexicon" if topic_list else None, out_of_scope=found.out_of_scope,
+        side_notes=found.side_notes, facts=stated.facts, stays=stated.stays, stay_days=stated.stay_days,
+        stay_months=stated.stay_months, employer_resident_in_work_state=stated.employer_resident_in_work_state,
+        borne_by_pe=stated.borne_by_pe, fiscal_year=stated.fiscal_year, tiebreaker=stated.tiebreaker,
+        injection=injection(folded), mentions_mli=mentions_mli(folded), stated_rates=stated.stated_rates,
+        readings=way.readings,
+    )

@@ -1,0 +1,301 @@
+"""The facts a question states: holding, periods, dates, beneficiary, royalty kind, employment and
+tie-breaker facts. Each number is tied to the cue words nearest to it in its sentence; a percentage
+near a rate word is the user's claim about the rate (kept to check it), never a fact."""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from datetime import date
+
+from assistant.lexicon import cues
+from assistant.lexicon.quantities import date_ranges, dates, durations, percentages
+from assistant.lexicon.text import Match, Token
+from assistant.understand.places import Grammar, Mention
+from rules.facts import INCOME_TYPES, Facts, TiebreakerFacts
+
+class Hits:
+    """Every fact cue in the question, found in one pass, by list name."""
+
+    def __init__(self, tokens: list[Token]):
+        self._by_name: dict[str, list[Match[frozenset[str]]]] = {}
+        self.all = cues().facts.find(tokens)
+        for m in self.all:
+            for name in m.value:
+                self._by_name.setdefault(name, []).append(m)
+
+    def __call__(self, name: str) -> list[Match[frozenset[str]]]:
+        return self._by_name.get(name, [])
+
+
+def _sentence_bounds(tokens: list[Token], i: int) -> tuple[int, int]:
+    s = i
+    while s > 0 and tokens[s - 1].norm not in ".;?!":
+        s -= 1
+    e = i
+    while e < len(tokens) and tokens[e].norm not in ".;?!":
+        e += 1
+    return s, e
+
+
+def _negated(tokens: list[Token], start: int, lang: str, window: int = 3) -> bool:
+    words = {t.norm for t in tokens[max(0, start - window):start]} & cues().negation
+    return bool(words - ({"no"} if lang == "pt" else set()))
+
+
+def _token_at(tokens: list[Token], char: int) -> int:
+    ends = [t.end for t in tokens]
+    return min(bisect_right(ends, char), len(tokens) - 1)
+
+
+def _nearest(spans: list[Match[bool]], i: int, bounds: tuple[int, int], window: int) -> int | None:
+    """Distance in tokens from position i to the nearest span inside the sentence, or None."""
+    best = None
+    for m in spans:
+        if m.start < bounds[0] or m.end > bounds[1]:
+            continue
+        d = m.start - i if m.start > i else max(0, i - (m.end - 1))
+        if d <= window and (best is None or d < best):
+            best = d
+    return best
+
+
+def _flag(hits: Hits, tokens: list[Token], lang: str, true_list: str, false_list: str | None = None) -> bool | None:
+    if false_list and hits(false_list):
+        return False
+    found = hits(true_list)
+    if not found:
+        return None
+    return not _negated(tokens, found[0].start, lang)
+
+
+def _royalty_kind(hits: Hits) -> str | None:
+    for m in hits.all:
+        kinds = sorted(name[5:] for name in m.value if name.startswith("kind:"))
+        if kinds:
+            return kinds[0]
+    return None
+
+
+def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employment: bool) -> str | None:
+    if hits("individual"):
+        return "individual"
+    if hits("government"):
+        return "government"
+    not_bank = {i for m in hits("not_beneficiary_bank") for i in range(m.start, m.end)}
+    for m in hits("financial_institution"):
+        if m.start in not_bank or "from_preps" in g.categories_before(m.start - 1, 2):
+            continue                                   # a bank account, or interest "from a bank": the payer
+        return "financial_institution"
+    if employment:
+        return None                                    # "a minha empresa destacou-me": the employer, not a beneficiary
+    if hits("company") or any(m.company and m.role == "residence" for m in mentions):
+        return "company"
+    return None
+
+
+@dataclass(frozen=True)
+class _Amounts:
+    holding_pct: float | None
+    stated_rates: tuple[float, ...]
+    holding_months: float | None
+    loan_term_years: float | None
+    stay_days: float | None
+    stay_months: float | None
+
+
+_IN_MONTHS = {"years": 12.0, "months": 1.0, "weeks": 12 / 52, "days": 12 / 365}
+_RULE_WORDS = {"dos", "the", "los", "de", "os", "regra", "rule", "regla", "limite", "limit", "mais", "more", "than"}
+
+
+def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list: tuple[str, ...]) -> _Amounts:
+    holding = hits("holding")
+    rate = hits("rate")
+    not_loan = {i for m in hits("not_loan") for i in range(m.start, m.end)}
+    loan = [m for m in hits("loan") if m.start not in not_loan]
+    stay = hits("stay")
+
+    holding_pct = None
+    rates: list[float] = []
+    for q in percentages(folded, lang):
+        i = _token_at(tokens, q.start)
+        bounds = _sentence_bounds(tokens, i)
+        dh, dr = _nearest(holding, i, bounds, 6), _nearest(rate, i, bounds, 8)
+        # a bare percentage in a dividend question is the holding, but a 0% holding means nothing:
+        # "…é 0%" is an asserted rate
+        unclaimed = dh is None and dr is None and "dividends" in topic_list and q.value > 0
+        if (unclaimed and holding_pct is None) or (dh is not None and (dr is None or dh <= dr)):
+            holding_pct = q.value if holding_pct is None else holding_pct
+        else:
+            rates.append(q.value)
+
+    held = loan_term = days = months = None
+    for q in durations(folded, lang):
+        i = _token_at(tokens, q.start)
+        if q.value == 183 and q.unit == "days" and i > 0 and tokens[i - 1].norm in _RULE_WORDS:
+            continue                                   # "a regra dos 183 dias": the rule, not a fact
+        bounds = _sentence_bounds(tokens, i)
+        dist = {"loan": _nearest(loan, i, bounds, 8), "holding": _nearest(holding, i, bounds, 10),
+                "stay": _nearest(stay, i, bounds, 10)}
+        known = {k: d for k, d in dist.items() if d is not None}
+        if known:
+            kind = min(known, key=lambda k: (known[k], k != "holding"))
+        elif set(topic_list) & {"dividends", "capital_gains"}:
+            kind = "holding"
+        elif "interest" in topic_list:
+            kind = "loan"
+        elif set(topic_list) & {"employment", "students", "professors"}:
+            kind = "stay"
+        else:
+            continue
+        in_months = q.value * _IN_MONTHS[q.unit]
+        if kind == "holding" and held is None:
+            held = round(in_months, 2)
+        elif kind == "loan" and loan_term is None:
+            loan_term = round(in_months / 12, 2)
+        elif kind == "stay" and q.unit == "days" and days is None:
+            days = q.value
+        elif kind == "stay" and q.unit != "days" and months is None:
+            months = round(in_months, 2)
+    return _Amounts(holding_pct, tuple(rates), held, loan_term, days, months)
+
+
+def _direct(stated: bool | None, holding_pct: float | None) -> bool | None:
+    """"detenho 30%" states a holding of one's own: people say so when it is held through another
+    company, and that cue (direct_false) wins. The card shows the reading, so the agent can correct it."""
+    if stated is None and holding_pct is not None:
+        return True
+    return stated
+
+
+def _dates(hits: Hits, folded: str, tokens: list[Token], fiscal_year: int | None):
+    mentions = dates(folded)
+    ranges = date_ranges(folded, mentions, fiscal_year)
+    in_range = {id(a) for a, _, _, _ in ranges} | {id(b) for _, b, _, _ in ranges}
+    since_cues, pay_cues = hits("holding_since"), hits("payment")
+    holding_since = payment = None
+    for d in mentions:
+        if id(d) in in_range or d.day is None or d.year is None:
+            continue
+        i = _token_at(tokens, d.start)
+        bounds = _sentence_bounds(tokens, i)
+        ds = _nearest([m for m in since_cues if m.end <= i], i, bounds, 6)
+        dp = _nearest([m for m in pay_cues if m.end <= i], i, bounds, 6)
+        day = d.first_day(d.year)
+        if ds is not None and (dp is None or ds <= dp) and holding_since is None:
+            holding_since = day
+        elif dp is not None and payment is None:
+            payment = day
+    return tuple((start, end) for _, _, start, end in ranges), holding_since, payment
+
+
+_FISCAL_YEAR = re.compile(r"\b(?:ano fiscal|ano de|ano|exercicio|ejercicio|ano calendario|tax year|fiscal year|"
+                          r"year|em|en|in|durante|during|no ano|para o ano|para|for)\s+(?:de\s+)?((?:19|20)\d{2})\b")
+
+
+def fiscal_year_of(folded: str) -> int | None:
+    date_spans = [(d.start, d.end) for d in dates(folded)]
+    years = {int(m.group(1)) for m in _FISCAL_YEAR.finditer(folded)
+             if not any(s <= m.start(1) < e for s, e in date_spans)}
+    return years.pop() if len(years) == 1 else None
+
+
+@dataclass(frozen=True)
+class StatedFacts:
+    facts: Facts
+    stays: tuple[tuple[date, date], ...]
+    stay_days: float | None
+    stay_months: float | None
+    employer_resident_in_work_state: bool | None
+    borne_by_pe: bool | None
+    fiscal_year: int | None
+    tiebreaker: TiebreakerFacts | None
+    stated_rates: tuple[float, ...]
+
+
+def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[str, ...], grammar: Grammar,
+               mentions: list[Mention], roles: dict[str, tuple[str, ...]], parties: set[str],
+               work_state: str | None) -> StatedFacts:
+    """Every fact the question states, given the countries' roles and the treaty's parties."""
+    hits = Hits(tokens)
+    employment = "employment" in topic_list and not set(topic_list) & set(INCOME_TYPES)
+    fiscal_year = fiscal_year_of(folded)
+    stays, holding_since, payment = _dates(hits, folded, tokens, fiscal_year)
+    amounts = _amounts(hits, folded, tokens, lang, topic_list)
+    pe_words = [(start, end) for start, (end, cat) in grammar.by_start.items() if cat == "role:pe"]
+    attributable, third = _pe_facts(hits, tokens, lang, roles, parties, bool(pe_words))
+    topic = topic_list[0] if topic_list else None
+    loan_context = bool(hits("loan")) or topic == "interest"
+    kinds = set(topic_list) & {"royalties", "technical_services"}
+    facts = Facts(
+        beneficiary_kind=_beneficiary_kind(hits, grammar, mentions, employment),
+        holding_pct=amounts.holding_pct,
+        voting_capital=_flag(hits, tokens, lang, "voting", "voting_false"),
+        holding_months=amounts.holding_months,
+        holding_since=holding_since,
+        payment_date=payment,
+        loan_term_years=amounts.loan_term_years,
+        loan_purpose="equipment" if hits("equipment") and loan_context and not kinds else None,
+        interest_on_equity=True if hits("interest_on_equity") else None,
+        royalty_kind=_royalty_kind(hits) if kinds else None,
+        attributable_to_pe=attributable,
+        paid_to_pe_third_state=third,
+        free_zone_regime=_flag(hits, tokens, lang, "free_zone"),
+        registered_central_bank=_flag(hits, tokens, lang, "central_bank"),
+        direct_holding=_direct(_flag(hits, tokens, lang, "direct", "direct_false"), amounts.holding_pct),
+    )
+    employer_in_work, borne = _employment(hits, tokens, lang, topic_list, roles, work_state, pe_words,
+                                          attributable)
+    return StatedFacts(facts, stays, amounts.stay_days, amounts.stay_months, employer_in_work, borne, fiscal_year,
+                       _tiebreaker(roles, facts), amounts.stated_rates)
+
+
+def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple[str, ...]], parties: set[str],
+              pe_named: bool) -> tuple[bool | None, bool | None]:
+    """(attributable to a PE in the source State, paid to a PE in a third State)."""
+    pe_present = pe_named or bool(hits("attributable_pe"))
+    third = None
+    if roles.get("pe") or hits("third_state"):
+        third_named = bool(hits("third_state")) and pe_present
+        pe_outside = bool(parties) and any(c not in parties for c in roles.get("pe", ()))
+        third = True if (third_named or pe_outside) else None
+    attributable = _flag(hits, tokens, lang, "attributable_pe", "attributable_pe_false")
+    if third and attributable:
+        attributable = None
+    return attributable, third
+
+
+def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...],
+                roles: dict[str, tuple[str, ...]], work_state: str | None, pe_words: list[tuple[int, int]],
+                attributable: bool | None) -> tuple[bool | None, bool | None]:
+    """(employer resident in the work State, pay borne by a PE there) for the 183-day test."""
+    employer_states = roles.get("employer", ())
+    employer_in_work: bool | None = None
+    if hits("employer_local"):
+        employer_in_work = True
+    elif employer_states and work_state:
+        employer_in_work = employer_states[0] == work_state
+    borne = None
+    if "employment" in topic_list:
+        for b in hits("borne"):
+            if any(0 <= start - b.end <= 6 for start, _ in pe_words):
+                borne = not _negated(tokens, b.start, lang)
+                break
+        if borne is None and attributable is False:
+            borne = False
+    return employer_in_work, borne
+
+
+def _tiebreaker(roles: dict[str, tuple[str, ...]], facts: Facts) -> TiebreakerFacts | None:
+    homes, abodes, nations = roles.get("home", ()), roles.get("abode", ()), roles.get("nationality", ())
+    vital, management = roles.get("vital", ()), roles.get("management", ())
+    if not (homes or abodes or nations or vital or management):
+        return None
+    return TiebreakerFacts(
+        person="company" if (facts.beneficiary_kind == "company" or management) else "individual",
+        permanent_home_in=homes or None,
+        vital_interests_in=vital[0] if vital else None,
+        habitual_abode_in=abodes or None,
+        nationality=nations or None,
+        effective_management_in=management[0] if management else None,
+    )

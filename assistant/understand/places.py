@@ -1,0 +1,205 @@
+"""Countries named in a question and the role each plays (residence, source, work, home, ...).
+
+Country names, regions, cities and institutions come from assistant/lexicon/countries.yaml; the role
+comes from the cue words around each mention (assistant/lexicon/cues.yaml), read right to left.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from assistant.lexicon import countries, cues
+from assistant.lexicon.text import Token
+
+@dataclass
+class Mention:
+    start: int           # token span
+    end: int
+    code: str
+    role: str | None = None
+    company: bool = False
+
+
+_LANGUAGE_ADJ = {"portugues", "ingles", "espanhol", "espanol", "castelhano", "castellano", "frances", "alemao",
+                 "aleman", "italiano", "japones", "chines", "chino", "english", "spanish", "portuguese", "french",
+                 "german", "japanese", "chinese", "italian"}
+_INHERITED_ROLES = {"residence", "home", "nationality", "abode", "work", "source", "pe"}
+_RIGHT_FILLERS = {"que", "me", "lhe", "nos", "le", "les", "a", "o", "um", "uma", "the", "which", "that", "who",
+                  "also", "tambem", "ja", "entao"}
+
+
+def find_mentions(text: str, tokens: list[Token]) -> list[Mention]:
+    lex = countries()
+    skip: set[int] = set()
+    for m in lex.excluded.find(tokens):
+        skip.update(range(m.start, m.end))
+    found = [Mention(m.start, m.end, m.value) for m in lex.index.find(tokens, skip)]
+    taken = {i for m in found for i in range(m.start, m.end)}
+    for pattern, code in lex.exact_case:
+        for rm in pattern.finditer(text):
+            idx = [i for i, t in enumerate(tokens) if rm.start() <= t.start < rm.end()]
+            if idx and not taken.intersection(idx):
+                found.append(Mention(idx[0], idx[-1] + 1, code))
+                taken.update(idx)
+    kept = []
+    for m in sorted(found, key=lambda m: m.start):
+        word = tokens[m.start].norm
+        prev = tokens[m.start - 1].norm if m.start else ""
+        if m.end - m.start == 1 and word in _LANGUAGE_ADJ and prev in ("em", "en", "in"):
+            continue                                   # "responda em inglês": a language, not a country
+        kept.append(m)
+    return kept
+
+
+class Grammar:
+    """Cue categories by token position, read right to left from a country mention."""
+
+    def __init__(self, tokens: list[Token]):
+        self.tokens = tokens
+        self.by_end: dict[int, tuple[int, str]] = {}
+        self.by_start: dict[int, tuple[int, str]] = {}
+        for m in cues().grammar.find(tokens):
+            self.by_end[m.end - 1] = (m.start, m.value)
+            self.by_start[m.start] = (m.end, m.value)
+
+    def left(self, j: int) -> tuple[int, str | None]:
+        return self.by_end.get(j, (j, None))
+
+    def right(self, j: int) -> tuple[int, str | None]:
+        return self.by_start.get(j, (j + 1, None))
+
+    def categories_before(self, j: int, units: int) -> list[str]:
+        found = []
+        while j >= 0 and units > 0 and self.tokens[j].is_word:
+            s, cat = self.left(j)
+            if cat:
+                found.append(cat)
+            j, units = s - 1, units - 1
+        return found
+
+
+def _is_to_prep(tokens: list[Token], j: int, cat: str | None) -> bool:
+    if cat == "to_preps":
+        return True
+    orig = tokens[j].orig.lower()
+    if orig in ("à", "às"):
+        return True
+    nxt = tokens[j + 1].norm if j + 1 < len(tokens) else ""
+    return tokens[j].norm == "a" and nxt in ("um", "uma", "un", "una")
+
+
+def _left_role(k: int, mentions: list[Mention], g: Grammar,
+               by_end: dict[int, int]) -> tuple[str | None, str | None, bool, bool]:
+    """(role, preposition, company, possessive) from the words before mention k."""
+    tokens = g.tokens
+    j = mentions[k].start - 1
+    prep: str | None = None
+    company = possessive = after_conj = skipped = False
+    steps = 0
+    while j >= 0 and steps < 8:
+        tok = tokens[j]
+        if not tok.is_word:
+            break
+        if j in by_end:
+            prev = mentions[by_end[j]]
+            if after_conj and prev.role in _INHERITED_ROLES:
+                return prev.role, None, prev.company, False
+            if prep != "to" or after_conj:
+                break
+            j, steps, skipped = prev.start - 1, steps + 1, True     # "destacado de Portugal para o Japão"
+            continue
+        if after_conj and tok.norm not in ("no", "na", "nos", "nas", "em", "en", "in", "el", "la", "the", "o", "a"):
+            break
+        s, cat = g.left(j)
+        if cat == "conjunctions" and tok.orig.lower() != "é":
+            after_conj = True
+        elif cat and cat.startswith("role:"):
+            role = cat[5:]
+            if skipped and role == "source" and prep == "to":   # "pagos por X a um banco português"
+                return "residence", prep, company, possessive
+            if skipped and role not in ("work", "move", "residence"):
+                break
+            before = g.categories_before(s - 1, 3)
+            if role == "residence" and "family" in before:
+                role = "vital"
+            elif role == "residence" and "role:employer" in before:
+                role = "employer"
+            elif role == "nationality" and company:
+                role = "residence"
+            elif role == "work" and company:
+                role = "employer"
+            elif role == "move":
+                role = "former_residence" if prep == "from" else "residence"
+            return role, prep, company, possessive
+        elif cat == "from_preps":
+            ls, lcat = g.left(s - 1) if s > 0 else (s, None)
+            if prep is None and not company and lcat == "company":       # "empresa de Espanha"
+                company = True
+                j, steps = ls - 1, steps + 2
+                continue
+            prep = prep or "from"
+        elif _is_to_prep(tokens, j, cat):
+            prep = prep or "to"
+        elif cat == "company" and not skipped:
+            company = True
+        elif cat == "possessive" and not skipped:
+            possessive = True
+        elif cat == "income":
+            if prep == "from" or steps == 0:
+                return "source", prep, company, possessive
+        elif cat in ("pay_verbs", "receive_verbs") and prep is not None:
+            return ("source" if prep == "from" else "residence"), prep, company, possessive
+        elif cat == "supply_verbs" and prep == "to":       # "presta serviços a um cliente brasileiro"
+            return "source", prep, company, possessive
+        j, steps = s - 1, steps + 1
+    return None, prep, company, possessive
+
+
+def _right_role(k: int, mentions: list[Mention], g: Grammar, starts: set[int]) -> tuple[str | None, bool]:
+    tokens = g.tokens
+    j = mentions[k].end
+    company = False
+    steps = 0
+    while j < len(tokens) and steps < 5 and tokens[j].is_word and j not in starts:
+        e, cat = g.right(j)
+        if cat == "company":
+            company = True
+        elif cat in ("pay_verbs", "role:source") or (cat == "income" and steps == 0):
+            return "source", company
+        elif cat == "receive_verbs" or (cat == "role:residence" and steps == 0):
+            return "residence", company
+        elif cat is not None or tokens[j].norm not in _RIGHT_FILLERS:
+            if cat not in ("possessive",):
+                break
+        j, steps = e, steps + 1
+    return None, company
+
+
+def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
+    by_end = {m.end - 1: i for i, m in enumerate(mentions)}
+    starts = {m.start for m in mentions}
+    for k, m in enumerate(mentions):
+        role, prep, company, possessive = _left_role(k, mentions, g, by_end)
+        right, right_company = _right_role(k, mentions, g, starts) if role is None else (None, False)
+        company = company or right_company
+        if role is None and employment and company:
+            role = "employer"
+        if role is None and prep is not None:
+            role = "source" if prep == "from" else "residence"
+        if role is None:
+            role = right
+        if role is None and possessive and company:
+            role = "residence"
+        m.role, m.company = role, company
+
+
+def unique(codes) -> tuple[str, ...]:
+    """Codes in order of first appearance, without repeats."""
+    return tuple(dict.fromkeys(codes))
+
+
+def roles_of(mentions: list[Mention]) -> dict[str, tuple[str, ...]]:
+    """Country codes by role ("" for no role), in order of mention."""
+    by_role: dict[str, list[str]] = {}
+    for m in mentions:
+        by_role.setdefault(m.role or "", []).append(m.code)
+    return {role: unique(codes) for role, codes in by_role.items()}

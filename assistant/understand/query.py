@@ -1,0 +1,48 @@
+"""What understanding read from one question: the Query the rules, retrieval and the card work from."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+
+from rules.facts import Facts, TiebreakerFacts
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way to read an uncertain question: a treaty and a direction, with the assumption that picks it."""
+    treaty: str
+    residence_state: str | None
+    source_state: str | None
+    assumed: str | None = None           # the State the reading assumes ("PT"); None when nothing is assumed
+    assumed_role: str | None = None      # what it is assumed to be: "residence" | "source" | "other"
+
+
+@dataclass(frozen=True)
+class Query:
+    text: str
+    language: str                                  # "pt" | "es" | "en"
+    countries: tuple[str, ...] = ()                # ISO codes, in order of first mention
+    treaty: str | None = None
+    treaty_inferred: bool = False                  # only one party named; the treaty is the only one with it
+    pair_not_covered: tuple[str, str] | None = None
+    residence_state: str | None = None             # None when unknown or when two are named
+    source_state: str | None = None                # for employment: where the work is done
+    residence_states: tuple[str, ...] = ()         # every State the person says they are resident of
+    work_state: str | None = None
+    topic: str | None = None                       # one of rules.facts.TOPICS
+    topics: tuple[str, ...] = ()                   # all topics found, most relevant first
+    topic_method: str | None = None                # "lexicon" | "exemplar": who decided the topic
+    out_of_scope: str | None = None                # the main question is outside the treaties: "vat", ...
+    side_notes: tuple[str, ...] = ()               # out-of-scope side mentions of a treaty question
+    facts: Facts = field(default_factory=Facts)
+    stays: tuple[tuple[date, date], ...] = ()
+    stay_days: float | None = None
+    stay_months: float | None = None
+    employer_resident_in_work_state: bool | None = None
+    borne_by_pe: bool | None = None
+    fiscal_year: int | None = None
+    tiebreaker: TiebreakerFacts | None = None
+    injection: bool = False
+    mentions_mli: bool = False                     # the question names the MLI / BEPS
+    stated_rates: tuple[float, ...] = ()           # percentages the user asserts as rates (their premise)
+    readings: tuple[Reading, ...] = ()             # candidate treaties when the pair is not certain

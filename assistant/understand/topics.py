@@ -1,0 +1,78 @@
+"""What the question is about: treaty topics from the lexicon, and what it mentions that the treaties
+do not cover. An out-of-scope subject vetoes the answer only when it is the main question; beside a
+treaty question it becomes a side note."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from assistant.lexicon import cues, topics
+from assistant.lexicon.text import Token
+from rules.facts import INCOME_TYPES
+
+_ENDS = {".", ";", "?", "!"}
+
+
+@dataclass(frozen=True)
+class TopicReading:
+    topics: tuple[str, ...]            # most relevant first
+    out_of_scope: str | None           # the main question is outside the treaties
+    side_notes: tuple[str, ...]        # out-of-scope subjects mentioned beside a treaty question
+
+
+def _sentences(tokens: list[Token]) -> list[tuple[int, int, bool]]:
+    """(start, end, is_question) token spans."""
+    out, start = [], 0
+    for i, t in enumerate(tokens):
+        if t.norm in _ENDS:
+            if i > start:
+                out.append((start, i, t.norm == "?"))
+            start = i + 1
+    if start < len(tokens):
+        out.append((start, len(tokens), False))
+    return out
+
+
+def _focus(tokens: list[Token]) -> tuple[int, int]:
+    """The sentence carrying the question: the last one ending in "?", else the last one."""
+    spans = _sentences(tokens)
+    if not spans:
+        return 0, 0
+    asked = [s for s in spans if s[2]]
+    start, end, _ = (asked or spans)[-1]
+    return start, end
+
+
+def lexicon_topics(tokens: list[Token]) -> tuple[str, ...]:
+    lex = topics()
+    found: list[str] = []
+    for m in lex.index.find(tokens):
+        if m.value not in found:
+            found.append(m.value)
+    ordered: list[str] = []
+    for slot in lex.priority:
+        if slot == "INCOME":
+            ordered += [t for t in found if t in ("dividends", "interest", "royalties") and t not in ordered]
+        elif slot in found and slot not in ordered:
+            ordered.append(slot)
+    return tuple(ordered)
+
+
+def read_topics(tokens: list[Token], found: tuple[str, ...]) -> TopicReading:
+    """Split out-of-scope mentions into the main question (a veto) or side notes (answered anyway)."""
+    oos = topics().out_of_scope.find(tokens)
+    if not oos:
+        return TopicReading(found, None, ())
+    codes = tuple(dict.fromkeys(m.value for m in oos))
+    if not found:
+        return TopicReading(found, codes[0], ())
+    start, end = _focus(tokens)
+    in_focus = [m.value for m in oos if start <= m.start < end]
+    treaty_words = any(start <= m.start < end for m in cues().treaty_question.find(tokens))
+    if in_focus and not treaty_words and in_focus[0] != "domestic_rate":
+        return TopicReading(found, in_focus[0], ())
+    return TopicReading(found, None, codes)
+
+
+def is_employment(found: tuple[str, ...]) -> bool:
+    """Employment is the subject, not a word beside an income type ("a empresa onde trabalho paga juros")."""
+    return "employment" in found and not set(found) & set(INCOME_TYPES)

@@ -1,0 +1,111 @@
+"""Which treaty a question is about and in which direction; when that is not certain, every
+candidate treaty in the corpus with the assumption that selects it (answered, not refused)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Mapping
+
+from assistant.lexicon.text import fold
+from assistant.understand.places import Mention, unique
+from assistant.understand.query import Reading
+
+Treaties = Mapping[str, tuple[str, ...]]
+# Roles that make a named country the State where the income arises.
+SOURCE_ROLES = ("source", "work", "property", "pe", "employer")
+
+
+def _pairs(treaties: Treaties) -> dict[frozenset[str], str]:
+    return {frozenset(parties): tid for tid, parties in treaties.items() if len(set(parties)) == 2}
+
+
+def _named_treaty(folded: str, treaties: Treaties) -> str | None:
+    for tid in treaties:
+        parts = [re.escape(p) for p in fold(tid).split("-")]
+        if len(parts) > 1 and re.search(r"\b" + r"\s*[-–/]\s*".join(parts) + r"\b", folded):
+            return tid
+    return None
+
+
+@dataclass(frozen=True)
+class Direction:
+    treaty: str | None
+    inferred: bool
+    not_covered: tuple[str, str] | None
+    residence: str | None
+    source: str | None
+    readings: tuple[Reading, ...] = ()
+
+
+def _complete(parties: tuple[str, ...], residence: str | None, source: str | None, roles: dict[str, str | None],
+              two_residences: bool) -> tuple[str | None, str | None]:
+    """Fill the other party's role when one is known and nothing says otherwise."""
+    if len(parties) != 2:
+        return residence, source
+    if residence in parties and source is None:
+        other = parties[1 - parties.index(residence)]
+        if roles.get(other) in (None, *SOURCE_ROLES):
+            source = other
+    elif source in parties and residence is None and not two_residences:
+        other = parties[1 - parties.index(source)]
+        if roles.get(other) in (None, "residence"):
+            residence = other
+    return residence, source
+
+
+def _readings(named: str, candidates: list[str], treaties: Treaties, role: str | None) -> tuple[Reading, ...]:
+    """One reading per treaty that has the only named country: the other party is assumed to be the
+    residence when the named country is the source, the source when it is the residence, and when its
+    role is unknown, both directions stay open within that treaty."""
+    out = []
+    for tid in candidates:
+        parties = tuple(dict.fromkeys(treaties[tid]))
+        other = parties[1 - parties.index(named)]
+        if role == "residence":
+            out.append(Reading(tid, named, other, other, "source"))
+        elif role in SOURCE_ROLES:
+            out.append(Reading(tid, other, named, other, "residence"))
+        else:
+            out.append(Reading(tid, None, None, other, "other"))
+    return tuple(out)
+
+
+def direction(folded: str, mentions: list[Mention], treaties: Treaties, residence_states: tuple[str, ...],
+              source_states: tuple[str, ...]) -> Direction:
+    pairs = _pairs(treaties)
+    named = _named_treaty(folded, treaties)
+    codes = unique(m.code for m in mentions)
+    covered = [c for c in codes if any(c in pair for pair in pairs)]
+    roles = {m.code: m.role for m in mentions}
+    residence = residence_states[0] if len(residence_states) == 1 else None
+    source = next((s for s in source_states if s != residence), None)
+    treaty = None
+    inferred = False
+    not_covered = None
+    readings: tuple[Reading, ...] = ()
+    if named:
+        treaty = named
+    elif len(residence_states) == 2:
+        treaty = pairs.get(frozenset(residence_states))
+        not_covered = None if treaty else (residence_states[0], residence_states[1])
+    elif residence and source:
+        treaty = pairs.get(frozenset((residence, source)))
+        not_covered = None if treaty else (residence, source)
+    else:
+        candidates = [(max(codes.index(c) for c in pair), tid) for pair, tid in pairs.items() if pair <= set(codes)]
+        if candidates:
+            treaty = min(candidates)[1]
+        elif len(covered) == 1 and not any(roles.get(c) in (None, "residence", *SOURCE_ROLES)
+                                           for c in codes if c != covered[0]):
+            only = covered[0]                          # other countries only as nationality, home, ...
+            with_it = [tid for pair, tid in pairs.items() if only in pair]
+            if len(with_it) == 1:
+                treaty, inferred = with_it[0], True
+            else:
+                readings = _readings(only, with_it, treaties, roles.get(only))
+        elif len(codes) >= 2:
+            not_covered = (codes[0], codes[1])
+    if treaty is not None and treaty in treaties:
+        residence, source = _complete(tuple(dict.fromkeys(treaties[treaty])), residence, source, roles,
+                                      len(residence_states) >= 2)
+    return Direction(treaty, inferred, not_covered, residence, source, readings)

@@ -1,0 +1,116 @@
+"""The local model server's lifecycle, run for real: started on demand, reused, restarted after it dies,
+never outliving the process that started it. Each test has its own run directory (a temp cache_dir), so
+it never touches a server another process is using."""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from langchain_core.messages import HumanMessage
+
+from assistant.llm import LlmUnavailable, LocalServerChat, make_chat_model, stream_tokens
+from assistant.llm_server import ensure_server, running_server, state_file, stop_owned
+from config import REPO_ROOT, load_settings
+
+MODEL = load_settings().llm_model_file
+
+
+def _settings(tmp_path: Path, **changes):
+    return load_settings().replace(cache_dir=tmp_path, llm_model_path=str(MODEL), llm_max_tokens=4, **changes)
+
+
+def _gone(pid: int, wait_s: float = 15.0) -> bool:
+    """Ended (a zombie not yet reaped by its parent counts as ended)."""
+    deadline = time.monotonic() + wait_s
+    while time.monotonic() < deadline:
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                return True
+        except OSError:
+            return True
+        time.sleep(0.2)
+    return False
+
+
+@pytest.fixture
+def own_servers():
+    yield
+    stop_owned()
+
+
+def test_stale_state_file_is_dropped(tmp_path):
+    settings = _settings(tmp_path)
+    path = state_file(settings, MODEL)
+    path.parent.mkdir(parents=True)
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    path.write_text(json.dumps({"pid": dead.pid, "url": "http://127.0.0.1:9", "model": MODEL.name, "owner_pid": 1}))
+    assert running_server(settings, MODEL) is None and not path.exists()
+
+
+def test_missing_model_is_a_clear_message(tmp_path):
+    settings = _settings(tmp_path).replace(llm_model_path=str(tmp_path / "absent.gguf"))
+    with pytest.raises(LlmUnavailable, match="make models"):
+        make_chat_model(settings, "local")
+
+
+@pytest.mark.slow
+def test_server_is_reused_and_restarted_after_it_dies(tmp_path, own_servers):
+    settings = _settings(tmp_path)
+    first = ensure_server(settings, MODEL)
+    assert first.url.startswith("http://127.0.0.1:") and first.owner_pid == os.getpid()
+    assert ensure_server(settings, MODEL) == first                      # reused, not a second copy
+    chat = LocalServerChat(settings=settings, model_file=MODEL)
+    question = [HumanMessage("Diga olá.")]
+    assert "".join(stream_tokens(chat, question, 120)).strip()
+    os.kill(first.pid, signal.SIGKILL)
+    assert _gone(first.pid)
+    second = chat.client()                                              # the next question starts a new one
+    assert second is not None and running_server(settings, MODEL).pid != first.pid
+    assert "".join(stream_tokens(chat, question, 120)).strip()
+
+
+@pytest.mark.slow
+def test_server_does_not_outlive_its_owner(tmp_path):
+    """Started by a CLI-like process, the server ends with it: normally, and when the owner is killed."""
+    code = ("import sys, json; from config import load_settings; from pathlib import Path; "
+            "from assistant.llm_server import ensure_server; "
+            f"s = load_settings().replace(cache_dir=Path({str(tmp_path)!r}), llm_model_path={str(MODEL)!r}); "
+            "print(ensure_server(s, s.llm_model_file).pid, flush=True); "
+            "sys.stdin.readline()")
+    for ending in ("exit", "kill"):
+        owner = subprocess.Popen([sys.executable, "-c", code], cwd=REPO_ROOT, stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, text=True)
+        pid = int(owner.stdout.readline())
+        assert not _gone(pid, wait_s=0.5)
+        if ending == "exit":
+            owner.communicate("\n", timeout=60)
+        else:
+            owner.kill()
+            owner.wait()
+        assert _gone(pid), f"o servidor {pid} sobreviveu ao dono ({ending})"
+        assert running_server(_settings(tmp_path), MODEL) is None
+
+
+
+def test_orphan_check_sees_a_marked_server_process():
+    from tests.conftest import leftover_servers
+
+    env = {**os.environ, "TREATY_TEST_SESSION": "orphan-check-probe"}
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", "assistant.llm_server", "serve"],
+                            env=env)
+    try:
+        deadline = time.monotonic() + 10
+        while proc.pid not in leftover_servers("orphan-check-probe") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert leftover_servers("orphan-check-probe") == [proc.pid]
+    finally:
+        proc.kill()
+        proc.wait()
+    assert leftover_servers("orphan-check-probe") == []
