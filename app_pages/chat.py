@@ -11,7 +11,7 @@ import streamlit as st
 import rules
 from app_support.feedback import FeedbackError
 from app_support.highlight import highlight_html
-from app_support.quick_inputs import describe_facts, quick_inputs_for
+from app_support.quick_inputs import describe_facts, quick_inputs_for, with_reading
 from app_support.redaction import redact
 from app_support.render import reply_draft, state_pt, triage_rows
 from app_support.resources import assistant, feedback_store, llm_lock, settings
@@ -20,6 +20,7 @@ from app_support.sources import citation_cards
 from app_support.widgets import quick_input_widget
 from assistant.answer import Answer
 from assistant.understand import validate_question
+from i18n import t
 
 log = logging.getLogger("treaty_app")
 
@@ -63,8 +64,22 @@ def ask(question: str, extra: dict[str, Any], shown: str) -> None:
     st.rerun()
 
 
+def reading_choices(turn: dict[str, Any]) -> None:
+    """One button per candidate treaty of an uncertain question: re-asks it with that assumption stated."""
+    answer: Answer = turn["answer"]
+    if not answer.readings:
+        return
+    st.markdown(f"**{t('pt', 'app.reading_choice')}**")
+    for col, choice in zip(st.columns(len(answer.readings)), answer.readings):
+        if col.button(choice.label, key=f"rd-{turn['id']}-{choice.treaty}"):
+            question = with_reading(turn["question"], choice)
+            st.session_state.pending = {"question": question, "extra": turn["extra"], "shown": question}
+            st.rerun()
+
+
 def quick_inputs(turn: dict[str, Any]) -> None:
     answer: Answer = turn["answer"]
+    reading_choices(turn)
     asks = quick_inputs_for(answer.missing_facts)
     if not asks:
         return
