@@ -25,8 +25,15 @@ from i18n import t
 log = logging.getLogger("treaty_app")
 
 
-def hard_breaks(markdown: str) -> str:
-    """The card is written line by line; keep its line breaks (markdown would merge them)."""
+# The card marks met / unmet conditions with text symbols (also used in the CLI and the ticket draft);
+# on screen they become Material icons, which need no emoji or symbol font.
+CARD_MARKS = {"✔": ":green[:material/check:]", "✘": ":red[:material/close:]"}
+
+
+def card_markdown(markdown: str) -> str:
+    """The card as shown: marks as icons, and its line breaks kept (markdown would merge the lines)."""
+    for mark, icon in CARD_MARKS.items():
+        markdown = markdown.replace(mark, icon)
     return without_images(markdown).replace("\n", "  \n")
 
 
@@ -44,7 +51,7 @@ def ask(question: str, extra: dict[str, Any], shown: str) -> None:
                 lock.acquire()
             for ev in assistant().stream(question, extra_facts=extra or None):
                 if ev.kind == "card":
-                    card.markdown(hard_breaks(ev.answer.card))
+                    card.markdown(card_markdown(ev.answer.card))
                 elif ev.kind == "token":
                     streamed += ev.text
                     explanation.markdown(plain(streamed) + "▌")
@@ -136,7 +143,7 @@ def show_turn(turn: dict[str, Any]) -> None:
         main, side = st.columns([2.3, 1])
         with main:
             with st.container(border=True):
-                st.markdown(hard_breaks(answer.card or answer.answer))
+                st.markdown(card_markdown(answer.card or answer.answer))
             if answer.abstained:
                 covered = "; ".join(f"{c.treaty} ({' – '.join(state_pt(p) for p in c.parties) or 'multilateral'})"
                                     for c in rules.coverage())
