@@ -117,7 +117,9 @@ def feedback(turn: dict[str, Any]) -> None:
             -1 if down.form_submit_button("Não útil", icon=":material/thumb_down:") else 0)
     if rating:
         try:
-            feedback_store().record(turn["answer"], rating, comment)
+            # one key per answer: a click retried after a lost confirmation updates the same row
+            feedback_store().record(turn["answer"], rating, comment,
+                                    key=turn.setdefault("feedback_key", uuid.uuid4().hex))
         except FeedbackError as exc:
             st.error(str(exc))
             return
