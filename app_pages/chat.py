@@ -19,6 +19,7 @@ from app_support.safe_markdown import plain, without_images
 from app_support.sources import citation_cards
 from app_support.widgets import quick_input_widget
 from assistant.answer import Answer
+from assistant.render import STATUS_MARK
 from assistant.understand import validate_question
 from i18n import t
 
@@ -27,7 +28,7 @@ log = logging.getLogger("treaty_app")
 
 # The card marks met / unmet conditions with text symbols (also used in the CLI and the ticket draft);
 # on screen they become Material icons, which need no emoji or symbol font.
-CARD_MARKS = {"✔": ":green[:material/check:]", "✘": ":red[:material/close:]"}
+CARD_MARKS = {STATUS_MARK["met"]: ":green[:material/check:]", STATUS_MARK["not_met"]: ":red[:material/close:]"}
 
 
 def card_markdown(markdown: str) -> str:
