@@ -112,13 +112,13 @@ _PT = {
 }
 
 
-def _describe(error: dict[str, Any]) -> str:
-    """One pydantic error in Portuguese: 'entrada 2: layout: layout desconhecido …'."""
+def describe_error(error: dict[str, Any]) -> str:
+    """One pydantic error in Portuguese: 'entrada 2: layout: layout desconhecido …' (also used for rule data)."""
     loc = list(error["loc"])
     where = ""
     if len(loc) >= 2 and loc[0] == "documents" and isinstance(loc[1], int):
         where, loc = f"entrada {loc[1] + 1}: ", loc[2:]
-    field_name = ".".join(str(x) for x in loc if not isinstance(x, int))
+    field_name = ".".join(str(x + 1) if isinstance(x, int) else str(x) for x in loc)
     kind = error["type"]
     if kind == "value_error":
         text = str(error["ctx"]["error"])
@@ -167,7 +167,7 @@ def load_catalog(corpus_dir: Path) -> list[DocumentInfo]:
     try:
         catalog = Catalog.model_validate(data)
     except ValidationError as exc:
-        problems = [_describe(e) for e in exc.errors(include_url=False)]
+        problems = [describe_error(e) for e in exc.errors(include_url=False)]
         raise CorpusError(f"{path}: catálogo inválido: " + "; ".join(problems[:5])
                           + (f" (e mais {len(problems) - 5})" if len(problems) > 5 else "")) from exc
     docs: list[DocumentInfo] = []
