@@ -19,14 +19,22 @@ from app_support.safe_markdown import plain, without_images
 from app_support.sources import citation_cards
 from app_support.widgets import quick_input_widget
 from assistant.answer import Answer
+from assistant.render import STATUS_MARK
 from assistant.understand import validate_question
 from i18n import t
 
 log = logging.getLogger("treaty_app")
 
 
-def hard_breaks(markdown: str) -> str:
-    """The card is written line by line; keep its line breaks (markdown would merge them)."""
+# The card marks met / unmet conditions with text symbols (also used in the CLI and the ticket draft);
+# on screen they become Material icons, which need no emoji or symbol font.
+CARD_MARKS = {STATUS_MARK["met"]: ":green[:material/check:]", STATUS_MARK["not_met"]: ":red[:material/close:]"}
+
+
+def card_markdown(markdown: str) -> str:
+    """The card as shown: marks as icons, and its line breaks kept (markdown would merge the lines)."""
+    for mark, icon in CARD_MARKS.items():
+        markdown = markdown.replace(mark, icon)
     return without_images(markdown).replace("\n", "  \n")
 
 
@@ -44,7 +52,7 @@ def ask(question: str, extra: dict[str, Any], shown: str) -> None:
                 lock.acquire()
             for ev in assistant().stream(question, extra_facts=extra or None):
                 if ev.kind == "card":
-                    card.markdown(hard_breaks(ev.answer.card))
+                    card.markdown(card_markdown(ev.answer.card))
                 elif ev.kind == "token":
                     streamed += ev.text
                     explanation.markdown(plain(streamed) + "▌")
@@ -110,7 +118,9 @@ def feedback(turn: dict[str, Any]) -> None:
             -1 if down.form_submit_button("Não útil", icon=":material/thumb_down:") else 0)
     if rating:
         try:
-            feedback_store().record(turn["answer"], rating, comment)
+            # one key per answer: a click retried after a lost confirmation updates the same row
+            feedback_store().record(turn["answer"], rating, comment,
+                                    key=turn.setdefault("feedback_key", uuid.uuid4().hex))
         except FeedbackError as exc:
             st.error(str(exc))
             return
@@ -136,7 +146,7 @@ def show_turn(turn: dict[str, Any]) -> None:
         main, side = st.columns([2.3, 1])
         with main:
             with st.container(border=True):
-                st.markdown(hard_breaks(answer.card or answer.answer))
+                st.markdown(card_markdown(answer.card or answer.answer))
             if answer.abstained:
                 covered = "; ".join(f"{c.treaty} ({' – '.join(state_pt(p) for p in c.parties) or 'multilateral'})"
                                     for c in rules.coverage())

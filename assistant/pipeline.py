@@ -94,7 +94,7 @@ class Assistant:
         query = understand("Sou residente em Portugal e recebo dividendos do Brasil", rules.known_treaties())
         run_rules(query, query.facts)
         if self.search.dense is not None:  # the first query embedding pays torch's start-up
-            self.search.search(query.text, 1, None, "dense")
+            self.search.search(query.text, 1, None, "hybrid")
 
     # ---- public API -------------------------------------------------------------------------
     def ask(self, question: str, extra_facts: dict[str, Any] | None = None) -> Answer:
@@ -146,16 +146,21 @@ class Assistant:
                                   self.default_mode, _heading_terms(query))
         citations = self._citations(run, hits)
         timings["retrieve"] = _ms(t)
+        problem = self.search.dense_problem() if self.default_mode == "hybrid" else None
+        degraded = [msg(lang, "dense_unavailable", reason=problem)] if problem else []
 
         if not run.has_result and not run.documents and self._weak(hits):
             covered = self._covered(lang)
             text = msg(lang, "abstain_weak", covered=covered)
             if run.not_covered:
                 text = msg(lang, "abstain_scope", what=topic_label(query.topic or "", lang), covered=covered)
-            yield self._abstained(question, lang, text, started, timings, query=query, treaty=treaty, run=run)
+            event = self._abstained(question, lang, text, started, timings, query=query, treaty=treaty, run=run)
+            event.answer.notices.extend(degraded)
+            yield event
             return
 
         answer = self._card_answer(question, query, parts, citations, lang)
+        answer.notices.extend(degraded)
         answer.timings_ms = dict(timings)
         yield StreamEvent("card", dataclasses.replace(answer, notices=list(answer.notices)))
 
