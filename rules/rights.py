@@ -144,3 +144,23 @@ def taxing_rights(treaty: str, income: str, residence_state: str, facts: Facts |
         cases=cases, missing_facts=_dedupe(missing) if len(cases) > 1 else [], assumptions=assumptions,
         citations=citations,
         notes=list(data.notes) + list(data.rights[income].notes), coverage=data.coverage)
+
+
+def rights_incomes(treaty: str) -> set[str]:
+    """The incomes whose taxing rights the treaty's data records (empty for an unknown treaty)."""
+    data = treaty_or_not_covered(treaty)
+    return set() if isinstance(data, NotCovered) else set(data.rights)
+
+
+def relief_methods(treaty: str, residence_state: str) -> list[Relief] | NotCovered:
+    """Every relief method the treaty gives the residence State, conditions described (not evaluated):
+    for a question on relief that names no income."""
+    data = treaty_or_not_covered(treaty)
+    if isinstance(data, NotCovered):
+        return data
+    source = other_party(data, residence_state)
+    residence = other_party(data, source)
+    return [Relief(id=s.id, state=residence, method=s.method, conditions=[describe(c.code, c.params) for c in s.when],
+                   citations=[c.citation for c in s.citations], figures=_figures(data, s.figures),
+                   notes=list(s.notes))
+            for s in data.relief if residence in s.residence_states]
