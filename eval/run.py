@@ -43,6 +43,17 @@ RetrieveFn = Callable[[str], list[dict]]
 
 # --------------------------------------------------------------------------- choosing items
 
+def select_splits(items: Sequence[GoldItem], names: Sequence[str]) -> list[GoldItem]:
+    """Only the named splits (every split when none is named), for a quick run on one kind of question."""
+    if not names:
+        return list(items)
+    known = splits(list(items))
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"divisões desconhecidas: {', '.join(unknown)} (existem: {', '.join(known)})")
+    return [i for i in items if i.split in names]
+
+
 def stratified_subset(items: Sequence[GoldItem], n: int | None) -> list[GoldItem]:
     """n items, deterministic: one category after another (largest first), each category handing out
     its items in turn across languages, so small categories and es/en questions are represented."""
@@ -282,6 +293,8 @@ def notes_for(result: dict, questions: Sequence[GoldItem]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m eval.run", description="Avalia o assistente e as linhas de base.")
     parser.add_argument("--subset", type=int, help="só N perguntas (estratificadas) em vez do conjunto inteiro")
+    parser.add_argument("--split", action="append", default=[], metavar="DIVISÃO",
+                        help="só esta divisão (core, realworld, ...; pode repetir-se)")
     parser.add_argument("--llm-subset", type=int, default=DEFAULT_LLM_SUBSET,
                         help=f"perguntas para os sistemas com LLM (omissão {DEFAULT_LLM_SUBSET})")
     parser.add_argument("--systems", help=f"lista separada por vírgulas: {','.join(SYSTEMS)}")
@@ -316,6 +329,10 @@ def main(argv: list[str] | None = None) -> int:
         if given is not None and given != out and not given.is_file():
             parser.error(f"{given}: ficheiro de resultados em falta")
     before = json.loads(args.before.read_text(encoding="utf-8")) if args.before else None
+    try:
+        questions = select_splits(load_eval_set(), args.split)
+    except ValueError as exc:
+        parser.error(str(exc))
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     set_torch_threads(args.torch_threads)
@@ -323,7 +340,6 @@ def main(argv: list[str] | None = None) -> int:
     from config import load_settings
 
     settings = load_settings()
-    questions = load_eval_set()
     items = stratified_subset(questions, args.subset)
     previous = json.loads(merge_from.read_text(encoding="utf-8")) if merge_from and merge_from.is_file() else None
     llm_items = stratified_subset(items, args.llm_subset)
