@@ -143,7 +143,7 @@ def taxing_rights(treaty: str, income: str, residence_state: str, facts: Facts |
         source_role=data.rights[income].source_role, outcome="decided" if len(cases) == 1 else "alternatives",
         cases=cases, missing_facts=_dedupe(missing) if len(cases) > 1 else [], assumptions=assumptions,
         citations=citations,
-        notes=list(data.notes) + list(data.rights[income].notes), coverage=data.coverage)
+        notes=list(data.rights[income].notes), coverage=data.coverage)
 
 
 def rights_incomes(treaty: str) -> set[str]:

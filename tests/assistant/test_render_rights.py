@@ -27,6 +27,6 @@ def test_alternatives_name_the_deciding_fact_and_notes_follow_the_language() -> 
     result = taxing_rights("BR-ES", "dividends", "ES")
     en = _card(result, "en")
     assert "at most 15%" in en and "exemption" in en
-    assert "OCR scan" in en and "digitalização" not in en                 # notes rendered in English
+    assert "Protocol, item 3" in en and "Protocolo, ponto 3" not in en   # notes rendered in English
     alternatives = _card(taxing_rights("PT-BR", "capital_gains", "PT"), "es")
     assert "Depende de hechos" in alternatives and "inmueble" in alternatives and "en los demás casos" in alternatives
