@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from i18n import CatalogueError, has, t
+from ingest.catalog import describe_error
 from rules.conditions import SPECS
 from rules.facts import INCOME_TYPES, TOPICS
 from rules.results import Citation, Message
@@ -152,6 +154,31 @@ def _date(value: Any, where: str) -> date | None:
         raise RulesDataError(f"{where}: data inválida {value!r}") from exc
 
 
+class _Withholding(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    common_exclusions: list[dict[str, Any]] = []
+    incomes: dict[str, dict[str, Any]] = {}
+
+
+class _Residence(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    individual: dict[str, dict[str, Any]] = {}
+    company: dict[str, dict[str, Any]] = {}
+
+
+class _FileShape(BaseModel):
+    """The top-level shape of a data file (pydantic); _Reader then checks what each entry means."""
+    model_config = ConfigDict(extra="allow")
+    treaty: str = Field(min_length=1)
+    parties: list[str] = []
+    coverage: str = "full"
+    withholding: _Withholding | None = None
+    employment: dict[str, Any] | None = None
+    residence: _Residence | None = None
+    figures: list[dict[str, Any]] | None = None
+    modified_by: list[dict[str, Any]] | None = None
+
+
 class _Reader:
     def __init__(self, path: Path, treaty: str):
         self.path = path
@@ -273,8 +300,12 @@ def load_treaty_file(path: Path) -> TreatyData:
         raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise RulesDataError(f"{path.name}: ficheiro ilegível: {exc}") from exc
-    if not isinstance(raw, dict) or not raw.get("treaty"):
-        raise RulesDataError(f"{path.name}: falta 'treaty'")
+    if not isinstance(raw, dict):
+        raise RulesDataError(f"{path.name}: tem de ser um mapeamento (encontrado: {type(raw).__name__})")
+    try:
+        _FileShape.model_validate(raw)
+    except ValidationError as exc:
+        raise RulesDataError(f"{path.name}: " + "; ".join(describe_error(e) for e in exc.errors()[:5])) from exc
     treaty = str(raw["treaty"])
     reader = _Reader(path, treaty)
     parties = tuple(str(p) for p in _as_tuple(raw.get("parties")))

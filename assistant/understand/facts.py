@@ -121,10 +121,9 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         i = _token_at(tokens, q.start)
         bounds = _sentence_bounds(tokens, i)
         dh, dr = _nearest(holding, i, bounds, 6), _nearest(rate, i, bounds, 8)
-        # a bare percentage in a dividend question is the holding, but a 0% holding means nothing:
-        # "…é 0%" is an asserted rate
-        unclaimed = dh is None and dr is None and "dividends" in topic_list and q.value > 0
-        if (unclaimed and holding_pct is None) or (dh is not None and (dr is None or dh <= dr)):
+        # a holding only when the words say so ("detenho 30%", "30% do capital"); a bare percentage is the
+        # rate the user takes for granted ("…é de 5%, certo?"), which the card confirms or corrects
+        if dh is not None and (dr is None or dh <= dr):
             holding_pct = q.value if holding_pct is None else holding_pct
         else:
             rates.append(q.value)

@@ -43,6 +43,7 @@ class Query:
     fiscal_year: int | None = None
     tiebreaker: TiebreakerFacts | None = None
     injection: bool = False
+    evasion: bool = False                          # asks how to evade tax or hide income: refused
     mentions_mli: bool = False                     # the question names the MLI / BEPS
     stated_rates: tuple[float, ...] = ()           # percentages the user asserts as rates (their premise)
     readings: tuple[Reading, ...] = ()             # candidate treaties when the pair is not certain

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Mapping
 
+from assistant.lexicon import countries
 from assistant.lexicon.text import fold
 from assistant.understand.places import Mention, unique
 from assistant.understand.query import Reading
@@ -53,7 +54,8 @@ def _complete(parties: tuple[str, ...], residence: str | None, source: str | Non
     return residence, source
 
 
-def _readings(named: str, candidates: list[str], treaties: Treaties, role: str | None) -> tuple[Reading, ...]:
+def _readings(named: str, candidates: list[str], treaties: Treaties, role: str | None,
+              language: str) -> tuple[Reading, ...]:
     """One reading per treaty that has the only named country: the other party is assumed to be the
     residence when the named country is the source, the source when it is the residence, and when its
     role is unknown, both directions stay open within that treaty."""
@@ -67,11 +69,13 @@ def _readings(named: str, candidates: list[str], treaties: Treaties, role: str |
             out.append(Reading(tid, other, named, other, "residence"))
         else:
             out.append(Reading(tid, None, None, other, "other"))
-    return tuple(out)
+    likely = countries().language_countries.get(language, ())
+    return tuple(sorted(out, key=lambda r: likely.index(r.assumed) if r.assumed in likely else len(likely)))
 
 
 def direction(folded: str, mentions: list[Mention], treaties: Treaties, residence_states: tuple[str, ...],
-              source_states: tuple[str, ...]) -> Direction:
+              source_states: tuple[str, ...], language: str, has_topic: bool) -> Direction:
+    """has_topic: without a treaty subject, one named country is no reason to answer for its treaties."""
     pairs = _pairs(treaties)
     named = _named_treaty(folded, treaties)
     codes = unique(m.code for m in mentions)
@@ -101,8 +105,8 @@ def direction(folded: str, mentions: list[Mention], treaties: Treaties, residenc
             with_it = [tid for pair, tid in pairs.items() if only in pair]
             if len(with_it) == 1:
                 treaty, inferred = with_it[0], True
-            else:
-                readings = _readings(only, with_it, treaties, roles.get(only))
+            elif has_topic:
+                readings = _readings(only, with_it, treaties, roles.get(only), language)
         elif len(codes) >= 2:
             not_covered = (codes[0], codes[1])
     if treaty is not None and treaty in treaties:
