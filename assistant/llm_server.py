@@ -209,6 +209,7 @@ def serve(settings: Settings, model: Path, watch_pid: int | None) -> int:
     params.hostnames = ["127.0.0.1"]           # loopback only
     params.port = 0                            # a free port, chosen by the server
     params.verbosity = 1
+    params.endpoint_metrics = True             # token counts and seconds for `make bench`
     stopping = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda *_: stopping.set())
