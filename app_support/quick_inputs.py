@@ -9,46 +9,37 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from i18n import t
 from rules.facts import BENEFICIARY_KINDS, ROYALTY_KINDS
 
-BENEFICIARY_PT = {"individual": "Pessoa singular", "company": "Sociedade",
-                  "government": "Governo ou entidade pública do outro Estado",
-                  "financial_institution": "Instituição financeira"}
-ROYALTY_PT = {"copyright": "Direitos de autor (obras literárias, artísticas ou científicas)",
-              "copyright_film": "Filmes/gravações produzidos por residente de um dos Estados",
-              "copyright_film_other": "Filmes/gravações produzidos por outros",
-              "patent": "Patentes", "trademark": "Marcas", "design_model_plan": "Desenhos, modelos ou planos",
-              "know_how": "Know-how (fórmulas, processos, experiência)", "equipment": "Uso de equipamento",
-              "technical_services": "Assistência técnica / serviços técnicos", "other": "Outro"}
-LOAN_PURPOSE_PT = {"equipment": "Aquisição de bens de equipamento", "other": "Outra finalidade"}
+UI = "pt"                                     # the app's language
+
+
+def _labels(group: str, codes: tuple[str, ...]) -> dict[str, str]:
+    return {k: t(UI, f"app.{group}.{k}") for k in codes}
+
+
+BENEFICIARY_PT = _labels("beneficiary", BENEFICIARY_KINDS)
+ROYALTY_PT = _labels("royalty", ROYALTY_KINDS)
+LOAN_PURPOSE_PT = _labels("loan_purpose", ("equipment", "other"))
 
 
 @dataclass(frozen=True)
 class QuickInput:
     fact: str                         # the missing fact it answers (a Facts field name)
-    label: str                        # Portuguese question
+    label: str                        # question in the app's language (from the message catalogue)
     kind: str                         # "choice" | "percent" | "since" | "years" | "bool"
     options: dict[str, str] | None = None
 
 
-QUICK_INPUTS: dict[str, QuickInput] = {q.fact: q for q in (
-    QuickInput("beneficiary_kind", "Quem é o beneficiário: uma sociedade ou uma pessoa singular?", "choice",
-               {k: BENEFICIARY_PT.get(k, k) for k in BENEFICIARY_KINDS}),
-    QuickInput("holding_pct", "Que percentagem do capital da sociedade que paga detém?", "percent"),
-    QuickInput("holding_months", "Desde quando detém a participação?", "since"),
-    QuickInput("direct_holding", "A participação é detida diretamente?", "bool"),
-    QuickInput("voting_capital", "A participação é de capital com direito a voto?", "bool"),
-    QuickInput("loan_term_years", "Qual o prazo do empréstimo (anos)?", "years"),
-    QuickInput("loan_purpose", "Qual a finalidade do empréstimo?", "choice", LOAN_PURPOSE_PT),
-    QuickInput("royalty_kind", "Que tipo de royalties?", "choice", {k: ROYALTY_PT.get(k, k) for k in ROYALTY_KINDS}),
-    QuickInput("registered_central_bank", "O investimento ou contrato está registado no Banco Central do Brasil?",
-               "bool"),
-    QuickInput("attributable_to_pe", "O rendimento está ligado a um estabelecimento estável no Estado da fonte?",
-               "bool"),
-    QuickInput("paid_to_pe_third_state", "É pago a um estabelecimento estável num terceiro Estado?", "bool"),
-    QuickInput("free_zone_regime", "O beneficiário tem benefícios de zona franca (Madeira, Manaus…)?", "bool"),
-    QuickInput("interest_on_equity", "São juros sobre o capital próprio?", "bool"),
-)}
+_KINDS = {"beneficiary_kind": ("choice", BENEFICIARY_PT), "holding_pct": ("percent", None),
+          "holding_months": ("since", None), "direct_holding": ("bool", None), "voting_capital": ("bool", None),
+          "loan_term_years": ("years", None), "loan_purpose": ("choice", LOAN_PURPOSE_PT),
+          "royalty_kind": ("choice", ROYALTY_PT), "registered_central_bank": ("bool", None),
+          "attributable_to_pe": ("bool", None), "paid_to_pe_third_state": ("bool", None),
+          "free_zone_regime": ("bool", None), "interest_on_equity": ("bool", None)}
+QUICK_INPUTS: dict[str, QuickInput] = {
+    fact: QuickInput(fact, t(UI, f"app.quick_input.{fact}"), kind, options) for fact, (kind, options) in _KINDS.items()}
 
 
 def quick_inputs_for(missing: list[str]) -> list[QuickInput]:
@@ -75,22 +66,20 @@ def describe_facts(extra: dict[str, Any]) -> str:
     out = []
     for name, value in extra.items():
         if name == "beneficiary_kind":
-            out.append(f"beneficiário: {BENEFICIARY_PT.get(value, value).lower()}")
+            out.append(t(UI, "app.described.beneficiary", value=BENEFICIARY_PT.get(value, value).lower()))
         elif name == "holding_pct":
-            out.append(f"participação: {value:g}%")
-        elif name == "holding_since":
-            out.append(f"participação detida desde {value.isoformat()}")
-        elif name == "payment_date":
-            out.append(f"pagamento em {value.isoformat()}")
+            out.append(t(UI, "app.described.holding_pct", value=f"{value:g}"))
+        elif name in ("holding_since", "payment_date"):
+            out.append(t(UI, f"app.described.{name}", value=value.isoformat()))
         elif name == "royalty_kind":
-            out.append(f"royalties: {ROYALTY_PT.get(value, value).lower()}")
+            out.append(t(UI, "app.described.royalty", value=ROYALTY_PT.get(value, value).lower()))
         elif name == "loan_purpose":
-            out.append(f"empréstimo: {LOAN_PURPOSE_PT.get(value, value).lower()}")
+            out.append(t(UI, "app.described.loan_purpose", value=LOAN_PURPOSE_PT.get(value, value).lower()))
         elif name == "loan_term_years":
-            out.append(f"prazo do empréstimo: {value:g} anos")
+            out.append(t(UI, "app.described.loan_term_years", value=f"{value:g}"))
         elif isinstance(value, bool):
             label = QUICK_INPUTS[name].label.rstrip("?") if name in QUICK_INPUTS else name
-            out.append(f"{label}: {'sim' if value else 'não'}")
+            out.append(f"{label}: {t(UI, 'app.described.answer_yes' if value else 'app.described.answer_no')}")
         else:
             out.append(f"{name}: {value}")
     return "; ".join(out)

@@ -4,25 +4,21 @@ from __future__ import annotations
 from typing import Any
 
 import rules
+from i18n import t
 from assistant.answer import Answer, citation_label
 from rules.labels import state_name, topic_label
 
-DISCLAIMER = "Informação geral, não constitui aconselhamento jurídico."
+UI = "pt"                                      # the app's language
+DISCLAIMER = t(UI, "app.disclaimer")
 
 STATUS_ICON = {"met": ":green[:material/check_circle:]", "not_met": ":red[:material/cancel:]",
                "unknown": ":orange[:material/help:]", "assumed_not_met": ":gray[:material/remove_circle:]"}
-STATUS_PT = {"met": "verifica-se", "not_met": "não se verifica", "unknown": "por saber",
-             "assumed_not_met": "assume-se que não se verifica"}
-_SOURCES_HEADING = {"pt": "Fontes", "es": "Fuentes", "en": "Sources"}
-
-STEP_PT = {"permanent_home": "Habitação permanente", "vital_interests": "Centro de interesses vitais",
-           "habitual_abode": "Permanência habitual", "nationality": "Nacionalidade",
-           "mutual_agreement": "Acordo entre as autoridades competentes",
-           "effective_management": "Direção efetiva"}
-STEP_OUTCOME_PT = {"decided": "decide", "next": "não decide — passa ao critério seguinte",
-                   "unknown": "falta a informação"}
-WINDOW_RULE_PT = {"calendar_year": "ano civil", "any_12_months": "qualquer período de 12 meses",
-                  "12_months_in_fiscal_year": "12 meses com início ou termo no ano fiscal"}
+STATUS_PT = {k: t(UI, f"app.status.{k}") for k in STATUS_ICON}
+STEP_PT = {k: t(UI, f"app.step.{k}") for k in ("permanent_home", "vital_interests", "habitual_abode", "nationality",
+                                               "mutual_agreement", "effective_management")}
+STEP_OUTCOME_PT = {k: t(UI, f"app.step_outcome.{k}") for k in ("decided", "next", "unknown")}
+WINDOW_RULE_PT = {k: t(UI, f"app.window_rule.{k}") for k in ("calendar_year", "any_12_months",
+                                                             "12_months_in_fiscal_year")}
 
 
 def cite_label(c: rules.Citation) -> str:
@@ -31,11 +27,9 @@ def cite_label(c: rules.Citation) -> str:
 
 def outcome_pt(outcome: str, rate: float | None) -> str:
     if outcome == "cap" and rate is not None:
-        return f"Taxa máxima de {rate:g}% no Estado da fonte".replace(".", ",")
-    return {"exempt": "Isento no Estado da fonte (0%)",
-            "no_treaty_limit": "A convenção não fixa limite (aplica-se o artigo dos lucros das empresas)",
-            "no_treaty_benefit": "Sem benefícios da convenção",
-            "alternatives": "Depende de factos ainda não indicados"}.get(outcome, outcome)
+        return t(UI, "app.outcome.cap", rate=f"{rate:g}".replace(".", ","))
+    return t(UI, f"app.outcome.{outcome}") if outcome in ("exempt", "no_treaty_limit", "no_treaty_benefit",
+                                                            "alternatives") else outcome
 
 
 def condition_line(c: rules.Condition) -> str:
@@ -57,7 +51,7 @@ def reply_draft(answer: Answer) -> str:
     parts = [answer.card.strip() or answer.answer.strip(), answer.follow_up.strip(), answer.explanation.strip(),
              *(n.strip() for n in answer.notices)]
     if answer.citations:
-        heading = _SOURCES_HEADING.get(answer.language, _SOURCES_HEADING["pt"])
+        heading = t(answer.language, "app.sources")
         parts.append(heading + ":\n" + "\n".join(f"[{c.n}] {c.label()} — “{c.quote}”" for c in answer.citations))
     parts.append(DISCLAIMER)
     return "\n\n".join(p for p in parts if p)

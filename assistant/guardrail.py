@@ -1,28 +1,90 @@
-"""Step 5: every number in generated text must be grounded; every [n] must point to a passage.
+"""Step 5: every number in generated text must be grounded; every [n] must point to a passage; an exemption
+may be claimed only when a rule result gives one.
 
-Numbers are compared after normalisation ("3.000", "3 000" and "3000" are one number; "12,5" is
-12.5), so the model cannot slip a figure past the check by reformatting it; percentages written
-in words ("zero por cento", "ten percent") are caught too.
+Numbers are compared after normalisation ("3.000", "3 000" and "3000" are one number; "12,5" is 12.5), and
+numbers written in words are read in pt/es/en when a percent or time unit follows ("meio por cento" is 0.5,
+"doce y medio por ciento" 12.5, "twenty-five percent" 25, "dois anos" 2), so the model cannot slip a figure
+past the check by reformatting it. The user's question may ground the facts it states (years, days, a
+holding of 30%) but never a rate: a percentage in the question used as a rate there, or used as a rate in
+the answer, must be grounded by the rules or the passages.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
 
 _CITE = re.compile(r"\[(\d+)\]")
 _NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:[. ]\d{3})+|\d+)(?:[.,](\d+))?(?![\w])")
-_WORDS = {
-    "zero": 0, "cero": 0, "um": 1, "uma": 1, "uno": 1, "una": 1, "one": 1, "dois": 2, "duas": 2, "dos": 2,
-    "two": 2, "tres": 3, "três": 3, "three": 3, "quatro": 4, "cuatro": 4, "four": 4, "cinco": 5, "five": 5,
-    "seis": 6, "six": 6, "sete": 7, "siete": 7, "seven": 7, "oito": 8, "ocho": 8, "eight": 8, "nove": 9,
-    "nueve": 9, "nine": 9, "dez": 10, "diez": 10, "ten": 10, "doze": 12, "doce": 12, "twelve": 12,
-    "quinze": 15, "quince": 15, "fifteen": 15, "vinte": 20, "veinte": 20, "twenty": 20, "vinte e cinco": 25,
-    "veinticinco": 25, "twenty-five": 25, "twenty five": 25, "trinta": 30, "treinta": 30, "thirty": 30,
-    "cinquenta": 50, "cincuenta": 50, "fifty": 50, "cem": 100, "cien": 100, "hundred": 100,
+
+# ---- numbers written in words --------------------------------------------------------------------------
+_UNITS = {
+    # pt
+    "zero": 0, "um": 1, "uma": 1, "dois": 2, "duas": 2, "três": 3, "tres": 3, "quatro": 4, "cinco": 5, "seis": 6,
+    "sete": 7, "oito": 8, "nove": 9, "dez": 10, "onze": 11, "doze": 12, "treze": 13, "catorze": 14,
+    "quatorze": 14, "quinze": 15, "dezasseis": 16, "dezesseis": 16, "dezassete": 17, "dezessete": 17,
+    "dezoito": 18, "dezanove": 19, "dezenove": 19, "vinte": 20, "trinta": 30, "quarenta": 40, "cinquenta": 50,
+    "sessenta": 60, "setenta": 70, "oitenta": 80, "noventa": 90, "cem": 100, "cento": 100, "duzentos": 200,
+    "duzentas": 200, "trezentos": 300, "quatrocentos": 400, "quinhentos": 500, "seiscentos": 600,
+    "setecentos": 700, "oitocentos": 800, "novecentos": 900,
+    # es
+    "cero": 0, "uno": 1, "un": 1, "una": 1, "dos": 2, "cuatro": 4, "siete": 7, "ocho": 8, "nueve": 9,
+    "diez": 10, "once": 11, "doce": 12, "trece": 13, "catorce": 14, "quince": 15, "dieciséis": 16,
+    "dieciseis": 16, "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20, "veintiuno": 21,
+    "veintiún": 21, "veintiuna": 21, "veintidós": 22, "veintidos": 22, "veintitrés": 23, "veintitres": 23,
+    "veinticuatro": 24, "veinticinco": 25, "veintiséis": 26, "veintiseis": 26, "veintisiete": 27,
+    "veintiocho": 28, "veintinueve": 29, "treinta": 30, "cuarenta": 40, "cincuenta": 50, "sesenta": 60,
+    "ochenta": 80, "cien": 100, "ciento": 100, "doscientos": 200, "trescientos": 300, "cuatrocientos": 400,
+    "quinientos": 500, "seiscientos": 600, "setecientos": 700, "ochocientos": 800, "novecientos": 900,
+    # en
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
+    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
+    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
 }
-_WORD_PERCENT = re.compile(
-    r"\b(" + "|".join(sorted((re.escape(w) for w in _WORDS), key=len, reverse=True)) +
-    r")\s+(?:por\s+cento|por\s+ciento|percent|per\s+cent)\b", re.IGNORECASE)
+_SCALES = {"hundred": 100, "mil": 1000, "thousand": 1000}
+_HALF = r"(?:meio|meia|medio|media|a\s+half|one\s+half)"
+_JOIN = r"(?:\s+(?:e|y|and)\s+|\s*-\s*|\s+)"
+_WORD = r"(?:" + "|".join(sorted((re.escape(w) for w in [*_UNITS, *_SCALES]), key=len, reverse=True)) + r")\b"
+_DIGIT_WORDS = r"(?:" + "|".join(w for w, v in _UNITS.items() if v < 10) + r")"
+_PERCENT_UNIT = (r"(?:%|por\s+cento|por\s+ciento|per\s*cent|pct\b|pontos?\s+percentua\w+|puntos?\s+porcentua\w+|"
+                 r"percentage\s+points?)")
+_TIME_UNIT = r"(?:dias?|días?|days?|meses|m[eê]s|months?|anos?|años?|years?|semanas?|weeks?)\b"
+# "um ano", "a year", "dos anos" (pt "of the years"): articles, not counts; they count only before a percent.
+_ARTICLES = {"um", "uma", "un", "una", "uno", "one", "dos"}
+_WORD_NUMBER = re.compile(
+    r"(?<![\w-])(?<!por )(?:(?P<half>half(?:\s+(?:a|of\s+one))?|" + _HALF + r")"
+    r"|(?P<words>" + _WORD + r"(?:" + _JOIN + _WORD + r")*)"
+    r"(?:(?:\s+(?:e|y|and)\s+)(?P<andhalf>" + _HALF + r")"
+    r"|\s+(?:v[ií]rgula|coma|point)\s+(?P<decimals>" + _DIGIT_WORDS + r"(?:\s+" + _DIGIT_WORDS + r")*))?)"
+    r"\s+(?:(?P<pct>" + _PERCENT_UNIT + r")|(?P<time>" + _TIME_UNIT + r"))",
+    re.IGNORECASE)
+
+
+def _words_value(words: str) -> float | None:
+    total, current = 0, 0
+    for token in re.split(r"\s+(?:e|y|and)\s+|\s*-\s*|\s+", words.lower()):
+        if token in _SCALES:
+            current = (current or 1) * _SCALES[token]
+            if _SCALES[token] >= 1000:
+                total, current = total + current, 0
+        elif token in _UNITS:
+            current += _UNITS[token]
+        else:
+            return None
+    return total + current
+
+
+@dataclass(frozen=True)
+class Mention:
+    value: str          # normalised: "3000", "12.5"
+    start: int
+    end: int
+    percent: bool
+
+
+def _fmt(value: float) -> str:
+    return f"{value:g}"
 
 
 def _normalise(integer: str, fraction: str | None) -> str:
@@ -32,38 +94,119 @@ def _normalise(integer: str, fraction: str | None) -> str:
     return str(whole)
 
 
+_PERCENT_AFTER = re.compile(r"\s*" + _PERCENT_UNIT, re.IGNORECASE)
+
+
+def mentions(text: str) -> list[Mention]:
+    """Every number in the text, written in digits or in words, in text order (citation markers excluded)."""
+    text = _CITE.sub(lambda m: " " * len(m.group(0)), text)
+    found: list[Mention] = []
+    for m in _NUMBER.finditer(text):
+        after = _PERCENT_AFTER.match(text, m.end())
+        found.append(Mention(_normalise(m.group(1), m.group(2)), m.start(), after.end() if after else m.end(),
+                             bool(after)))
+    for m in _WORD_NUMBER.finditer(text):
+        if m.group("half"):
+            value: float | None = 0.5
+        else:
+            value = _words_value(m.group("words"))
+            if value is None:
+                continue
+            if m.group("andhalf"):
+                value += 0.5
+            if m.group("decimals"):
+                value = float(f"{int(value)}." + "".join(str(_UNITS[d.lower()])
+                                                          for d in m.group("decimals").split()))
+        if m.group("time") and m.group("words") and m.group("words").lower() in _ARTICLES:
+            continue
+        found.append(Mention(_fmt(value), m.start(), m.end(), bool(m.group("pct"))))
+    return sorted(found, key=lambda x: x.start)
+
+
 def numbers_in(text: str) -> list[str]:
-    text = _CITE.sub(" ", text)
-    found = [_normalise(m.group(1), m.group(2)) for m in _NUMBER.finditer(text)]
-    found += [str(_WORDS[m.group(1).lower()]) for m in _WORD_PERCENT.finditer(text)]
-    return found
-
-
-_PERCENT_AFTER = re.compile(r"\s*(?:%|por\s+cento|por\s+ciento|percent|per\s+cent)", re.IGNORECASE)
+    return [m.value for m in mentions(text)]
 
 
 def percentages_in(text: str) -> list[str]:
     """Numbers used as percentages: a rate must match a percentage, not any number that happens to
     appear (an article number 12 does not ground a 12% rate)."""
-    text = _CITE.sub(" ", text)
-    found = [_normalise(m.group(1), m.group(2)) for m in _NUMBER.finditer(text)
-             if _PERCENT_AFTER.match(text, m.end())]
-    found += [str(_WORDS[m.group(1).lower()]) for m in _WORD_PERCENT.finditer(text)]
-    return found
+    return [m.value for m in mentions(text) if m.percent]
 
 
-def without_percentages(text: str, values: tuple[float, ...]) -> str:
+def without_percentages(text: str, values: Iterable[float]) -> str:
     """The text with the given percentages blanked out (rates a user asserted must not ground an answer)."""
-    wanted = {f"{v:g}" for v in values}  # the same spelling _normalise gives: "10", "12.5"
+    wanted = {_fmt(v) for v in values}
     pieces, last = [], 0
-    for m in _NUMBER.finditer(text):
-        after = _PERCENT_AFTER.match(text, m.end())
-        if after and _normalise(m.group(1), m.group(2)) in wanted:
-            pieces.append(text[last:m.start()] + " ")
-            last = after.end()
+    for m in mentions(text):
+        if m.percent and m.value in wanted and m.start >= last:
+            pieces.append(text[last:m.start] + " ")
+            last = m.end
     return "".join(pieces) + text[last:]
 
 
+# ---- is a percentage used as a rate? -------------------------------------------------------------------
+_RATE_WORDS = re.compile(
+    r"\b(?:tax[ao]s?|tasas?|rates?|al[ií]quotas?|reten[çc]\w*|ret[eé]m|ret[eé]n|reter|retener|retiene\w*|"
+    r"retid\w*|retenid\w*|withh\w*|limit\w*|l[ií]mite\w*|caps?|capped|impost\w*|impuest\w*|tax(?:es|ed)?|"
+    r"tribut\w*|cobra\w*|charged?|levied|m[aá]xim\w*|maximum|at\s+most|isent\w*|exent\w*|exempt\w*)\b",
+    re.IGNORECASE)
+_CLAUSE_END = re.compile(r"[.;:!?](?:\s|$)|\n")
+_AFTER_END = re.compile(r"[,.;:!?\n]")
+
+
+def _as_rate(text: str, m: Mention, previous_end: int) -> bool:
+    """A rate word in the same clause just before the percentage (since the previous number) or right after."""
+    start = max(previous_end, m.start - 60)
+    before = text[start:m.start]
+    cut = [c.end() for c in _CLAUSE_END.finditer(before)]
+    before = before[cut[-1]:] if cut else before
+    after = " ".join(_AFTER_END.split(text[m.end:m.end + 40], 1)[0].split()[:3])
+    return bool(_RATE_WORDS.search(before) or _RATE_WORDS.search(after))
+
+
+def _percent_uses(text: str) -> list[tuple[Mention, bool]]:
+    """(percentage mention, used as a rate) for every percentage in the text."""
+    found, previous_end = [], 0
+    for m in mentions(text):
+        if m.percent:
+            found.append((m, _as_rate(text, m, previous_end)))
+        previous_end = m.end
+    return found
+
+
+def stated_facts_percentages(question: str) -> set[str]:
+    """Percentages the question uses as facts (a holding), not as rates: they may be restated, never as rates."""
+    return {m.value for m, as_rate in _percent_uses(question) if not as_rate}
+
+
+# ---- exemption claims ----------------------------------------------------------------------------------
+_EXEMPTION = re.compile(
+    r"\b(?:isent\w*|isenç\w*|isenc\w*|exent\w*|exenci\w*|exempt\w*|tax[- ]free|duty[- ]free|"
+    r"sem\s+(?:qualquer\s+)?(?:reten[çc][ãa]o|imposto|tributa[çc][ãa]o)|"
+    r"sin\s+(?:ninguna\s+)?(?:retenci[óo]n|impuesto|tributaci[óo]n)|"
+    r"no\s+(?:withholding|tax\s+is\s+(?:withheld|due|levied|charged))|"
+    r"(?:n[ãa]o|no)\s+(?:h[áa]|hay|existe)\s+(?:lugar\s+a\s+)?(?:qualquer\s+|ninguna\s+)?(?:reten[çc][ãa]o|retenci[óo]n|imposto|impuesto)|"
+    r"n[ãa]o\s+(?:[ée]|s[ãa]o|est[áa]|est[ãa]o|fica|ficam)\s+sujeit[oa]s?\s+a\s+(?:reten[çc][ãa]o|imposto|tributa[çc][ãa]o)|"
+    r"no\s+(?:es|son|est[áa]|est[áa]n|queda|quedan)\s+(?:sujet[oa]s?|gravad[oa]s?)|"
+    r"(?:is|are)\s+not\s+(?:subject\s+to\s+(?:withholding|tax)|taxed|taxable)|"
+    r"livre\s+de\s+impostos?|libres?\s+de\s+impuestos?|free\s+of\s+(?:tax|withholding))",
+    re.IGNORECASE)
+
+
+def exemption_claims(text: str) -> list[str]:
+    return [m.group(0) for m in _EXEMPTION.finditer(text)]
+
+
+def rules_give_exemption(rule_results: Sequence[dict[str, Any]]) -> bool:
+    """A rule result (or one of its alternatives) exempts at source, or leaves the income to the residence State."""
+    for r in rule_results:
+        outcomes = [r.get("outcome"), *(a.get("outcome") for a in r.get("alternatives") or ())]
+        if "exempt" in outcomes or r.get("taxable_in_work_state") is False:
+            return True
+    return False
+
+
+# ---- the check -----------------------------------------------------------------------------------------
 def citation_refs(text: str) -> list[int]:
     return [int(n) for n in _CITE.findall(text)]
 
@@ -74,6 +217,7 @@ class Verdict:
     numbers: list[str]
     ungrounded: list[str]
     invalid_refs: list[int]
+    unsupported_claims: list[str]
 
     def problems(self) -> str:
         parts = []
@@ -81,18 +225,28 @@ class Verdict:
             parts.append("numbers " + ", ".join(self.ungrounded))
         if self.invalid_refs:
             parts.append("references " + ", ".join(f"[{n}]" for n in self.invalid_refs))
+        if self.unsupported_claims:
+            parts.append("an exemption the RESULT does not give (" + ", ".join(self.unsupported_claims) + ")")
         return "; ".join(parts)
 
 
-def verify(generated: str, grounding_texts: list[str], valid_refs: set[int]) -> Verdict:
-    allowed: set[str] = set()
+def verify(generated: str, grounding_texts: list[str], valid_refs: set[int], question: str = "",
+           rule_results: Sequence[dict[str, Any]] = ()) -> Verdict:
+    """Grounding texts (card, passages, labels) ground any number; the question grounds plain numbers and the
+    percentages it states as facts, restated as facts; an exemption needs a rule result that gives one."""
+    facts_pct = stated_facts_percentages(question)
+    allowed = {m.value for m in mentions(question) if not m.percent} | facts_pct
     allowed_pct: set[str] = set()
     for text in grounding_texts:
         allowed.update(numbers_in(text))
         allowed_pct.update(percentages_in(text))
-    numbers = numbers_in(generated)
-    percents = set(percentages_in(generated))
-    ungrounded = sorted(set(n for n in numbers if n not in allowed or (n in percents and n not in allowed_pct)),
-                        key=numbers.index)
+    found = mentions(generated)
+    ungrounded = [m.value for m in found if not m.percent and m.value not in allowed]
+    ungrounded += [m.value for m, as_rate in _percent_uses(generated)
+                   if m.value not in allowed_pct and (as_rate or m.value not in facts_pct)]
+    numbers = [m.value for m in found]
+    ungrounded = sorted(set(ungrounded), key=numbers.index)
     invalid = sorted(set(n for n in citation_refs(generated) if n not in valid_refs))
-    return Verdict(ok=not ungrounded and not invalid, numbers=numbers, ungrounded=ungrounded, invalid_refs=invalid)
+    claims = [] if rules_give_exemption(rule_results) else exemption_claims(generated)
+    return Verdict(ok=not ungrounded and not invalid and not claims, numbers=numbers, ungrounded=ungrounded,
+                   invalid_refs=invalid, unsupported_claims=claims)

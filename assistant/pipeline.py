@@ -155,7 +155,10 @@ class Assistant:
         yield StreamEvent("card", dataclasses.replace(answer, notices=list(answer.notices)))
 
         t = time.perf_counter()
-        if self.chat_model is not None:
+        if self.chat_model is not None and query.injection:  # a flagged injection never reaches the model
+            answer.guardrail = Guardrail(checked=True, action="skipped",
+                                         notes=["injeção assinalada: o modelo não foi chamado"])
+        elif self.chat_model is not None:
             yield from self._generate(answer, query)
         elif self.llm_error:
             answer.notices.append(msg(lang, "llm_failed", reason=self.llm_error))
@@ -281,8 +284,7 @@ class Assistant:
         lang = answer.language
         valid = {c.n for c in answer.citations}  # every passage shown to the user may be cited
         grounding = [answer.card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations)]
-        if not query.injection:  # the user's own facts may be restated, never asserted rates
-            grounding.append(without_percentages(answer.question, query.stated_rates))
+        question = without_percentages(answer.question, query.stated_rates)  # facts only, never asserted rates
         guard = Guardrail(checked=True)
         retry_note = ""
         for attempt in (1, 2):
@@ -300,7 +302,7 @@ class Assistant:
                 answer.guardrail = guard
                 return
             text = "".join(pieces).strip()
-            verdict = verify(text, grounding, valid)
+            verdict = verify(text, grounding, valid, question, answer.rule_results)
             guard.numbers_checked = verdict.numbers
             guard.ungrounded_numbers = verdict.ungrounded
             guard.invalid_citations = verdict.invalid_refs

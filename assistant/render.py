@@ -3,38 +3,26 @@ citation numbers. It is complete without the LLM and is what the guardrail falls
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Callable
 
-import yaml
-
 import rules
+from i18n import has, t
 from assistant.answer import RateLine, citation_label
 from assistant.apply_rules import RuleRun
 from rules.labels import state_name, topic_label, unit_label
-
-MESSAGES = Path(__file__).with_name("messages.yaml")
 
 CiteRef = Callable[[rules.Citation], str]   # citation -> "[n]"
 STATUS_MARK = {"met": "✔", "not_met": "✘", "unknown": "?", "assumed_not_met": "≈"}
 
 
-@lru_cache(maxsize=1)
-def _messages() -> dict:
-    return yaml.safe_load(MESSAGES.read_text(encoding="utf-8"))
-
-
 def msg(language: str, key: str, default: str | None = None, **values: object) -> str:
-    """A message in `language` (Portuguese when the language has none); `default` when the key is unknown."""
-    node: object = _messages().get(language) or _messages()["pt"]
-    for part in key.split("."):
-        if not isinstance(node, dict) or part not in node:
-            if default is None:
-                raise KeyError(key)
-            return default
-        node = node[part]
-    return str(node).format(**values)
+    """An assistant message (i18n/assistant.yaml) in `language`; `default` when the key is unknown."""
+    full = f"assistant.{key}"
+    if not has(full):
+        if default is None:
+            raise KeyError(key)
+        return default
+    return t(language, full, **values)
 
 
 def fmt_number(value: float, language: str) -> str:
@@ -56,7 +44,7 @@ def treaty_name(treaty: str, language: str) -> str:
 def follow_up(missing: list[str], language: str) -> str:
     if not missing:
         return ""
-    items = "; ".join(msg(language, f"facts.{m}") for m in missing if m in _messages()["pt"]["facts"])
+    items = "; ".join(msg(language, f"facts.{m}") for m in missing if has(f"assistant.facts.{m}"))
     return msg(language, "follow_up", items=items) if items else ""
 
 
@@ -182,7 +170,7 @@ def render_card(run: RuleRun, topic: str | None, language: str, cite: CiteRef) -
     if run.documents:
         lines.append(msg(language, "documents_intro"))
         lines += [f"- {d.text_in(language)} {_refs(d.citations, cite)}".rstrip() for d in run.documents]
-    notes = [n for r in run.withholding for n in r.notes]
+    notes = [n for r in run.withholding for n in r.notes_in(language)]
     if notes:
         lines.append(f"_{msg(language, 'notes')}:_ " + " ".join(dict.fromkeys(notes)))
     lines += run.errors

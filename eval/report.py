@@ -153,7 +153,7 @@ def _split_breakdown(result: Mapping, keys: Sequence[str], title: str) -> list[s
     return lines
 
 
-def _why(record: Mapping) -> str:
+def why_wrong(record: Mapping) -> str:
     """What went wrong with one answer, in a few words."""
     if record.get("error"):
         return f"erro: {record['error'][:80]}"
@@ -171,7 +171,7 @@ def _why(record: Mapping) -> str:
     if record.get("missing_in_text"):
         parts.append("taxa fora do texto")
     if record.get("missing_facts"):
-        parts.append(f"faltam {len(record['missing_facts'])} factos-chave")
+        parts.append("falta " + ", ".join(f"«{f}»" for f in record["missing_facts"]))
     return "; ".join(parts) or "errada"
 
 
@@ -189,7 +189,7 @@ def failures_section(result: Mapping, per_category: int = 2) -> list[str]:
                 r = records.get(item_id, {})
                 question = " ".join(str(r.get("question") or "").split())
                 question = question if len(question) <= 110 else question[:107] + "…"
-                lines.append(f"  - `{item_id}` «{question}» — {_why(r)}")
+                lines.append(f"  - `{item_id}` «{question}» — {why_wrong(r)}")
     return lines
 
 

@@ -43,6 +43,17 @@ RetrieveFn = Callable[[str], list[dict]]
 
 # --------------------------------------------------------------------------- choosing items
 
+def select_splits(items: Sequence[GoldItem], names: Sequence[str]) -> list[GoldItem]:
+    """Only the named splits (every split when none is named), for a quick run on one kind of question."""
+    if not names:
+        return list(items)
+    known = splits(list(items))
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ValueError(f"divisões desconhecidas: {', '.join(unknown)} (existem: {', '.join(known)})")
+    return [i for i in items if i.split in names]
+
+
 def stratified_subset(items: Sequence[GoldItem], n: int | None) -> list[GoldItem]:
     """n items, deterministic: one category after another (largest first), each category handing out
     its items in turn across languages, so small categories and es/en questions are represented."""
@@ -275,9 +286,6 @@ def notes_for(result: dict, questions: Sequence[GoldItem]) -> list[str]:
         counts = {a: guarded.count(a) for a in sorted({g for g in guarded if g})}
         notes.append(f"{SYSTEMS['ours-llm']}: guardrail " + ", ".join(f"{a}: {n}" for a, n in counts.items())
                      + " (fallback = a explicação do LLM foi rejeitada ou o tempo esgotou e ficou só o cartão).")
-    for w in result.get("worst", []):
-        notes.append(f"Pior categoria ({SYSTEMS['ours']}): {w['category']} — {w['wrong']}/{w['of']} erradas, "
-                     f"por ex. {', '.join(w['examples'])}.")
     notes += result.get("extra_notes", [])
     return notes
 
@@ -285,6 +293,8 @@ def notes_for(result: dict, questions: Sequence[GoldItem]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m eval.run", description="Avalia o assistente e as linhas de base.")
     parser.add_argument("--subset", type=int, help="só N perguntas (estratificadas) em vez do conjunto inteiro")
+    parser.add_argument("--split", action="append", default=[], metavar="DIVISÃO",
+                        help="só esta divisão (core, realworld, ...; pode repetir-se)")
     parser.add_argument("--llm-subset", type=int, default=DEFAULT_LLM_SUBSET,
                         help=f"perguntas para os sistemas com LLM (omissão {DEFAULT_LLM_SUBSET})")
     parser.add_argument("--systems", help=f"lista separada por vírgulas: {','.join(SYSTEMS)}")
@@ -297,6 +307,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--before", type=Path, metavar="RESULTADOS",
                         help="ficheiro de resultados anterior: o relatório mostra antes/depois por divisão, "
                              "língua e categoria")
+    parser.add_argument("--note", action="append", default=[], metavar="TEXTO",
+                        help="nota a acrescentar ao relatório (pode repetir-se), por exemplo o objetivo de uma issue")
     parser.add_argument("--torch-threads", type=int, default=1,
                         help="threads do torch para embeber as perguntas (omissão 1; 0 = a omissão do torch)")
     args = parser.parse_args(argv)
@@ -317,6 +329,10 @@ def main(argv: list[str] | None = None) -> int:
         if given is not None and given != out and not given.is_file():
             parser.error(f"{given}: ficheiro de resultados em falta")
     before = json.loads(args.before.read_text(encoding="utf-8")) if args.before else None
+    try:
+        questions = select_splits(load_eval_set(), args.split)
+    except ValueError as exc:
+        parser.error(str(exc))
 
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     set_torch_threads(args.torch_threads)
@@ -324,7 +340,6 @@ def main(argv: list[str] | None = None) -> int:
     from config import load_settings
 
     settings = load_settings()
-    questions = load_eval_set()
     items = stratified_subset(questions, args.subset)
     previous = json.loads(merge_from.read_text(encoding="utf-8")) if merge_from and merge_from.is_file() else None
     llm_items = stratified_subset(items, args.llm_subset)
@@ -368,10 +383,9 @@ def main(argv: list[str] | None = None) -> int:
         "sizes": {"set": len(questions), "full": len(items), "llm": len(llm_ids), "splits": dict(by_split)},
         "llm_subset_ids": llm_ids,
         "systems": summaries, "items": records,
-        "worst": worst_categories(records.get(SYSTEMS["ours"], [])),
         "worst_by_split": {sp: worst_categories([r for r in records.get(SYSTEMS["ours"], []) if r.get("split") == sp])
                            for sp in splits(questions)},
-        "extra_notes": extra,
+        "extra_notes": extra + args.note,
     }
     if before:
         result["before"] = {"file": str(args.before), "date": before["date"], "label": before.get("label"),

@@ -1,16 +1,18 @@
 """Deterministic treaty rules: every rate, threshold and test result the product shows comes from here.
 
 Values live in rules/data/<treaty>.yaml with exact quotes from the corpus; condition codes are listed in
-rules/README.md. Bad input raises RulesInputError (Portuguese message); an uncovered treaty, income or
-topic returns NotCovered, never a number.
+rules/README.md. Results hold codes and params; their words come from the message catalogue (i18n/).
+Bad input raises RulesInputError (Portuguese message); an uncovered treaty, income or topic returns
+NotCovered, never a number.
 """
 from rules.conditions import condition_text
 from rules.coverage import TreatyCoverage, applicable_documents, coverage, figures
 from rules.employment import employment_183_days
-from rules.facts import BENEFICIARY_KINDS, INCOME_TYPES, ROYALTY_KINDS, TOPICS, Facts, TiebreakerFacts
+from rules.facts import (BENEFICIARY_KINDS, EMPLOYMENT_KINDS, GAIN_KINDS, INCOME_TYPES, PENSION_KINDS, ROYALTY_KINDS,
+                         STUDENT_PAYMENT_ORIGINS, TOPICS, Facts, TiebreakerFacts)
 from rules.labels import LANGUAGES, state_name, topic_label, unit_label
 from rules.lookup import known_treaties, treaty_for
-from rules.results import (Alternative, Citation, Condition, DocumentApplication, EmploymentResult, Figure,
+from rules.results import (Alternative, Citation, Condition, DocumentApplication, EmploymentResult, Figure, Message,
                            NotCovered, RulesInputError, TiebreakerResult, TiebreakerStep, WithholdingResult)
 from rules.tiebreaker import residence_tiebreaker
 from rules.treaty_data import RulesDataError
@@ -21,6 +23,7 @@ __all__ = [
     "applicable_documents", "known_treaties", "treaty_for",
     "condition_text", "topic_label", "unit_label", "state_name", "LANGUAGES",
     "Facts", "TiebreakerFacts", "INCOME_TYPES", "TOPICS", "BENEFICIARY_KINDS", "ROYALTY_KINDS",
+    "PENSION_KINDS", "GAIN_KINDS", "EMPLOYMENT_KINDS", "STUDENT_PAYMENT_ORIGINS", "Message",
     "WithholdingResult", "EmploymentResult", "TiebreakerResult", "TiebreakerStep", "Figure", "NotCovered",
     "Alternative", "Citation", "Condition", "DocumentApplication", "TreatyCoverage",
     "RulesInputError", "RulesDataError",

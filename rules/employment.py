@@ -13,22 +13,8 @@ from datetime import date, timedelta
 
 from rules.conditions import describe
 from rules.lookup import treaty_or_not_covered
-from rules.results import Condition, EmploymentResult, NotCovered, RulesInputError
+from rules.results import Condition, EmploymentResult, Message, NotCovered, RulesInputError
 from rules.treaty_data import CitedQuote, EmploymentSpec, TreatyData, load_all
-
-WINDOW_TEXTS = {
-    "calendar_year": {"pt": "dias de permanência no ano civil considerado",
-                      "es": "días de permanencia en el año natural considerado",
-                      "en": "days of presence in the calendar year concerned"},
-    "any_12_months": {"pt": "dias de permanência em qualquer período de 12 meses",
-                      "es": "días de permanencia en cualquier período de 12 meses",
-                      "en": "days of presence in any 12-month period"},
-    "12_months_in_fiscal_year": {
-        "pt": "dias de permanência em qualquer período de 12 meses com início ou termo no ano fiscal",
-        "es": "días de permanencia en cualquier período de 12 meses que comience o termine en el año fiscal",
-        "en": "days of presence in any 12-month period beginning or ending in the fiscal year"},
-}
-
 
 def _presence(stays: list[tuple[date, date]]) -> set[date]:
     if not isinstance(stays, (list, tuple)):
@@ -108,11 +94,8 @@ def employment_183_days(treaty: str, stays: list[tuple[date, date]],
         return data
     spec: EmploymentSpec | None = data.employment
     if spec is None:
-        return NotCovered.localised(
-            f"{data.treaty}: emprego", [t for t, d in _with_employment()],
-            pt=f"O corpus não tem a regra dos 183 dias para {data.treaty}.",
-            es=f"El corpus no tiene la regla de los 183 días para {data.treaty}.",
-            en=f"The corpus has no 183-day rule for {data.treaty}.")
+        return NotCovered.because(f"{data.treaty}: emprego", [t for t, d in _with_employment()],
+                                  "rules.not_covered.no_employment_rule", treaty=data.treaty)
     if fiscal_year is not None and (not isinstance(fiscal_year, int) or not 1900 <= fiscal_year <= 2200):
         raise RulesInputError(f"Ano fiscal inválido: {fiscal_year!r}.")
     days = _presence(stays)
@@ -121,10 +104,9 @@ def employment_183_days(treaty: str, stays: list[tuple[date, date]],
         if fiscal_year is None:
             years = sorted({d.year for d in days})
             if len(years) > 1:
-                notes.append("Ano fiscal não indicado: foram verificados todos os anos das estadias "
-                             f"({', '.join(map(str, years))}) e mostra-se o pior caso.")
+                notes.append(Message("rules.notes.fiscal_year_not_given", {"years": ", ".join(map(str, years))}))
         if spec.window == "12_months_in_fiscal_year":
-            notes.append("Considera-se que o ano fiscal coincide com o ano civil (o corpus não o define).")
+            notes.append(Message("rules.notes.fiscal_year_is_calendar_year"))
     start, end, count = _best_window(days, spec.window, fiscal_year)
     within = count <= spec.max_days
     conditions: list[Condition] = [
@@ -143,11 +125,10 @@ def employment_183_days(treaty: str, stays: list[tuple[date, date]],
     else:
         taxable = False
     return EmploymentResult(treaty=data.treaty, taxable_in_work_state=taxable, window_rule=spec.window,
-                            window_text=WINDOW_TEXTS[spec.window]["pt"], window_start=start, window_end=end,
+                            window_start=start, window_end=end,
                             days=count, max_days=spec.max_days, conditions=conditions, missing_facts=missing,
                             citations=_cites(spec.citations + spec.employer_citations + spec.pe_citations),
-                            notes=notes, fiscal_year=fiscal_year,
-                            window_texts=dict(WINDOW_TEXTS[spec.window]))
+                            notes=notes, fiscal_year=fiscal_year)
 
 
 def _status(value: bool | None) -> str:

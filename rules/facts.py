@@ -27,6 +27,11 @@ TOPICS = INCOME_TYPES + (
     "immovable_property",
     "government_service",
     "other_income",
+    "independent_services",     # art. 14: liberal professions, freelancers
+    "directors_fees",           # art. 16
+    "artistes_sportsmen",       # art. 17
+    "shipping",                 # art. 8: ships and aircraft in international traffic
+    "associated_enterprises",   # art. 9: transfer-pricing adjustments
     "entry_into_force",    # dates of application
     "anti_abuse",          # MLI PPT / LOB / dividend transfer, PE in third jurisdictions
     "arbitration",
@@ -43,6 +48,26 @@ BENEFICIARY_KINDS = ("individual", "company", "government", "financial_instituti
 # of industrial, commercial or scientific equipment.
 ROYALTY_KINDS = ("copyright", "copyright_film", "copyright_film_other", "patent", "trademark",
                  "design_model_plan", "know_how", "equipment", "technical_services", "other")
+
+
+# Sub-cases the taxing-rights rules distinguish (each a value of one Facts field below).
+# pension_kind: "private" = pension for past employment (art. 18(1)); "social_security" = paid under the
+# social-security legislation / from social-security funds of a State (PT-BR 18(2), BR-ES 19(4), INSS,
+# Segurança Social); "government" = pension paid by a State, subdivision or local authority for public
+# service rendered to it (art. 19(2)).
+PENSION_KINDS = ("private", "social_security", "government")
+# gain_kind (art. 13): "immovable" = immovable property itself; "pe_assets" = movable property of a PE (or
+# the PE itself); "ships_aircraft" = ships/aircraft in international traffic and their movable property;
+# "shares_immovable" = shares deriving more than 50% of their value from immovable property (PT-JP summary,
+# MLI 9(4)); "shares" = other shares; "other" = any other property or right.
+GAIN_KINDS = ("immovable", "pe_assets", "ships_aircraft", "shares_immovable", "shares", "other")
+# employment_kind: "general" = art. 15(1)-(2); "ship_aircraft" = aboard a ship or aircraft in international
+# traffic (art. 15(3)); "director" = member of a board of a company (art. 16: directors' fees).
+EMPLOYMENT_KINDS = ("general", "ship_aircraft", "director")
+# student_payment_origin (art. 21 PT-BR / 21 BR-ES): "abroad" = sums for maintenance, education or training
+# coming from sources outside the State where the student stays; "local" = from sources in that State
+# (a local grant or salary).
+STUDENT_PAYMENT_ORIGINS = ("abroad", "local")
 
 
 @dataclass(frozen=True)
@@ -62,6 +87,28 @@ class Facts:
     free_zone_regime: bool | None = None     # beneficiary enjoys a free-zone regime excluded by the protocol
     registered_central_bank: bool | None = None  # investment/contract registered with the Banco Central do Brasil
     direct_holding: bool | None = None       # the holding is direct (PT-BR 10(2)(a) "directamente")
+    # --- taxing rights (rules.taxing_rights); None = not stated ---
+    pension_kind: str | None = None          # one of PENSION_KINDS
+    pension_annual_usd: float | None = None  # yearly amount in US$ (BR-ES 18(1): US$ 3,000 per calendar year)
+    gain_kind: str | None = None             # one of GAIN_KINDS
+    employment_kind: str | None = None       # one of EMPLOYMENT_KINDS
+    student_payment_origin: str | None = None  # one of STUDENT_PAYMENT_ORIGINS
+    student_practical_training: bool | None = None  # employed in the other State for practical training tied
+    #                                          to the studies (PT-BR 21(2); with employment_years and the
+    #                                          US$ 10,000 yearly limit: student_annual_usd)
+    student_annual_usd: float | None = None  # yearly remuneration of that employment, in US$
+    stay_years: float | None = None          # length of the stay/visit or employment in the other State, years
+    #                                          (professors' 2 years, art. 20; students' 1 year, PT-BR 21(2))
+    invited_to_teach_or_research: bool | None = None  # visit solely to teach/research at the invitation of
+    #                                          the host State's government/university/institution (art. 20)
+    national_of_paying_state: bool | None = None  # art. 19: the individual is a national of the State that pays
+    government_business: bool | None = None  # art. 19(3): the services relate to a commercial or industrial
+    #                                          business carried on by the paying State (arts. 15/18 apply)
+    public_funds_visit: bool | None = None   # art. 17(3) PT-BR: the artiste's activity is financed mainly by
+    #                                          public funds of the residence State
+    paid_by_source_resident: bool | None = None  # art. 14 PT-BR: independent fees paid by a resident of the
+    #                                          other State (or borne by a PE there)
+    fixed_base_in_source: bool | None = None # art. 14 BR-ES / PT-JP: a fixed base or PE in the other State
 
 
 @dataclass(frozen=True)

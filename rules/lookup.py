@@ -1,4 +1,4 @@
-"""Resolving the user's treaty and State codes against the data files, with refusals in pt/es/en."""
+"""Resolving the user's treaty and State codes against the data files; refusals are catalogue keys."""
 from __future__ import annotations
 
 from rules.results import NotCovered, RulesInputError
@@ -21,12 +21,8 @@ def covered_list() -> list[str]:
 def treaty_or_not_covered(treaty: str) -> TreatyData | NotCovered:
     data = resolve(treaty) if isinstance(treaty, str) else None
     if data is None:
-        listed = ", ".join(covered_list())
-        return NotCovered.localised(
-            str(treaty), covered_list(),
-            pt=f"A convenção {treaty!r} não está coberta pelo corpus. Convenções cobertas: {listed}.",
-            es=f"El convenio {treaty!r} no está cubierto por el corpus. Convenios cubiertos: {listed}.",
-            en=f"The treaty {treaty!r} is not covered by the corpus. Treaties covered: {listed}.")
+        return NotCovered.because(str(treaty), covered_list(), "rules.not_covered.unknown_treaty", treaty=treaty,
+                                  listed=", ".join(covered_list()))
     return data
 
 
@@ -36,12 +32,8 @@ def treaty_for(state_a: str, state_b: str) -> str | NotCovered:
     for t, d in bilateral().items():
         if set(d.parties) == pair:
             return t
-    listed = ", ".join(covered_list())
-    return NotCovered.localised(
-        f"{state_a}-{state_b}", covered_list(),
-        pt=f"O corpus não contém nenhuma convenção entre {state_a} e {state_b}. Convenções cobertas: {listed}.",
-        es=f"El corpus no contiene ningún convenio entre {state_a} y {state_b}. Convenios cubiertos: {listed}.",
-        en=f"The corpus contains no treaty between {state_a} and {state_b}. Treaties covered: {listed}.")
+    return NotCovered.because(f"{state_a}-{state_b}", covered_list(), "rules.not_covered.no_treaty_between",
+                              a=state_a, b=state_b, listed=", ".join(covered_list()))
 
 
 def other_party(data: TreatyData, source_state: str) -> str:

@@ -1,20 +1,46 @@
-"""Result types of the rule functions: plain dataclasses the assistant renders in pt/es/en.
+"""Result types of the rule functions: plain dataclasses holding codes and params, never sentences.
 
-Every condition carries a stable machine code (see rules/README.md) plus its text in pt/es/en,
-rendered from the code and its params, never translated from the Portuguese. `text` (and `message`,
-`window_text`) stay Portuguese for compatibility; `texts` holds pt/es/en and `text_in(language)` picks
-one (unknown language → pt). Notes are Portuguese prose only.
+User text is rendered from the one message catalogue (i18n.t) in pt/es/en: `text_in(language)`,
+`message_in(language)`, `notes_in(language)`; unknown languages fall back to pt. The Portuguese
+`text` / `message` / `notes` properties remain for callers that show Portuguese only, and `to_dict()`
+adds them rendered in Portuguese.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import dataclasses
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from rules.labels import normalise_language
+from i18n import t
+
+
+@dataclass(frozen=True)
+class Message:
+    """A catalogue key with its params; a param that is itself a Message is rendered in the same language."""
+    key: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def text_in(self, language: str) -> str:
+        values = {k: v.text_in(language) if isinstance(v, Message) else v for k, v in self.params.items()}
+        return t(language, self.key, **values)
+
+    @property
+    def text(self) -> str:
+        return self.text_in("pt")
+
+    def __str__(self) -> str:          # where a caller prints a message as is, the reference language
+        return self.text
 
 
 def _plain(value: Any) -> Any:
+    if isinstance(value, Message):
+        return value.text
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        data = {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        for name in getattr(type(value), "RENDERED", ()):
+            data[name] = _plain(getattr(value, name))
+        return data
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, dict):
@@ -25,15 +51,19 @@ def _plain(value: Any) -> Any:
 
 
 class Serialisable:
+    RENDERED: tuple[str, ...] = ()        # properties to_dict() adds, rendered in Portuguese
+
     def to_dict(self) -> dict[str, Any]:
-        data = _plain(asdict(self))  # type: ignore[call-overload]
+        data = _plain(self)
         data["type"] = type(self).__name__
         return data
 
 
-def pick_text(texts: dict[str, str], language: str, portuguese: str) -> str:
-    """The text in `language`, or the Portuguese one when that language has none."""
-    return texts.get(normalise_language(language)) or portuguese
+class WithNotes:
+    notes: list[Message]
+
+    def notes_in(self, language: str) -> list[str]:
+        return [n.text_in(language) for n in self.notes]
 
 
 class RulesInputError(ValueError):
@@ -55,13 +85,16 @@ class Citation(Serialisable):
 class Condition(Serialisable):
     code: str                      # stable code, see rules/README.md
     params: dict[str, Any]
-    text: str                      # Portuguese
     status: str = "unknown"        # "met" | "not_met" | "unknown" | "assumed_not_met" (exclusion not stated)
     facts: tuple[str, ...] = ()    # Facts fields the condition reads
-    texts: dict[str, str] = field(default_factory=dict)   # pt/es/en
+    RENDERED = ("text",)
 
     def text_in(self, language: str) -> str:
-        return pick_text(self.texts, language, self.text)
+        return t(language, f"rules.conditions.{self.code}", **self.params)
+
+    @property
+    def text(self) -> str:
+        return self.text_in("pt")
 
 
 @dataclass(frozen=True)
@@ -74,7 +107,7 @@ class Alternative(Serialisable):
 
 
 @dataclass(frozen=True)
-class WithholdingResult(Serialisable):
+class WithholdingResult(Serialisable, WithNotes):
     treaty: str
     income: str
     source_state: str
@@ -86,18 +119,17 @@ class WithholdingResult(Serialisable):
     assumptions: list[Condition]   # exclusions not stated by the user, assumed not to apply
     missing_facts: list[str]       # Facts field names whose answer would decide between alternatives
     citations: list[Citation]
-    notes: list[str]               # Portuguese
+    notes: list[Message]
     rule_id: str | None = None
     effective_from: date | None = None
     coverage: str = "full"         # "full" | "summary"
 
 
 @dataclass(frozen=True)
-class EmploymentResult(Serialisable):
+class EmploymentResult(Serialisable, WithNotes):
     treaty: str
     taxable_in_work_state: bool | None
     window_rule: str               # "calendar_year" | "any_12_months" | "12_months_in_fiscal_year"
-    window_text: str               # Portuguese
     window_start: date | None
     window_end: date | None
     days: int
@@ -105,12 +137,16 @@ class EmploymentResult(Serialisable):
     conditions: list[Condition]
     missing_facts: list[str]
     citations: list[Citation]
-    notes: list[str]
+    notes: list[Message]
     fiscal_year: int | None = None
-    window_texts: dict[str, str] = field(default_factory=dict)   # pt/es/en
+    RENDERED = ("window_text",)
 
     def window_text_in(self, language: str) -> str:
-        return pick_text(self.window_texts, language, self.window_text)
+        return t(language, f"rules.windows.{self.window_rule}")
+
+    @property
+    def window_text(self) -> str:
+        return self.window_text_in("pt")
 
 
 @dataclass(frozen=True)
@@ -118,15 +154,18 @@ class TiebreakerStep(Serialisable):
     step: str                      # "permanent_home" | "vital_interests" | "habitual_abode" | "nationality" | ...
     outcome: str                   # "decided" | "next" | "unknown"
     state: str | None
-    text: str                      # Portuguese
-    texts: dict[str, str] = field(default_factory=dict)   # pt/es/en
+    RENDERED = ("text",)
 
     def text_in(self, language: str) -> str:
-        return pick_text(self.texts, language, self.text)
+        return t(language, f"rules.tiebreaker_steps.{self.step}")
+
+    @property
+    def text(self) -> str:
+        return self.text_in("pt")
 
 
 @dataclass(frozen=True)
-class TiebreakerResult(Serialisable):
+class TiebreakerResult(Serialisable, WithNotes):
     treaty: str
     person: str
     result: str | None             # a State code, "mutual_agreement", or None when facts are missing
@@ -134,25 +173,29 @@ class TiebreakerResult(Serialisable):
     steps: list[TiebreakerStep]
     missing_facts: list[str]
     citations: list[Citation]
-    notes: list[str]
+    notes: list[Message]
 
 
 @dataclass(frozen=True)
-class Figure(Serialisable):
+class Figure(Serialisable, WithNotes):
     id: str
     treaty: str
     topic: str
     value: float | str | None
     unit: str
-    text: str                      # Portuguese description
+    description: Message           # what the figure means
     conditions: list[Condition]
     citations: list[Citation]
     effective_from: date | None = None
-    notes: list[str] = field(default_factory=list)           # Portuguese only
-    texts: dict[str, str] = field(default_factory=dict)      # pt/es/en
+    notes: list[Message] = field(default_factory=list)
+    RENDERED = ("text",)
 
     def text_in(self, language: str) -> str:
-        return pick_text(self.texts, language, self.text)
+        return self.description.text_in(language)
+
+    @property
+    def text(self) -> str:
+        return self.text_in("pt")
 
 
 @dataclass(frozen=True)
@@ -160,24 +203,33 @@ class DocumentApplication(Serialisable):
     doc: str
     title: str
     relation: str                  # "treaty_text" | "summary" | "implementing_order" | "modifies" | "not_established"
-    text: str                      # Portuguese (with the catalogue's notes)
+    description: Message
     citations: list[Citation]
-    texts: dict[str, str] = field(default_factory=dict)   # pt/es/en (es/en without the catalogue's pt notes)
+    catalogue_notes: str = ""      # the corpus catalogue's own notes (Portuguese prose from corpus/catalog.yaml)
+    RENDERED = ("text",)
 
     def text_in(self, language: str) -> str:
-        return pick_text(self.texts, language, self.text)
+        return self.description.text_in(language)
+
+    @property
+    def text(self) -> str:
+        return " ".join(x for x in (self.text_in("pt"), self.catalogue_notes) if x)
 
 
 @dataclass(frozen=True)
 class NotCovered(Serialisable):
     subject: str                   # the treaty, pair or topic asked about
     covered: list[str]
-    message: str                   # Portuguese
-    messages: dict[str, str] = field(default_factory=dict)   # pt/es/en
+    reason: Message
+    RENDERED = ("message",)
 
     def message_in(self, language: str) -> str:
-        return pick_text(self.messages, language, self.message)
+        return self.reason.text_in(language)
+
+    @property
+    def message(self) -> str:
+        return self.message_in("pt")
 
     @classmethod
-    def localised(cls, subject: str, covered: list[str], pt: str, es: str, en: str) -> "NotCovered":
-        return cls(subject=subject, covered=covered, message=pt, messages={"pt": pt, "es": es, "en": en})
+    def because(cls, subject: str, covered: list[str], key: str, **params: Any) -> "NotCovered":
+        return cls(subject=subject, covered=covered, reason=Message(key, params))

@@ -10,27 +10,8 @@ from rules.lookup import treaty_or_not_covered
 from rules.results import NotCovered, RulesInputError, TiebreakerResult, TiebreakerStep
 from rules.treaty_data import TreatyData, load_all
 
-STEP_TEXTS = {
-    "permanent_home": {"pt": "habitação permanente à sua disposição",
-                       "es": "vivienda permanente a su disposición",
-                       "en": "permanent home available to the person"},
-    "vital_interests": {"pt": "centro de interesses vitais (relações pessoais e económicas mais estreitas)",
-                        "es": "centro de intereses vitales (relaciones personales y económicas más estrechas)",
-                        "en": "centre of vital interests (closer personal and economic relations)"},
-    "habitual_abode": {"pt": "Estado em que permanece habitualmente",
-                       "es": "Estado en que vive habitualmente",
-                       "en": "State of habitual abode"},
-    "nationality": {"pt": "nacionalidade", "es": "nacionalidad", "en": "nationality"},
-    "mutual_agreement": {"pt": "as autoridades competentes resolvem o caso de comum acordo",
-                         "es": "las autoridades competentes resuelven el caso de común acuerdo",
-                         "en": "the competent authorities settle the case by mutual agreement"},
-    "effective_management": {"pt": "local de direção efetiva", "es": "sede de dirección efectiva",
-                             "en": "place of effective management"},
-}
-
-
 def _step(step: str, outcome: str, state: str | None) -> TiebreakerStep:
-    return TiebreakerStep(step, outcome, state, STEP_TEXTS[step]["pt"], dict(STEP_TEXTS[step]))
+    return TiebreakerStep(step, outcome, state)
 
 
 def _states(data: TreatyData, value: tuple[str, ...] | list[str] | str | None, name: str) -> tuple[str, ...] | None:
@@ -56,17 +37,11 @@ def residence_tiebreaker(treaty: str, facts: TiebreakerFacts) -> TiebreakerResul
     steps_data = data.residence_individual if facts.person == "individual" else data.residence_company
     if not steps_data:
         individual = facts.person == "individual"
-        who = "pessoas singulares" if individual else "pessoas que não sejam singulares"
         covered = [t for t, d in load_all().items() if (d.residence_individual if individual
                                                      else d.residence_company)]
-        return NotCovered.localised(
-            f"{data.treaty}: residência de {who}", covered,
-            pt=f"O corpus não contém a regra de desempate da residência para {who} na convenção {data.treaty}.",
-            es=f"El corpus no contiene la regla de desempate de la residencia para "
-               f"{'personas físicas' if individual else 'personas distintas de las físicas'} en el convenio "
-               f"{data.treaty}.",
-            en=f"The corpus does not contain the residence tie-breaker rule for "
-               f"{'individuals' if individual else 'persons other than individuals'} in the treaty {data.treaty}.")
+        who = "individual" if individual else "company"
+        return NotCovered.because(f"{data.treaty}: residência ({who})", covered,
+                                  f"rules.not_covered.no_tiebreaker_{who}", treaty=data.treaty)
     if facts.person == "company":
         return _company(data, facts)
     return _individual(data, facts)

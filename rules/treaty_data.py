@@ -1,8 +1,10 @@
 """Loading and validating rules/data/*.yaml, once per process.
 
 Which treaties exist is whatever files are there: a new treaty is a new YAML file, no code.
-Texts shown to users (a figure's `text`, a modification's `text` and `provisions`, an income's
-`not_covered_message`) are given in Portuguese with `<key>_es` and `<key>_en` beside them; notes stay Portuguese.
+Texts shown to users are not here but in the message catalogue (i18n/data.yaml): a figure's description is
+`data.figures.<id>`, a note is `data.notes.<note id>` (data files list note ids), a modification's text and
+provisions are `data.modifications.<treaty>.<doc>.text|provisions`, an income's refusal is
+`data.not_covered.<id>`. The loader refuses a file naming a text the catalogue does not have.
 """
 from __future__ import annotations
 
@@ -14,10 +16,10 @@ from typing import Any
 
 import yaml
 
+from i18n import CatalogueError, has, t
 from rules.conditions import SPECS
 from rules.facts import INCOME_TYPES, TOPICS
-from rules.labels import LANGUAGES
-from rules.results import Citation
+from rules.results import Citation, Message
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 OUTCOMES = ("cap", "exempt", "no_treaty_limit", "no_treaty_benefit")
@@ -51,7 +53,7 @@ class Rule:
     citations: tuple[CitedQuote, ...]
     exclusion: bool = False
     effective_from: date | None = None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Message, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,7 @@ class Requirement:
     code: str
     source_states: tuple[str, ...]
     citations: tuple[CitedQuote, ...]
-    note_not_met: str
+    note_not_met: Message | None
 
 
 @dataclass(frozen=True)
@@ -73,10 +75,10 @@ class Redirect:
 class IncomeSpec:
     rules: tuple[Rule, ...]
     requirements: tuple[Requirement, ...] = ()
-    notes: tuple[str, ...] = ()
+    notes: tuple[Message, ...] = ()
     redirect: Redirect | None = None
     source_states: tuple[str, ...] = ()
-    not_covered_messages: dict[str, str] = field(default_factory=dict)   # pt/es/en, empty when not given
+    not_covered_message: Message | None = None
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,7 @@ class EmploymentSpec:
     citations: tuple[CitedQuote, ...]
     employer_citations: tuple[CitedQuote, ...]
     pe_citations: tuple[CitedQuote, ...]
-    notes: tuple[str, ...] = ()
+    notes: tuple[Message, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -95,22 +97,19 @@ class FigureSpec:
     topic: str
     value: float | str | None
     unit: str
-    text: str
-    texts: dict[str, str]             # pt/es/en
+    description: Message
     citations: tuple[CitedQuote, ...]
     conditions: tuple[ConditionRef, ...] = ()
     effective_from: date | None = None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Message, ...] = ()
 
 
 @dataclass(frozen=True)
 class Modification:
     doc: str
-    provisions: str
-    text: str
+    provisions: Message
+    text: Message
     citations: tuple[CitedQuote, ...]
-    provisions_texts: dict[str, str]   # pt/es/en
-    texts: dict[str, str]              # pt/es/en
 
 
 @dataclass(frozen=True)
@@ -120,7 +119,7 @@ class TreatyData:
     coverage: str
     title: str
     path: Path
-    notes: tuple[str, ...] = ()
+    notes: tuple[Message, ...] = ()
     common_exclusions: tuple[Rule, ...] = ()
     incomes: dict[str, IncomeSpec] = field(default_factory=dict)
     employment: EmploymentSpec | None = None
@@ -140,10 +139,6 @@ def _opt_str(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-def _clean(value: Any) -> str:
-    return " ".join(str(value).split())
-
-
 def _date(value: Any, where: str) -> date | None:
     if value is None or isinstance(value, date):
         return value
@@ -161,16 +156,14 @@ class _Reader:
     def fail(self, where: str, message: str) -> RulesDataError:
         return RulesDataError(f"{self.path.name}: {where}: {message}")
 
-    def texts(self, raw: dict, key: str, where: str) -> dict[str, str]:
-        """`key` (pt) with `key_es` and `key_en`; all three or none."""
-        if not raw.get(key):
-            return {}
-        texts = {"pt": _clean(raw[key])}
-        for lang in LANGUAGES[1:]:
-            if not raw.get(f"{key}_{lang}"):
-                raise self.fail(where, f"falta '{key}_{lang}' (o texto '{key}' tem de existir em pt, es e en)")
-            texts[lang] = _clean(raw[f"{key}_{lang}"])
-        return texts
+    def message(self, key: str, where: str) -> Message:
+        """A catalogue text the file refers to; refused when the catalogue lacks it."""
+        if not has(key):
+            raise self.fail(where, f"o catálogo de mensagens (i18n/) não tem o texto {key!r}")
+        return Message(key)
+
+    def notes(self, raw: Any, where: str) -> tuple[Message, ...]:
+        return tuple(self.message(f"data.notes.{n}", where) for n in _as_tuple(raw))
 
     def citation(self, raw: Any, where: str) -> CitedQuote:
         if not isinstance(raw, dict) or not raw.get("doc") or not raw.get("quote"):
@@ -195,8 +188,8 @@ class _Reader:
                 raise self.fail(where, f"condição desconhecida {item!r} (códigos: {', '.join(sorted(SPECS))})")
             params = {k: v for k, v in item.items() if k != "code"}
             try:
-                SPECS[item["code"]].text.format(**params)
-            except KeyError as exc:
+                t("pt", f"rules.conditions.{item['code']}", **params)
+            except CatalogueError as exc:
                 raise self.fail(where, f"condição {item['code']} sem o parâmetro {exc}") from exc
             refs.append(ConditionRef(code=item["code"], params=params))
         return tuple(refs)
@@ -214,7 +207,7 @@ class _Reader:
                     unit=raw.get("unit"), when=self.conditions(raw.get("when"), where),
                     citations=self.citations(raw.get("citations"), where), exclusion=bool(raw.get("exclusion")),
                     effective_from=_date(raw.get("effective_from"), where),
-                    notes=tuple(" ".join(str(n).split()) for n in _as_tuple(raw.get("notes"))))
+                    notes=self.notes(raw.get("notes"), where))
 
     def income(self, name: str, raw: Any) -> IncomeSpec:
         where = f"withholding.incomes.{name}"
@@ -231,7 +224,8 @@ class _Reader:
                 raise self.fail(rw, f"código desconhecido {req.get('code')!r}")
             requirements.append(Requirement(code=req["code"], source_states=tuple(_as_tuple(req.get("source_states"))),
                                             citations=self.citations(req.get("citations"), rw),
-                                            note_not_met=" ".join(str(req.get("note_not_met", "")).split())))
+                                            note_not_met=self.message(f"data.notes.{req['note_not_met']}", rw)
+                                            if req.get("note_not_met") else None))
         redirect = None
         if raw.get("redirect"):
             rd = raw["redirect"]
@@ -240,9 +234,10 @@ class _Reader:
             redirect = Redirect(when=rd["when"], income=rd["income"],
                                 citations=self.citations(rd.get("citations"), f"{where}.redirect"))
         return IncomeSpec(rules=rules, requirements=tuple(requirements),
-                          notes=tuple(" ".join(str(n).split()) for n in _as_tuple(raw.get("notes"))),
+                          notes=self.notes(raw.get("notes"), where),
                           redirect=redirect, source_states=tuple(_as_tuple(raw.get("source_states"))),
-                          not_covered_messages=self.texts(raw, "not_covered_message", where))
+                          not_covered_message=self.message(f"data.not_covered.{raw['not_covered_message']}", where)
+                          if raw.get("not_covered_message") else None)
 
     def figure(self, raw: Any, where: str) -> FigureSpec:
         if not isinstance(raw, dict) or not raw.get("id"):
@@ -250,29 +245,23 @@ class _Reader:
         where = f"{where} ({raw['id']})"
         if raw.get("topic") not in TOPICS:
             raise self.fail(where, f"tópico desconhecido {raw.get('topic')!r}")
-        for key in ("unit", "text"):
-            if not raw.get(key):
-                raise self.fail(where, f"falta '{key}'")
-        texts = self.texts(raw, "text", where)
+        if not raw.get("unit"):
+            raise self.fail(where, "falta 'unit'")
         return FigureSpec(id=str(raw["id"]), topic=raw["topic"], value=raw.get("value"), unit=str(raw["unit"]),
-                          text=texts["pt"], texts=texts,
+                          description=self.message(f"data.figures.{raw['id']}", where),
                           citations=self.citations(raw.get("citations"), where),
                           conditions=self.conditions(raw.get("conditions"), where),
                           effective_from=_date(raw.get("effective_from"), where),
-                          notes=tuple(" ".join(str(n).split()) for n in _as_tuple(raw.get("notes"))))
+                          notes=self.notes(raw.get("notes"), where))
 
     def modification(self, raw: Any, where: str) -> Modification:
         if not isinstance(raw, dict) or not raw.get("doc"):
             raise self.fail(where, "modificação sem 'doc'")
         where = f"{where} ({raw['doc']})"
-        for key in ("provisions", "text"):
-            if not raw.get(key):
-                raise self.fail(where, f"falta '{key}'")
-        texts = self.texts(raw, "text", where)
-        provisions = self.texts(raw, "provisions", where)
-        return Modification(doc=str(raw["doc"]), provisions=provisions["pt"], text=texts["pt"],
-                            citations=self.citations(raw.get("citations"), where),
-                            provisions_texts=provisions, texts=texts)
+        base = f"data.modifications.{self.treaty.lower()}.{raw['doc']}"
+        return Modification(doc=str(raw["doc"]), provisions=self.message(f"{base}.provisions", where),
+                            text=self.message(f"{base}.text", where),
+                            citations=self.citations(raw.get("citations"), where))
 
 
 def load_treaty_file(path: Path) -> TreatyData:
@@ -300,7 +289,7 @@ def load_treaty_file(path: Path) -> TreatyData:
                                     citations=reader.citations(emp.get("citations"), "employment"),
                                     employer_citations=reader.citations(emp.get("employer_citations"), "employment"),
                                     pe_citations=reader.citations(emp.get("pe_citations"), "employment"),
-                                    notes=tuple(" ".join(str(n).split()) for n in _as_tuple(emp.get("notes"))))
+                                    notes=reader.notes(emp.get("notes"), "employment"))
     residence = raw.get("residence") or {}
     individual = {step: reader.citation(c, f"residence.individual.{step}")
                   for step, c in (residence.get("individual") or {}).items()}
@@ -315,7 +304,7 @@ def load_treaty_file(path: Path) -> TreatyData:
                         for i, m in enumerate(_as_tuple(raw.get("modified_by"))))
     return TreatyData(treaty=treaty, parties=parties, coverage=str(raw.get("coverage", "full")),
                       title=" ".join(str(raw.get("title", treaty)).split()), path=path,
-                      notes=tuple(" ".join(str(n).split()) for n in _as_tuple(raw.get("notes"))),
+                      notes=reader.notes(raw.get("notes"), "notes"),
                       common_exclusions=common, incomes=incomes, employment=employment,
                       residence_individual=individual, residence_company=company, figures=figures,
                       modified_by=modified_by)

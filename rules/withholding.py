@@ -8,14 +8,30 @@ with the missing facts named, and nothing is guessed.
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from rules.conditions import describe, evaluate
-from rules.facts import BENEFICIARY_KINDS, INCOME_TYPES, ROYALTY_KINDS, Facts
+from rules.facts import (BENEFICIARY_KINDS, EMPLOYMENT_KINDS, GAIN_KINDS, INCOME_TYPES, PENSION_KINDS, ROYALTY_KINDS,
+                         STUDENT_PAYMENT_ORIGINS, Facts)
 from rules.labels import topic_label
 from rules.lookup import known_treaties, other_party, treaty_or_not_covered
-from rules.results import Alternative, Citation, Condition, NotCovered, RulesInputError, WithholdingResult
+from rules.results import (Alternative, Citation, Condition, Message, NotCovered, RulesInputError,
+                           WithholdingResult)
 from rules.treaty_data import CitedQuote, IncomeSpec, Rule, TreatyData
+
+@dataclass(frozen=True)
+class TopicList(Message):
+    """Income names joined with ", ", each in the message's language."""
+    key: str = ""
+    topics: tuple[str, ...] = ()
+
+    def text_in(self, language: str) -> str:
+        return ", ".join(topic_label(i, language) for i in self.topics)
+
+
+def topic_list(topics: list[str]) -> TopicList:
+    return TopicList(topics=tuple(topics))
+
 
 def validate_facts(facts: Facts) -> None:
     if not isinstance(facts, Facts):
@@ -34,6 +50,15 @@ def validate_facts(facts: Facts) -> None:
     if facts.royalty_kind is not None and facts.royalty_kind not in ROYALTY_KINDS:
         raise RulesInputError(f"Tipo de royalty desconhecido: {facts.royalty_kind!r} "
                               f"(conhecidos: {', '.join(ROYALTY_KINDS)}).")
+    for name, known in (("pension_kind", PENSION_KINDS), ("gain_kind", GAIN_KINDS),
+                        ("employment_kind", EMPLOYMENT_KINDS), ("student_payment_origin", STUDENT_PAYMENT_ORIGINS)):
+        value = getattr(facts, name)
+        if value is not None and value not in known:
+            raise RulesInputError(f"Valor desconhecido para {name}: {value!r} (conhecidos: {', '.join(known)}).")
+    for name in ("pension_annual_usd", "student_annual_usd", "stay_years"):
+        value = getattr(facts, name)
+        if value is not None and value < 0:
+            raise RulesInputError(f"Valor inválido para {name}: {value} (não pode ser negativo).")
 
 
 def _cites(items: tuple[CitedQuote, ...], source_state: str) -> list[Citation]:
@@ -63,44 +88,26 @@ def withholding_cap(treaty: str, income: str, source_state: str, facts: Facts | 
     facts = Facts() if facts is None else facts
     validate_facts(facts)
     if len(data.parties) != 2:
-        return NotCovered.localised(
-            data.treaty, sorted(known_treaties()),
-            pt=f"{data.treaty} não é uma convenção bilateral e não fixa taxas de retenção na fonte; indique a "
-               f"convenção bilateral em causa.",
-            es=f"{data.treaty} no es un convenio bilateral y no fija tipos de retención en la fuente; indique el "
-               f"convenio bilateral de que se trata.",
-            en=f"{data.treaty} is not a bilateral treaty and sets no withholding tax rates; name the bilateral "
-               f"treaty concerned.")
+        return NotCovered.because(data.treaty, sorted(known_treaties()), "rules.not_covered.not_bilateral",
+                                  treaty=data.treaty)
     residence = other_party(data, source_state)
     source = str(source_state).strip().upper()
     if income not in INCOME_TYPES or income not in data.incomes:
         covered = sorted(data.incomes)
-        unknown = income not in INCOME_TYPES
-
-        def names(lang: str) -> str:
-            return ", ".join(topic_label(i, lang) for i in covered)
-        return NotCovered.localised(
-            f"{data.treaty}: {income}", covered,
-            pt=f"{income!r} é {'um tipo de rendimento desconhecido' if unknown else 'um rendimento não coberto'} "
-               f"para a convenção {data.treaty} no corpus. Rendimentos cobertos: {names('pt')}.",
-            es=f"{income!r} es {'un tipo de renta desconocido' if unknown else 'una renta no cubierta'} para el "
-               f"convenio {data.treaty} en el corpus. Rentas cubiertas: {names('es')}.",
-            en=f"{income!r} is {'an unknown income type' if unknown else 'an income not covered'} for the treaty "
-               f"{data.treaty} in the corpus. Incomes covered: {names('en')}.")
+        key = "unknown_income" if income not in INCOME_TYPES else "income_not_covered"
+        return NotCovered.because(f"{data.treaty}: {income}", covered, f"rules.not_covered.{key}", income=income,
+                                  treaty=data.treaty, incomes=topic_list(covered))
     spec = data.incomes[income]
     if spec.source_states and source not in spec.source_states:
-        states = ", ".join(spec.source_states)
-        messages = spec.not_covered_messages or {
-            "pt": f"O corpus só trata deste rendimento com fonte em {states}.",
-            "es": f"El corpus solo trata esta renta con fuente en {states}.",
-            "en": f"The corpus only deals with this income when its source is in {states}."}
-        return NotCovered.localised(f"{data.treaty}: {income} com fonte em {source}",
-                                    [f"{income} com fonte em {s}" for s in spec.source_states], **messages)
+        reason = spec.not_covered_message or Message("rules.not_covered.source_states_only",
+                                                     {"states": ", ".join(spec.source_states)})
+        return NotCovered(f"{data.treaty}: {income} com fonte em {source}",
+                          [f"{income} com fonte em {s}" for s in spec.source_states], reason)
     if spec.redirect and evaluate(spec.redirect.when, {}, facts).status == "met":
         result = withholding_cap(data.treaty, spec.redirect.income, source, facts)
         if isinstance(result, WithholdingResult):
-            note = (f"Pedido como {topic_label(income, 'pt')}, mas tratado como "
-                    f"{topic_label(spec.redirect.income, 'pt')} pelo texto citado.")
+            note = Message("rules.notes.redirected", {"asked": Message(f"rules.topics.{income}"),
+                                                      "treated": Message(f"rules.topics.{spec.redirect.income}")})
             return replace(result, citations=_cites(spec.redirect.citations, source) + result.citations,
                            notes=[note] + result.notes)
         return result
@@ -134,7 +141,7 @@ def _evaluate(data: TreatyData, income: str, spec: IncomeSpec, source: str, resi
         cond = evaluate(req.code, {}, facts)
         requirement_conditions.append(cond)
         extra_cites += _cites(req.citations, source)
-        if cond.status != "met" and req.note_not_met:
+        if cond.status != "met" and req.note_not_met is not None:
             notes.append(req.note_not_met)
         requirement_missing += _missing([cond])
 

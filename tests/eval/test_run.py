@@ -1,9 +1,11 @@
 """The evaluation runner, baselines and report, with scripted answers instead of models."""
 from __future__ import annotations
 
+import pytest
+
 from eval import baselines, report
 from eval.gold import item_from_record
-from eval.run import run_answers, run_retrieval, stratified_subset, summarise, worst_categories
+from eval.run import run_answers, run_retrieval, select_splits, stratified_subset, summarise, worst_categories
 
 
 def gold(item_id: str, category: str, language: str = "pt", split_name: str = "core", **overrides) -> object:
@@ -241,3 +243,19 @@ def test_failures_name_the_question_and_why_it_failed():
     lines = report.failures_section(_result())
     assert "**realworld**" in lines
     assert "  - `rw-1` «Moro no Porto, dividendos de Curitiba?» — absteve-se" in lines
+
+
+def test_a_wrong_answer_says_which_rates_and_facts_are_missing():
+    why = report.why_wrong({"gold_abstain": False, "abstained": False, "missing_rates": [10.0], "wrong_rates": [0.0],
+                       "forbidden_given": [], "missing_in_text": [], "missing_facts": ["interesses vitais"]})
+    assert why == "faltam as taxas 10%; taxas a mais 0%; falta «interesses vitais»"
+    assert report.why_wrong({"gold_abstain": True, "abstained": False}) == "respondeu quando devia abster-se"
+
+
+def test_a_run_can_be_limited_to_named_splits():
+    realworld = gold("rw-1", "dividends", split_name="realworld")
+    items = [DIVIDENDS, realworld, REFUSAL]
+    assert select_splits(items, []) == items
+    assert select_splits(items, ["realworld"]) == [realworld]
+    with pytest.raises(ValueError, match="divisões desconhecidas: rights \\(existem: core, realworld\\)"):
+        select_splits(items, ["rights"])

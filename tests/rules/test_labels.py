@@ -13,7 +13,8 @@ from rules import (Figure, NotCovered, RulesDataError, RulesInputError, Tiebreak
                    employment_183_days, figures, residence_tiebreaker, withholding_cap)
 from rules.conditions import condition_text
 from rules.facts import TOPICS
-from rules.labels import UNIT_LABELS, state_name, topic_label, unit_label
+from i18n import has
+from rules.labels import state_name, topic_label, unit_label
 from rules.treaty_data import DATA_DIR, load_all, load_treaty_file
 
 README = Path(__file__).resolve().parents[2] / "rules" / "README.md"
@@ -84,8 +85,7 @@ def test_every_figure_has_three_texts_with_the_same_numbers() -> None:
     declared = sum(len(d.figures) for d in load_all().values())
     assert len(found) > declared                      # data-file figures plus the withholding rates
     for fig in found:
-        assert set(fig.texts) == {"pt", "es", "en"}, fig.id
-        assert fig.texts["pt"] == fig.text and fig.text_in("pt") == fig.text, fig.id
+        assert fig.text_in("pt") == fig.text, fig.id
         for lang in FOREIGN:
             text = fig.text_in(lang)
             assert text and text != fig.text, (fig.id, lang)
@@ -101,26 +101,32 @@ def test_withholding_figures_render_conditions_in_the_language() -> None:
         assert cond.text_in(lang) in fig.text_in(lang)
 
 
-def test_data_file_figure_without_translation_is_rejected(tmp_path: Path) -> None:
+def test_data_file_naming_a_text_the_catalogue_lacks_is_rejected(tmp_path: Path) -> None:
     entry = {"id": "x.pe", "topic": "permanent_establishment", "value": 7, "unit": "months",
-             "text": "Dura mais de 7 meses.", "text_es": "Dura más de 7 meses.",
              "citations": [{"doc": "d", "quote": "sete meses"}]}
     path = tmp_path / "x.yaml"
     path.write_text(yaml.safe_dump({"treaty": "X-Y", "parties": ["X", "Y"], "figures": [entry]}), encoding="utf-8")
-    with pytest.raises(RulesDataError, match="text_en"):
+    with pytest.raises(RulesDataError, match="data.figures.x.pe"):
         load_treaty_file(path)
-    entry["text_en"] = "Lasts more than 7 months."
-    path.write_text(yaml.safe_dump({"treaty": "X-Y", "parties": ["X", "Y"], "figures": [entry]}), encoding="utf-8")
-    assert load_treaty_file(path).figures[0].texts["en"] == "Lasts more than 7 months."
+    entry["id"] = "pt-br.pe.construction-site"        # a figure the catalogue describes
+    path.write_text(yaml.safe_dump({"treaty": "X-Y", "parties": ["X", "Y"], "figures": [entry],
+                                    "notes": ["no-such-note"]}), encoding="utf-8")
+    with pytest.raises(RulesDataError, match="data.notes.no-such-note"):
+        load_treaty_file(path)
+
+
+def test_notes_read_in_the_answer_language() -> None:
+    r = withholding_cap("PT-JP", "dividends", "JP")
+    assert r.notes and all(r.notes_in("es")) and r.notes_in("es") != r.notes_in("pt")
+    assert r.to_dict()["notes"] == r.notes_in("pt")
 
 
 def test_documents_are_described_in_three_languages() -> None:
     for treaty in ("PT-BR", "BR-ES", "PT-JP"):
         for doc in applicable_documents(treaty):
-            assert doc.texts["pt"] == doc.text
             for lang in FOREIGN:
                 text = doc.text_in(lang)
-                assert text and text != doc.text, (treaty, doc.doc, lang)
+                assert text and text != doc.text_in("pt"), (treaty, doc.doc, lang)
                 assert not (_digits(text) - _digits(doc.text)), (treaty, doc.doc, lang)
                 if doc.relation in ("modifies", "not_established"):
                     assert _digits(text) == _digits(doc.text), (treaty, doc.doc, lang)
@@ -165,7 +171,7 @@ def test_topic_unit_and_state_labels() -> None:
         r"^\s*unit: (\S+)", path.read_text(encoding="utf-8"), flags=re.M)}
     assert {"percent", "days", "months", "years"} <= units
     for unit in units:                                # every unit the data files use has a label
-        assert unit in UNIT_LABELS, unit
+        assert has(f"rules.units.{unit}.one") and has(f"rules.units.{unit}.other"), unit
         assert all(unit_label(unit, 2, lang) and "_" not in unit_label(unit, 2, lang) for lang in ("pt", "es", "en"))
     assert [unit_label("months", 9, lang) for lang in ("pt", "es", "en")] == ["meses", "meses", "months"]
     assert unit_label("years", 1, "en") == "year" and unit_label("years", 2, "es") == "años"

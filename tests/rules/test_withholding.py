@@ -52,7 +52,7 @@ def test_portaria_cited_and_required_when_brazil_is_source() -> None:
     assert r.rate == 15.0 and "registered_central_bank" in r.missing_facts
     assert {"pt-br-2000", "br-portaria-pt-br"} <= {c.doc for c in r.citations}
     unregistered = cap("PT-BR", "dividends", "BR", beneficiary_kind="individual", registered_central_bank=False)
-    assert any("Banco Central" in n for n in unregistered.notes)
+    assert any("Banco Central" in n for n in unregistered.notes_in("pt"))
 
 
 def test_pt_br_exclusions_decide_when_stated() -> None:
