@@ -281,7 +281,11 @@ def main(argv: list[str] | None = None) -> int:
         return run_with_server(settings, cmd)
     from assistant.llm import local_model_path
 
-    info = running_server(settings, local_model_path(settings))
+    try:
+        info = running_server(settings, local_model_path(settings))
+    except ServerUnavailable as exc:
+        print(f"aviso: {exc}", file=sys.stderr)
+        return 1
     print(json.dumps(asdict(info)) if info else "nenhum servidor do modelo local em execução")
     return 0 if info else 1
 

@@ -27,6 +27,8 @@ from eval import report
 from eval.score import STAGES, percentile
 
 QUESTIONS_FILE = Path(__file__).with_name("bench_questions.txt")
+# How the local model server was chosen (measured once; kept in the bench section of RESULTS.md).
+RUNTIME_NOTES = Path(__file__).with_name("llm_runtime.md")
 RESULTS_DIR = Path(__file__).with_name("results")
 REPO_ROOT = Path(__file__).resolve().parent.parent
 # Targets from the issues (seconds or milliseconds as named).
@@ -263,7 +265,14 @@ def main(argv: list[str] | None = None) -> int:
     result: dict = {"date": date.today().isoformat(), "machine": report.machine_info(), "questions": len(questions),
                     "llm_questions": 0, "notes": []}
 
-    if not args.skip_ingest:
+    if args.skip_ingest:  # keep the last measured ingest in the report, saying where it comes from
+        previous = sorted(RESULTS_DIR.glob("bench-*.json"))
+        earlier = json.loads(previous[-1].read_text(encoding="utf-8")) if previous else {}
+        if earlier.get("ingest"):
+            result["ingest"] = earlier["ingest"]
+            result["notes"].append(f"Ingestão não medida nesta execução (`--skip-ingest`): valores de "
+                                   f"`eval/results/{previous[-1].name}`.")
+    else:
         print("[bench] ingestão a frio num índice temporário…", flush=True)
         runs = bench_ingest()
         result["ingest"] = {name: run.__dict__ for name, run in runs.items()}
@@ -332,6 +341,8 @@ def main(argv: list[str] | None = None) -> int:
         section = report.bench_section(result)
         if result.get("llm_runs"):
             section += "\n### LLM local: 1 sessão vs várias em simultâneo\n\n" + concurrency_table(result["llm_runs"])
+        if RUNTIME_NOTES.is_file():
+            section += "\n" + RUNTIME_NOTES.read_text(encoding="utf-8")
         report.write_section("bench", section)
         print(f"[bench] {report.RESULTS_MD} atualizado")
     return 0
