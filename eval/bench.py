@@ -317,7 +317,9 @@ def main(argv: list[str] | None = None) -> int:
             result["notes"].append(f"Primeira pergunta com o servidor acabado de arrancar (prefixo fixo ainda fora da "
                                    f"cache): 1.º token {_fmt_s(cold.get('first_token'))}, resposta completa "
                                    f"{_fmt_s(cold.get('total'))} ({time.perf_counter() - started:.0f} s).")
-            runs = [bench_llm(assistant, chosen, server.url, n) for n in (1, args.sessions)]
+            # other questions for the concurrent rounds: a repeated prompt would come whole from the server's cache
+            others = [q for q in questions if q not in chosen][::step][:args.llm_questions] or chosen
+            runs = [bench_llm(assistant, chosen, server.url, 1), bench_llm(assistant, others, server.url, args.sessions)]
             result["llm"] = runs[0]["latency"]
             result["llm_runs"] = runs
             load = os.getloadavg()
