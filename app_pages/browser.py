@@ -40,7 +40,7 @@ def treaty_browser() -> None:
         st.markdown("**Protocolo e notas que se referem a este artigo**")
         for item in items:
             with st.expander(f"{item.article} — {item.heading}"):
-                passage(highlight_html(item.text))
+                passage(highlight_html(item.clean_text))
     relations = rules.applicable_documents(info.applies_to or info.treaty)
     if not isinstance(relations, rules.NotCovered):
         for rel in relations:

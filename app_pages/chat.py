@@ -11,7 +11,7 @@ import streamlit as st
 import rules
 from app_support.feedback import FeedbackError
 from app_support.highlight import highlight_html
-from app_support.quick_inputs import describe_facts, quick_inputs_for
+from app_support.quick_inputs import describe_facts, quick_inputs_for, with_reading
 from app_support.redaction import redact
 from app_support.render import reply_draft, state_pt, triage_rows
 from app_support.resources import assistant, feedback_store, settings
@@ -19,13 +19,22 @@ from app_support.safe_markdown import plain, without_images
 from app_support.sources import citation_cards
 from app_support.widgets import quick_input_widget
 from assistant.answer import Answer
+from assistant.render import STATUS_MARK
 from assistant.understand import validate_question
+from i18n import t
 
 log = logging.getLogger("treaty_app")
 
 
-def hard_breaks(markdown: str) -> str:
-    """The card is written line by line; keep its line breaks (markdown would merge them)."""
+# The card marks met / unmet conditions with text symbols (also used in the CLI and the ticket draft);
+# on screen they become Material icons, which need no emoji or symbol font.
+CARD_MARKS = {STATUS_MARK["met"]: ":green[:material/check:]", STATUS_MARK["not_met"]: ":red[:material/close:]"}
+
+
+def card_markdown(markdown: str) -> str:
+    """The card as shown: marks as icons, and its line breaks kept (markdown would merge the lines)."""
+    for mark, icon in CARD_MARKS.items():
+        markdown = markdown.replace(mark, icon)
     return without_images(markdown).replace("\n", "  \n")
 
 
@@ -40,7 +49,7 @@ def ask(question: str, extra: dict[str, Any], shown: str) -> None:
         try:  # no lock: the model server queues concurrent sessions, so every card appears at once
             for ev in assistant().stream(question, extra_facts=extra or None):
                 if ev.kind == "card":
-                    card.markdown(hard_breaks(ev.answer.card))
+                    card.markdown(card_markdown(ev.answer.card))
                 elif ev.kind == "token":
                     streamed += ev.text
                     explanation.markdown(plain(streamed) + "▌")
@@ -57,8 +66,22 @@ def ask(question: str, extra: dict[str, Any], shown: str) -> None:
     st.rerun()
 
 
+def reading_choices(turn: dict[str, Any]) -> None:
+    """One button per candidate treaty of an uncertain question: re-asks it with that assumption stated."""
+    answer: Answer = turn["answer"]
+    if not answer.readings:
+        return
+    st.markdown(f"**{t('pt', 'app.reading_choice')}**")
+    for col, choice in zip(st.columns(len(answer.readings)), answer.readings):
+        if col.button(choice.label, key=f"rd-{turn['id']}-{choice.treaty}"):
+            question = with_reading(turn["question"], choice)
+            st.session_state.pending = {"question": question, "extra": turn["extra"], "shown": question}
+            st.rerun()
+
+
 def quick_inputs(turn: dict[str, Any]) -> None:
     answer: Answer = turn["answer"]
+    reading_choices(turn)
     asks = quick_inputs_for(answer.missing_facts)
     if not asks:
         return
@@ -89,7 +112,9 @@ def feedback(turn: dict[str, Any]) -> None:
             -1 if down.form_submit_button("Não útil", icon=":material/thumb_down:") else 0)
     if rating:
         try:
-            feedback_store().record(turn["answer"], rating, comment)
+            # one key per answer: a click retried after a lost confirmation updates the same row
+            feedback_store().record(turn["answer"], rating, comment,
+                                    key=turn.setdefault("feedback_key", uuid.uuid4().hex))
         except FeedbackError as exc:
             st.error(str(exc))
             return
@@ -115,7 +140,7 @@ def show_turn(turn: dict[str, Any]) -> None:
         main, side = st.columns([2.3, 1])
         with main:
             with st.container(border=True):
-                st.markdown(hard_breaks(answer.card or answer.answer))
+                st.markdown(card_markdown(answer.card or answer.answer))
             if answer.abstained:
                 covered = "; ".join(f"{c.treaty} ({' – '.join(state_pt(p) for p in c.parties) or 'multilateral'})"
                                     for c in rules.coverage())

@@ -4,6 +4,9 @@ from __future__ import annotations
 import html
 import re
 
+from ingest.ocr_reading import raw_words
+from ingest.units import Unit
+
 from app_support.safe_markdown import without_images
 
 
@@ -38,3 +41,39 @@ def highlight_html(passage: str, quote: str = "") -> str:
         pos = end
     out.append(html.escape(passage[pos:]))
     return without_images("".join(out))
+
+
+def _raw_quote_range(unit: Unit, source: str, quote: str) -> tuple[int, int] | None:
+    """Source range of the quote's words among the unit's raw words (rule quotes cite the raw scan)."""
+    words = raw_words(source, unit.spans)
+    wanted = [w.lower() for w in quote.split()]
+    texts = [w.text.lower() for w in words]
+    for i in range(len(texts) - len(wanted) + 1):
+        if texts[i:i + len(wanted)] == wanted:
+            return words[i].start, words[i + len(wanted) - 1].end
+    return None
+
+
+def reading_html(unit: Unit, source: str, quote: str = "", raw: bool = False) -> str:
+    """A unit as HTML, the quote marked: an OCR unit in its clean reading (the raw quote's words are
+    found in the scan and marked on the clean words made from them) or, with raw, as scanned."""
+    if unit.reading is None or raw:
+        return highlight_html(unit.text, quote)
+    clean = unit.reading.text
+    if not quote:
+        return highlight_html(clean)
+    found = _raw_quote_range(unit, source, quote)
+    if found is None:
+        return highlight_html(clean, quote)
+    words = unit.reading.clean_ranges(*found)
+    return _marked(clean, [(words[0][0], words[-1][1])] if words else [])
+
+
+def _marked(text: str, marks: list[tuple[int, int]]) -> str:
+    out, pos = [], 0
+    for start, end in _merge(marks, len(text)):
+        out.append(html.escape(text[pos:start]))
+        out.append(f"<mark>{html.escape(text[start:end])}</mark>")
+        pos = end
+    out.append(html.escape(text[pos:]))
+    return "".join(out)

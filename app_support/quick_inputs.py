@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from assistant.answer import ReadingChoice
 from i18n import t
 from rules.facts import BENEFICIARY_KINDS, ROYALTY_KINDS
 
@@ -44,6 +45,11 @@ QUICK_INPUTS: dict[str, QuickInput] = {
 
 def quick_inputs_for(missing: list[str]) -> list[QuickInput]:
     return [QUICK_INPUTS[m] for m in missing if m in QUICK_INPUTS]
+
+
+def with_reading(question: str, choice: ReadingChoice) -> str:
+    """The question with the chosen candidate treaty's assumption stated, for the assistant to re-read."""
+    return f"{question.rstrip()} {choice.clarification}"
 
 
 def to_facts(q: QuickInput, value: Any, payment_date: date | None = None) -> dict[str, Any]:

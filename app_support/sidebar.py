@@ -23,11 +23,14 @@ def sidebar() -> None:
                 st.markdown(f"**{c.treaty}** ({parties}, {COVERAGE_PT.get(c.coverage, c.coverage)}): "
                             + ", ".join(topic_label(t, "pt") for t in c.topics))
         st.markdown("**Feedback**")
-        try:
-            data = feedback_store().export_csv()
-        except FeedbackError as exc:
-            st.error(str(exc))
-        else:
-            st.download_button("Exportar feedback (CSV)", data=data.encode("utf-8"), file_name="feedback.csv",
-                               mime="text/csv", key="fb-export", icon=":material/download:")
+        # the CSV is built only when the button is clicked, never on a rerun
+        st.download_button("Exportar feedback (CSV)", data=_feedback_csv, file_name="feedback.csv",
+                           mime="text/csv", key="fb-export", icon=":material/download:")
         st.caption(f"Modelo configurado: {settings().llm_backend}")
+
+
+def _feedback_csv() -> bytes:
+    try:
+        return feedback_store().export_csv().encode("utf-8")
+    except FeedbackError as exc:  # the download carries the reason: this runs outside the page script
+        return f"erro\n{exc}\n".encode("utf-8")

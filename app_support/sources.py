@@ -5,10 +5,11 @@ import streamlit as st
 
 import rules
 from app_support.corpus_view import article_view, find_article, find_unit, languages, protocol_items
-from app_support.highlight import highlight_html
+from app_support.highlight import highlight_html, reading_html
 from app_support.render import cite_label
 from app_support.resources import corpus
 from assistant.answer import CitationRef
+from i18n import t
 from ingest.units import ParsedDocument, Unit, normalise_ws
 
 LANGUAGE_PT = {"pt": "português", "es": "espanhol", "en": "inglês"}
@@ -21,11 +22,11 @@ def passage(text: str, indent: bool = False, italic: bool = False) -> None:
     st.markdown(f"<div class='passage' style='{pad}'>{body}</div>", unsafe_allow_html=True)
 
 
-def show_article(doc: ParsedDocument, unit: Unit, highlight: Unit | None = None, quote: str = "") -> None:
+def show_article(doc: ParsedDocument, unit: Unit, highlight: Unit | None = None, quote: str = "",
+                 raw: bool = False) -> None:
     for indent, part in article_view(doc, unit).blocks():
-        text = highlight_html(part.text, quote) if highlight is not None and part.uid == highlight.uid \
-            else highlight_html(part.text)
-        passage(text, indent=bool(indent))
+        marked = quote if highlight is not None and part.uid == highlight.uid else ""
+        passage(reading_html(part, doc.source, marked, raw), indent=bool(indent))
 
 
 def source_card(key: str, n: int | None, doc_id: str, article: str | None, paragraph: str | None,
@@ -44,7 +45,15 @@ def source_card(key: str, n: int | None, doc_id: str, article: str | None, parag
         st.caption(f"{doc_id} · {title}")
         text = found or (unit.text if unit is not None else quote)
         marked = quote if normalise_ws(quote) != normalise_ws(text) else ""
-        passage(highlight_html(text, marked))
+        raw = False
+        if doc is not None and unit is not None and unit.reading is not None:   # an OCR scan: clean reading
+            st.caption(f"{t('pt', 'app.ocr.reading')} · {t('pt', 'app.ocr.changes', n=len(unit.reading.corrections))}")
+            raw = st.toggle(t("pt", "app.ocr.show_raw"), key=f"{key}-raw")
+            passage(reading_html(unit, doc.source, marked, raw))
+            if raw:
+                st.caption(t("pt", "app.ocr.raw_note"))
+        else:
+            passage(highlight_html(text, marked))
         if not marked:
             st.caption("Passagem encontrada pela pesquisa no corpus.")
         if doc is None:
@@ -53,16 +62,16 @@ def source_card(key: str, n: int | None, doc_id: str, article: str | None, parag
             if st.toggle(f"Mostrar o texto em {LANGUAGE_PT.get(other, other)}", key=f"{key}-{other}"):
                 counterpart = find_unit(doc, article, paragraph, subparagraph, other)
                 if counterpart is not None and counterpart.language == other:
-                    passage(highlight_html(counterpart.text), italic=True)
+                    passage(reading_html(counterpart, doc.source, raw=raw), italic=True)
                 else:
                     st.caption(f"Este trecho não tem versão em {LANGUAGE_PT.get(other, other)} no corpus.")
         whole = find_article(doc, article, language)
         if whole is not None:
             with st.expander("Abrir o artigo completo"):
-                show_article(doc, whole, highlight=unit, quote=marked)
+                show_article(doc, whole, highlight=unit, quote=marked, raw=raw)
                 for item in protocol_items(doc, whole.article, whole.language):
                     st.markdown(f"**{item.article}** — {item.heading}")
-                    passage(highlight_html(item.text))
+                    passage(reading_html(item, doc.source, raw=raw))
 
 
 def citation_cards(key: str, cites: list[CitationRef]) -> None:

@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator
 
-from assistant.retrieve import RETRIEVERS, Hit
+from assistant.retrieve import RETRIEVERS, DenseUnavailable, Hit
 
 if TYPE_CHECKING:
     from assistant.pipeline import Assistant
@@ -127,14 +127,24 @@ def main(argv: list[str] | None = None, assistant: "Assistant | None" = None) ->
         except (IndexMissing, EmbeddingModelMissing) as exc:
             print(f"erro: {exc}", file=sys.stderr)
             return 2
+    problem = assistant.search.dense_problem()
     if args.command == "retrieve":
+        if problem and args.retriever != "bm25":
+            print(f"erro: {problem}", file=sys.stderr)
+            return 2
         return _retrieve(assistant, args)
+    if problem:
+        print(f"aviso: {problem}; a responder só com a pesquisa por palavras e as regras", file=sys.stderr)
     return _ask(assistant, args)
 
 
 def _retrieve(assistant: "Assistant", args: argparse.Namespace) -> int:
     if args.question is not None:
-        hits = assistant.retrieve(args.question, args.k, args.retriever)
+        try:
+            hits = assistant.retrieve(args.question, args.k, args.retriever)
+        except DenseUnavailable as exc:
+            print(f"erro: {exc}", file=sys.stderr)
+            return 2
         out = [_hit_dict(i, h) for i, h in enumerate(hits, start=1)]
         if args.json:
             _emit(out)

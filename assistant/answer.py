@@ -47,6 +47,14 @@ def citation_label(treaty: str, article: str | None, paragraph: str | None, subp
     return f"{treaty} {head}{tail}"
 
 
+@dataclass(frozen=True)
+class ReadingChoice:
+    """One candidate treaty of an uncertain question, offered to the user to pick."""
+    treaty: str
+    label: str                   # "Se for residente em Espanha (Brasil–Espanha)"
+    clarification: str           # the sentence that, added to the question, picks it
+
+
 @dataclass
 class Guardrail:
     checked: bool = False
@@ -78,6 +86,8 @@ class Answer:
     query: dict[str, Any] = field(default_factory=dict)       # what understanding read (triage panel)
     rule_results: list[dict[str, Any]] = field(default_factory=list)
     error: str | None = None                 # a clear message for bad input
+    readings: list[ReadingChoice] = field(default_factory=list)   # candidate treaties, when uncertain
+    premise: str = ""                        # the rate the user took for granted, confirmed or corrected
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -155,7 +155,7 @@ _AFTER_END = re.compile(r"[,.;:!?\n]")
 
 
 def _as_rate(text: str, m: Mention, previous_end: int) -> bool:
-    """A rate word in the same clause just before the percentage (since the previous number) or right after."""
+    """A rate word in the same clause just before the percentage (since the previous one) or right after."""
     start = max(previous_end, m.start - 60)
     before = text[start:m.start]
     cut = [c.end() for c in _CLAUSE_END.finditer(before)]
@@ -170,7 +170,7 @@ def _percent_uses(text: str) -> list[tuple[Mention, bool]]:
     for m in mentions(text):
         if m.percent:
             found.append((m, _as_rate(text, m, previous_end)))
-        previous_end = m.end
+            previous_end = m.end
     return found
 
 

@@ -12,14 +12,14 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 import rules
-from assistant.answer import Answer, CitationRef, Guardrail
+from assistant.answer import Answer, CitationRef, Guardrail, RateLine, ReadingChoice
 from assistant.apply_rules import RuleRun, merge_facts, run_rules
 from assistant.guardrail import verify, without_percentages
 from assistant.llm import LlmInfo, LlmUnavailable, make_chat_model, stream_tokens
 from assistant.prompting import build_messages, prompt
 from assistant.render import fmt_rate, follow_up, msg, render_card, treaty_name
 from assistant.retrieve import HybridSearch, Hit, open_dense
-from assistant.understand import Query, understand, validate_question
+from assistant.understand import Query, Reading, understand, validate_question
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
 from ingest.chunks import Chunk
@@ -82,7 +82,7 @@ class Assistant:
         query = understand("Sou residente em Portugal e recebo dividendos do Brasil", rules.known_treaties())
         run_rules(query, query.facts)
         if self.search.dense is not None:  # the first query embedding pays torch's start-up
-            self.search.search(query.text, 1, None, "dense")
+            self.search.search(query.text, 1, None, "hybrid")
 
     # ---- public API -------------------------------------------------------------------------
     def ask(self, question: str, extra_facts: dict[str, Any] | None = None) -> Answer:
@@ -103,9 +103,8 @@ class Assistant:
         timings: dict[str, float] = {}
         error = validate_question(question, self.settings.max_question_chars)
         if error:
-            yield StreamEvent("final", Answer(question=str(question)[:200] if isinstance(question, str) else "",
-                                              language="pt", answer=error, abstained=True, treaty=None,
-                                              error=error, llm=self._llm_dict(), timings_ms={"total": _ms(started)}))
+            yield self._abstained(str(question)[:200] if isinstance(question, str) else "", "pt", error, started,
+                                  timings, error=error)
             return
         t = time.perf_counter()
         query = understand(question, rules.known_treaties())
@@ -115,42 +114,41 @@ class Assistant:
 
         abstain = self._abstention(query, treaty, lang)
         if abstain:
-            timings.update(rules=0.0, retrieve=0.0, generate=0.0, total=_ms(started))
-            yield StreamEvent("final", Answer(question=question, language=lang, answer=abstain, card=abstain,
-                                              abstained=True, treaty=treaty, llm=self._llm_dict(),
-                                              timings_ms=timings, query=_query_dict(query)))
+            yield self._abstained(question, lang, abstain, started, timings, query=query, treaty=treaty)
             return
 
         t = time.perf_counter()
         try:
             facts = merge_facts(query.facts, extra_facts)
         except rules.RulesInputError as exc:
-            yield StreamEvent("final", Answer(question=question, language=lang, answer=str(exc), abstained=True,
-                                              treaty=treaty, error=str(exc), llm=self._llm_dict()))
+            yield self._abstained(question, lang, str(exc), started, timings, query=query, treaty=treaty,
+                                  error=str(exc))
             return
-        run = run_rules(dataclasses.replace(query, treaty=treaty), facts)
+        parts = [_Part(reading, q, run_rules(q, facts)) for reading, q in _readings(query, treaty)]
+        run = _combined([p.run for p in parts])
         timings["rules"] = _ms(t)
 
         t = time.perf_counter()
-        docs = self._docs_for(query, treaty, run)
+        docs = self._docs_for(query, [p.query.treaty for p in parts], run)
         hits = self.search.search(self._search_text(question, query), self.settings.retrieval_k, docs,
                                   self.default_mode, _heading_terms(query))
         citations = self._citations(run, hits)
         timings["retrieve"] = _ms(t)
+        problem = self.search.dense_problem() if self.default_mode == "hybrid" else None
+        degraded = [msg(lang, "dense_unavailable", reason=problem)] if problem else []
 
         if not run.has_result and not run.documents and self._weak(hits):
             covered = self._covered(lang)
             text = msg(lang, "abstain_weak", covered=covered)
             if run.not_covered:
                 text = msg(lang, "abstain_scope", what=topic_label(query.topic or "", lang), covered=covered)
-            timings.update(generate=0.0, total=_ms(started))
-            yield StreamEvent("final", Answer(question=question, language=lang, answer=text, card=text,
-                                              abstained=True, treaty=treaty, llm=self._llm_dict(),
-                                              timings_ms=timings, query=_query_dict(query),
-                                              rule_results=run.to_dicts()))
+            event = self._abstained(question, lang, text, started, timings, query=query, treaty=treaty, run=run)
+            event.answer.notices.extend(degraded)
+            yield event
             return
 
-        answer = self._card_answer(question, query, treaty, run, citations, lang)
+        answer = self._card_answer(question, query, parts, citations, lang)
+        answer.notices.extend(degraded)
         answer.timings_ms = dict(timings)
         yield StreamEvent("card", dataclasses.replace(answer, notices=list(answer.notices)))
 
@@ -168,6 +166,18 @@ class Assistant:
         answer.timings_ms = timings
         yield StreamEvent("final", answer)
 
+    def _abstained(self, question: str, lang: str, text: str, started: float, timings: dict[str, float],
+                   query: Query | None = None, treaty: str | None = None, run: RuleRun | None = None,
+                   error: str | None = None) -> StreamEvent:
+        """Every refusal goes through here: bad input, out of scope, no treaty, nothing relevant."""
+        for stage in ("rules", "retrieve", "generate"):
+            timings.setdefault(stage, 0.0)
+        timings["total"] = _ms(started)
+        return StreamEvent("final", Answer(
+            question=question, language=lang, answer=text, card="" if error else text, abstained=True,
+            treaty=treaty, error=error, llm=self._llm_dict(), timings_ms=timings,
+            query=_query_dict(query) if query else {}, rule_results=run.to_dicts() if run else []))
+
     # ---- steps ------------------------------------------------------------------------------
     def _llm_dict(self) -> dict[str, Any]:
         return {"backend": self.llm_info.backend, "model": self.llm_info.model}
@@ -178,21 +188,24 @@ class Assistant:
 
     def _abstention(self, query: Query, treaty: str | None, lang: str) -> str | None:
         covered = self._covered(lang)
+        if query.evasion:
+            return msg(lang, "abstain_evasion")
         if query.pair_not_covered:
             a, b = query.pair_not_covered
             return msg(lang, "abstain_pair", a=state_name(a, lang), b=state_name(b, lang), covered=covered)
         if query.out_of_scope:
             what = msg(lang, f"out_of_scope.{query.out_of_scope}", default=msg(lang, "out_of_scope.other"))
             return msg(lang, "abstain_scope", what=what, covered=covered)
-        if treaty is None:
+        if treaty is None and not query.readings:
             return msg(lang, "abstain_no_treaty", covered=covered)
         return None
 
-    def _docs_for(self, query: Query, treaty: str | None = None, run: RuleRun | None = None) -> set[str] | None:
-        treaty = treaty or query.treaty or ("MLI" if query.mentions_mli else None)
-        if treaty is None:
+    def _docs_for(self, query: Query, treaties: list[str | None] | None = None,
+                  run: RuleRun | None = None) -> set[str] | None:
+        wanted = {t for t in (treaties or [query.treaty or ("MLI" if query.mentions_mli else None)]) if t}
+        if not wanted:
             return None
-        docs = {d.id for d in self.catalog if d.treaty == treaty or d.applies_to == treaty}
+        docs = {d.id for d in self.catalog if d.treaty in wanted or d.applies_to in wanted}
         with_mli = query.mentions_mli or (run and any(d.relation == "modifies" for d in run.documents))
         if with_mli:
             docs |= {d.id for d in self.catalog if d.treaty == "MLI"}
@@ -252,8 +265,8 @@ class Assistant:
                     return ch
         return exact[0] if exact else (candidates[0] if candidates else None)
 
-    def _card_answer(self, question: str, query: Query, treaty: str | None, run: RuleRun,
-                     citations: list[CitationRef], lang: str) -> Answer:
+    def _card_answer(self, question: str, query: Query, parts: list["_Part"], citations: list[CitationRef],
+                     lang: str) -> Answer:
         index = {(c.doc, c.article, c.paragraph, c.subparagraph, c.quote): c.n
                  for c in citations if c.source == "rule"}
 
@@ -261,29 +274,50 @@ class Assistant:
             n = index.get((c.doc, c.article or "", c.paragraph, c.subparagraph, normalise_ws(c.quote)))
             return f"[{n}]" if n else ""
 
-        card = render_card(run, query.topic, lang, cite)
-        body = card.markdown
+        rates: list[RateLine] = []
+        sections: list[str] = []
+        for part in parts:
+            card = render_card(part.run, part.query.topic, lang, cite)
+            rates += card.rates
+            if part.reading is not None and card.markdown:
+                sections.append(f"#### {_reading_label(part.reading, lang)}\n{card.markdown}")
+            elif card.markdown:
+                sections.append(card.markdown)
+        body = "\n\n".join(sections)
         if not body:  # no rule speaks to this: point at the passages themselves
             body = msg(lang, "passages_intro") + "\n" + "\n".join(
                 f"- [{c.n}] {c.label()}{' — ' + c.heading if c.heading else ''}" for c in citations)
-        title = f"### {msg(lang, 'treaty_title', name=treaty_name(treaty, lang) if treaty else '')}"
+        treaties = list(dict.fromkeys(p.query.treaty for p in parts if p.query.treaty))
+        names = " · ".join(treaty_name(t, lang) for t in treaties)
+        title = f"### {msg(lang, 'treaty_title', name=names)}"
+        if len(parts) > 1:
+            body = msg(lang, "readings_intro") + "\n\n" + body
+        elif len(query.readings) > 1 and parts[0].reading is not None:   # the likeliest, the others offered
+            others = "; ".join(_reading_label(r, lang) for r in query.readings if r != parts[0].reading)
+            body += "\n\n" + msg(lang, "readings_others", others=others)
+        premise = _premise(query.stated_rates, rates, lang)
+        if premise:
+            body = premise + "\n\n" + body
         notices = []
         if query.injection:
             notices.append(msg(lang, "injection_notice"))
-        shown = {r.value for r in card.rates}
-        claimed = [r for r in query.stated_rates if shown and r not in shown]
-        if claimed:
-            notices.append(msg(lang, "stated_rate_notice", rates=", ".join(fmt_rate(r, lang) for r in claimed)))
+        notices += [msg(lang, "side_note", what=msg(lang, f"out_of_scope.{code}", default=msg(lang, "out_of_scope.other")))
+                    for code in query.side_notes]
+        run = _combined([p.run for p in parts])
         missing = list(run.missing_facts)
-        return Answer(question=question, language=lang, answer="", abstained=False, treaty=treaty,
-                      rates=card.rates, citations=citations, card=f"{title}\n{body}", llm=self._llm_dict(),
-                      missing_facts=missing, follow_up=follow_up(missing, lang), notices=notices,
-                      query=_query_dict(query), rule_results=run.to_dicts())
+        choices = [ReadingChoice(r.treaty, _reading_label(r, lang), _clarification(r, lang))
+                   for r in (query.readings if parts[0].reading is not None else ())]
+        return Answer(question=question, language=lang, answer="", abstained=False,
+                      treaty=treaties[0] if treaties else None, rates=rates, citations=citations,
+                      card=f"{title}\n{body}", llm=self._llm_dict(), missing_facts=missing,
+                      follow_up=follow_up(missing, lang), notices=notices, query=_query_dict(query),
+                      rule_results=run.to_dicts(), readings=choices, premise=premise)
 
     def _generate(self, answer: Answer, query: Query) -> Iterator[StreamEvent]:
         lang = answer.language
         valid = {c.n for c in answer.citations}  # every passage shown to the user may be cited
-        grounding = [answer.card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations)]
+        card = answer.card.replace(answer.premise, "") if answer.premise else answer.card  # the user's rate is no ground
+        grounding = [card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations)]
         question = without_percentages(answer.question, query.stated_rates)  # facts only, never asserted rates
         guard = Guardrail(checked=True)
         retry_note = ""
@@ -320,6 +354,65 @@ class Assistant:
 
     def _messages(self, answer: Answer, retry_note: str) -> list:
         return build_messages(answer, retry_note)
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One reading of the question (None when it is certain) and what the rules said for it."""
+    reading: Reading | None
+    query: Query
+    run: RuleRun
+
+
+def _readings(query: Query, treaty: str | None) -> list[tuple[Reading | None, Query]]:
+    """The question as read, or one query per candidate treaty when the pair is not certain."""
+    if treaty is not None or not query.readings:
+        return [(None, dataclasses.replace(query, treaty=treaty))]
+    chosen = query.readings[:1] if query.readings[0].likely else query.readings
+    return [(r, dataclasses.replace(query, treaty=r.treaty, residence_state=r.residence_state,
+                                    source_state=r.source_state, treaty_inferred=True))
+            for r in chosen]
+
+
+def _combined(runs: list[RuleRun]) -> RuleRun:
+    """The runs of every reading as one, for citations, retrieval scope and the triage panel."""
+    if len(runs) == 1:
+        return runs[0]
+    out = RuleRun()
+    for run in runs:
+        out.withholding += run.withholding
+        out.figures += run.figures
+        out.documents += [d for d in run.documents if d not in out.documents]
+        out.errors += run.errors
+        out.missing_facts += [m for m in run.missing_facts if m not in out.missing_facts]
+        out.employment = out.employment or run.employment
+        out.tiebreaker = out.tiebreaker or run.tiebreaker
+        out.not_covered = out.not_covered or run.not_covered
+    return out
+
+
+def _reading_label(reading: Reading, lang: str) -> str:
+    key = {"residence": "reading_residence", "source": "reading_source"}.get(reading.assumed_role or "",
+                                                                            "reading_other")
+    return msg(lang, key, state=state_name(reading.assumed or "", lang), treaty=treaty_name(reading.treaty, lang))
+
+
+def _clarification(reading: Reading, lang: str) -> str:
+    key = {"residence": "clarify_residence", "source": "clarify_source"}.get(reading.assumed_role or "",
+                                                                            "clarify_other")
+    return msg(lang, key, state=state_name(reading.assumed or "", lang))
+
+
+def _premise(stated: tuple[float, ...], rates: list[RateLine], lang: str) -> str:
+    """The rate the user took for granted, confirmed or corrected against the rules' rates."""
+    if not stated or not rates:
+        return ""
+    shown = sorted({r.value for r in rates})
+    fixed = " / ".join(fmt_rate(v, lang) for v in shown)
+    wrong = [v for v in dict.fromkeys(stated) if v not in shown]
+    if wrong:
+        return msg(lang, "stated_rate_correction", stated=", ".join(fmt_rate(v, lang) for v in wrong), fixed=fixed)
+    return msg(lang, "stated_rate_confirmed", stated=", ".join(fmt_rate(v, lang) for v in dict.fromkeys(stated)))
 
 
 def _heading_terms(query: Query) -> tuple[str, ...]:

@@ -6,9 +6,11 @@ both languages, but a hit is always reported as its Portuguese unit (the citatio
 from __future__ import annotations
 
 import re
+import threading
+import time
 import unicodedata
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
 
 from langchain_chroma import Chroma
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
@@ -74,20 +76,67 @@ class Bm25Index:
         return [(self.chunks[i], float(scores[i])) for i in ranked[:k] if scores[i] > 0]
 
 
+class DenseUnavailable(Exception):
+    """Dense search cannot run now (store unreachable, or its vectors out of step with chunks.jsonl)."""
+
+
 class DenseIndex:
-    def __init__(self, store: Chroma, chunks_by_id: dict[str, Chunk]):
-        self.store = store
+    """Dense search in Chroma that survives the store going away: a failure is remembered, searches
+    raise DenseUnavailable (the hybrid search then answers from BM25), and the connection is tried
+    again at most every RETRY_S seconds, so the assistant recovers when the store returns."""
+
+    RETRY_S = 5.0
+
+    def __init__(self, connect: Callable[[], Chroma], chunks_by_id: dict[str, Chunk]):
+        self._connect = connect
         self.chunks_by_id = chunks_by_id
+        self._store: Chroma | None = None
+        self._lock = threading.Lock()
+        self._last_try = 0.0
+        self.problem: str | None = None
+        self._try_connect()
+
+    def _try_connect(self) -> None:
+        self._last_try = time.monotonic()
+        try:
+            self._store, self.problem = self._connect(), None
+        except Exception as exc:  # noqa: BLE001 - any failure to open the store degrades to BM25
+            self._store, self.problem = None, _reason(exc)
+
+    def _ready(self) -> Chroma:
+        with self._lock:
+            if self._store is None and time.monotonic() - self._last_try >= self.RETRY_S:
+                self._try_connect()
+            if self._store is None:
+                raise DenseUnavailable(self.problem)
+            return self._store
 
     def search(self, query: str, k: int, docs: set[str] | None) -> list[tuple[Chunk, float]]:
+        store = self._ready()
         where = {"doc": {"$in": sorted(docs)}} if docs else None
-        found = self.store.similarity_search_with_score(query, k=k, filter=where)
+        try:
+            found = store.similarity_search_with_score(query, k=k, filter=where)
+        except Exception as exc:  # noqa: BLE001 - the store went away mid-session
+            with self._lock:
+                self._try_connect()  # names the fault precisely (e.g. which server is down)
+                reason = self.problem or _reason(exc)
+            raise DenseUnavailable(reason) from exc
         hits = []
         for doc, distance in found:
             chunk = self.chunks_by_id.get(doc.id or "")
             if chunk is not None:
                 hits.append((chunk, 1.0 - float(distance)))  # cosine space: similarity = 1 - distance
         return hits
+
+
+def _reason(exc: Exception) -> str:
+    """One line for the user: our own messages as they are, anything else named by its type."""
+    from ingest.index import IndexIncomplete
+    from ingest.store import StoreUnavailable
+
+    if isinstance(exc, (IndexIncomplete, StoreUnavailable)):
+        return str(exc)
+    return f"armazenamento de vetores indisponível ({type(exc).__name__})"
 
 
 def rrf(rankings: Iterable[list[str]]) -> dict[str, float]:
@@ -117,7 +166,7 @@ class HybridSearch:
             raise RuntimeError("pesquisa densa indisponível: o índice vetorial não foi carregado")
         depth = max(3 * k, 20)
         bm25 = self.bm25.search(query, depth, docs) if mode in ("bm25", "hybrid") else []
-        dense = self.dense.search(query, depth, docs) if mode in ("dense", "hybrid") else []
+        dense = self._dense(query, depth, docs, required=mode == "dense") if mode != "bm25" else []
         bm25_ids = _dedupe(pt_counterpart_id(c) for c, _ in bm25)
         dense_ids = _dedupe(pt_counterpart_id(c) for c, _ in dense)
         similarity = _first_scores(dense)
@@ -140,6 +189,19 @@ class HybridSearch:
                 break
         return hits
 
+
+    def _dense(self, query: str, depth: int, docs: set[str] | None, required: bool) -> list[tuple[Chunk, float]]:
+        """Dense hits; in hybrid mode an unavailable store leaves BM25 alone (dense_problem() says why)."""
+        try:
+            return self.dense.search(query, depth, docs)
+        except DenseUnavailable:
+            if required:
+                raise
+            return []
+
+    def dense_problem(self) -> str | None:
+        """Why dense search is not contributing right now (None when it is, or was never asked for)."""
+        return self.dense.problem if self.dense is not None else None
 
     def _heading_matches(self, terms: tuple[str, ...], docs: set[str] | None, ranked: list[str]) -> list[str]:
         wanted = {t for term in terms for t in tokenize(term) if len(t) >= 5}
@@ -189,8 +251,14 @@ class TreatyRetriever(BaseRetriever):
 
 
 def open_dense(settings, embeddings: Embeddings, chunks: list[Chunk]) -> DenseIndex:
-    from ingest.store import chroma_client
+    """A DenseIndex whose every (re)connection checks the collection against chunks.jsonl."""
+    from ingest.index import check_index
+    from ingest.store import chroma_client, existing_collection
 
-    store = Chroma(client=chroma_client(settings), collection_name=settings.collection,
-                   embedding_function=embeddings, collection_metadata={"hnsw:space": "cosine"})
-    return DenseIndex(store, {c.id: c for c in chunks})
+    def connect() -> Chroma:
+        client = chroma_client(settings)
+        check_index(existing_collection(client, settings.collection), chunks)
+        return Chroma(client=client, collection_name=settings.collection, embedding_function=embeddings,
+                      collection_metadata={"hnsw:space": "cosine"})
+
+    return DenseIndex(connect, {c.id: c for c in chunks})

@@ -1,44 +1,49 @@
-"""`python -m ingest [--rebuild] [--stats]`: bring the index in line with corpus/."""
+"""`python -m ingest [--rebuild] [--stats] [--ocr-report]`: bring the index in line with corpus/."""
 from __future__ import annotations
 
 import argparse
 import sys
 from collections import Counter
 
-from config import load_settings
+from config import Settings, load_settings
 from ingest.catalog import CorpusError
+from ingest.chunks import Chunk
 from ingest.embedding_cache import EmbeddingCache
 from ingest.embeddings import EmbeddingModelMissing, load_embeddings
-from ingest.index import build_chunks, sync, write_chunks_file
-from ingest.store import chroma_client, chunk_collection
+from ingest.index import SyncReport, build_chunks, rebuild, staging_name, sync, write_chunks_file
+from ingest.model_fingerprint import model_fingerprint
+from ingest.store import (StoreUnavailable, chroma_client, chroma_path, chunk_collection, drop_collection,
+                          prune_orphan_segments, unreachable)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ingest", description="Indexa o corpus no Chroma.")
-    parser.add_argument("--rebuild", action="store_true", help="apaga a coleção e volta a indexar tudo")
+    parser.add_argument("--rebuild", action="store_true",
+                        help="volta a indexar tudo numa coleção nova, trocada só quando completa")
     parser.add_argument("--stats", action="store_true", help="mostra contagens por documento e língua")
     parser.add_argument("--quiet", action="store_true", help="sem barra de progresso")
     parser.add_argument("--no-cache", action="store_true",
                         help="não reutilizar vetores da cache de embeddings (mede uma ingestão a frio)")
+    parser.add_argument("--ocr-report", action="store_true",
+                        help="lista as correções da leitura OCR (texto bruto -> corrigido, regra) e sai")
     args = parser.parse_args(argv)
     settings = load_settings()
+    if args.ocr_report:
+        from ingest.ocr_report import report_lines
+        print("\n".join(report_lines(settings.corpus_dir)))
+        return 0
     try:
         chunks = build_chunks(settings.corpus_dir)  # validates every file before any write
     except CorpusError as exc:
         print(f"erro no corpus: {exc}\nO índice existente não foi alterado.", file=sys.stderr)
         return 2
-    client = chroma_client(settings)
-    if args.rebuild:
-        try:
-            client.delete_collection(settings.collection)
-        except Exception:  # noqa: BLE001 - chroma raises different types for "does not exist"
-            pass
-    collection = chunk_collection(client, settings.collection)
     cache = None if args.no_cache else EmbeddingCache(settings.cache_dir / "embeddings.sqlite3")
     try:
-        report = sync(collection, chunks, lambda: load_embeddings(settings), settings.embedding_model_ref,
-                      progress=not args.quiet, cache=cache)
+        report, count = _index(settings, chunks, args.rebuild, not args.quiet, cache)
     except EmbeddingModelMissing as exc:
+        print(f"erro: {exc}", file=sys.stderr)
+        return 2
+    except StoreUnavailable as exc:
         print(f"erro: {exc}", file=sys.stderr)
         return 2
     finally:
@@ -55,8 +60,31 @@ def main(argv: list[str] | None = None) -> int:
             articles[c[0]] += 1
         for (doc, lang), n in sorted(counts.items()):
             print(f"  {doc:24} {lang}  {n:4} chunks  {articles[doc]:3} artigos/itens")
-        print(f"  coleção: {collection.count()} vetores")
+        print(f"  coleção: {count} vetores")
     return 0
+
+
+def _index(settings: Settings, chunks: list[Chunk], full: bool, progress: bool,
+           cache: EmbeddingCache | None) -> tuple[SyncReport, int]:
+    """Sync (or rebuild) the collection; any store failure becomes one StoreUnavailable line."""
+    model_ref = model_fingerprint(settings.embedding_model_ref, settings.cache_dir / "model-fingerprints.json")
+    client = chroma_client(settings)
+    try:
+        if full:
+            report = rebuild(client, settings.collection, chunks, lambda: load_embeddings(settings), model_ref,
+                             progress=progress, cache=cache)
+        else:
+            drop_collection(client, staging_name(settings.collection))  # left by an interrupted rebuild
+            report = sync(chunk_collection(client, settings.collection), chunks, lambda: load_embeddings(settings),
+                          model_ref, progress=progress, cache=cache)
+        count = chunk_collection(client, settings.collection).count()
+    except EmbeddingModelMissing:
+        raise
+    except Exception as exc:  # noqa: BLE001 - chromadb/httpx raise many types when the store goes away
+        raise unreachable(settings, exc) from exc
+    if settings.chroma_mode == "embedded":
+        prune_orphan_segments(chroma_path(settings))
+    return report, count
 
 
 if __name__ == "__main__":

@@ -1,13 +1,25 @@
-"""The corpus catalog: which documents exist, what they are, and how to parse them."""
+"""The corpus catalog: which documents exist, what they are, and how to parse them.
+
+catalog.yaml is validated by pydantic models before anything is read: its structure, ids, dates,
+layouts, and every file path, which must stay inside the corpus folder and point at a regular file
+no larger than MAX_DOCUMENT_BYTES. Every problem is reported in Portuguese, naming the entry.
+"""
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass, field
 from datetime import date
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+from typing import Annotated, Any
 
 import yaml
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, ValidationError, field_validator
 
 from ingest.parsers import LAYOUTS
+
+# The largest treaty text in the corpus is ~0.1 MB; 2 MB of plain text is several treaties' worth,
+# and past that parsing and embedding would take hours: such a file is almost surely not one treaty.
+MAX_DOCUMENT_BYTES = 2_000_000
 
 
 class CorpusError(Exception):
@@ -29,19 +41,116 @@ class DocumentInfo:
     applies_to: str | None = None
     source_reference: str | None = None
     notes: str = ""
+    ocr: bool = False        # an OCR scan: units get a corrected reading (ingest.ocr_reading)
     path: Path = field(default=Path("."), compare=False)
 
 
-_REQUIRED = ("id", "file", "title", "kind", "treaty", "languages", "layout")
+def _listed(value: Any) -> Any:
+    return [value] if isinstance(value, str) else value
 
 
-def _as_date(value: object, where: str) -> date | None:
-    if value is None or isinstance(value, date):
+Text = Annotated[str, Field(min_length=1)]
+Code = Annotated[str, Field(pattern=r"^[A-Z]{2,3}$")]
+Language = Annotated[str, Field(pattern=r"^[a-z]{2}$")]
+
+
+class CatalogEntry(BaseModel):
+    """One document as catalog.yaml describes it (unknown keys are typos, hence errors)."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    id: Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._-]*$", max_length=80)]
+    file: Text
+    title: Text
+    kind: Annotated[list[Text], BeforeValidator(_listed), Field(min_length=1)]
+    treaty: Annotated[str, Field(pattern=r"^[A-Z]{2,3}(-[A-Z]{2,3})*$")]
+    parties: list[Code] = []
+    languages: Annotated[list[Language], BeforeValidator(_listed), Field(min_length=1)]
+    layout: str
+    signed: date | None = None
+    in_force: date | None = None
+    applies_to: str | None = None
+    source_reference: str | None = None
+    notes: str | None = ""
+    ocr: StrictBool = False
+
+    @field_validator("layout")
+    @classmethod
+    def _known_layout(cls, value: str) -> str:
+        if value not in LAYOUTS:
+            raise ValueError(f"layout desconhecido {value!r} (conhecidos: {', '.join(sorted(LAYOUTS))})")
         return value
+
+    @field_validator("file")
+    @classmethod
+    def _relative_path(cls, value: str) -> str:
+        path = PurePosixPath(value.replace("\\", "/"))
+        if path.is_absolute() or ".." in path.parts:
+            raise ValueError(f"o caminho {value!r} tem de ser relativo à pasta do corpus, sem '..'")
+        return value
+
+
+class Catalog(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    documents: Annotated[list[CatalogEntry], Field(min_length=1)]
+
+
+_PT = {
+    "missing": "campo em falta",
+    "extra_forbidden": "campo desconhecido",
+    "list_type": "tem de ser uma lista",
+    "string_type": "tem de ser texto",
+    "string_too_short": "não pode estar vazio",
+    "string_too_long": "é demasiado longo",
+    "too_short": "não pode estar vazio",
+    "string_pattern_mismatch": "formato inválido",
+    "bool_type": "tem de ser true ou false",
+    "model_type": "tem de ser um mapeamento (chave: valor)",
+    "model_attributes_type": "tem de ser um mapeamento (chave: valor)",
+    "dict_type": "tem de ser um mapeamento (chave: valor)",
+}
+
+
+def describe_error(error: dict[str, Any]) -> str:
+    """One pydantic error in Portuguese: 'entrada 2: layout: layout desconhecido …' (also used for rule data)."""
+    loc = list(error["loc"])
+    where = ""
+    if len(loc) >= 2 and loc[0] == "documents" and isinstance(loc[1], int):
+        where, loc = f"entrada {loc[1] + 1}: ", loc[2:]
+    field_name = ".".join(str(x + 1) if isinstance(x, int) else str(x) for x in loc)
+    kind = error["type"]
+    if kind == "value_error":
+        text = str(error["ctx"]["error"])
+    elif kind.startswith("date"):
+        text = f"data inválida {error.get('input')!r} (use AAAA-MM-DD)"
+    else:
+        text = _PT.get(kind, error["msg"])
+    if kind == "string_pattern_mismatch":
+        text += f" ({error.get('input')!r})"
+    return f"{where}{field_name + ': ' if field_name else ''}{text}"
+
+
+def _document_path(corpus_dir: Path, entry: CatalogEntry, where: str) -> Path:
+    """The entry's file, resolved inside the corpus folder, checked to be a small regular file."""
+    path = corpus_dir / entry.file
     try:
-        return date.fromisoformat(str(value))
-    except ValueError as exc:
-        raise CorpusError(f"{where}: data inválida {value!r} (use AAAA-MM-DD)") from exc
+        resolved = path.resolve(strict=True)
+    except RuntimeError as exc:  # Python reports a symlink loop this way
+        raise CorpusError(f"{path}: ciclo de ligações simbólicas ({where})") from exc
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise CorpusError(f"{path}: ciclo de ligações simbólicas ({where})") from exc
+        raise CorpusError(f"{path}: o catálogo refere um ficheiro que não existe ({where})") from exc
+    if not resolved.is_relative_to(corpus_dir.resolve()):
+        raise CorpusError(f"{path}: aponta para fora da pasta do corpus ({resolved}) ({where})")
+    if not resolved.is_file():
+        raise CorpusError(f"{path}: não é um ficheiro ({where})")
+    size = resolved.stat().st_size
+    if size > MAX_DOCUMENT_BYTES:
+        raise CorpusError(f"{path}: ficheiro demasiado grande ({size / 1e6:.1f} MB; o máximo é "
+                          f"{MAX_DOCUMENT_BYTES / 1e6:.0f} MB): divida-o ou confirme que é o documento certo ({where})")
+    return path
 
 
 def load_catalog(corpus_dir: Path) -> list[DocumentInfo]:
@@ -49,43 +158,29 @@ def load_catalog(corpus_dir: Path) -> list[DocumentInfo]:
     if not path.is_file():
         raise CorpusError(f"{path}: catálogo em falta")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise CorpusError(f"{path}: catálogo ilegível: {exc}") from exc
+    if not isinstance(data, dict):
+        raise CorpusError(f"{path}: o catálogo tem de ser um mapeamento com a chave 'documents' "
+                          f"(encontrado: {type(data).__name__})")
+    try:
+        catalog = Catalog.model_validate(data)
+    except ValidationError as exc:
+        problems = [describe_error(e) for e in exc.errors(include_url=False)]
+        raise CorpusError(f"{path}: catálogo inválido: " + "; ".join(problems[:5])
+                          + (f" (e mais {len(problems) - 5})" if len(problems) > 5 else "")) from exc
     docs: list[DocumentInfo] = []
-    seen: set[str] = set()
-    for i, entry in enumerate(data.get("documents") or []):
-        where = f"{path.name} entrada {i + 1}"
-        if not isinstance(entry, dict):
-            raise CorpusError(f"{where}: não é um mapeamento")
-        missing = [k for k in _REQUIRED if not entry.get(k)]
-        if missing:
-            raise CorpusError(f"{where}: campos em falta: {', '.join(missing)}")
-        doc_id = str(entry["id"])
-        if doc_id in seen:
-            raise CorpusError(f"{where}: id repetido {doc_id!r}")
-        seen.add(doc_id)
-        if entry["layout"] not in LAYOUTS:
-            raise CorpusError(f"{where} ({entry['file']}): layout desconhecido {entry['layout']!r}")
-        file_path = corpus_dir / str(entry["file"])
-        if not file_path.is_file():
-            raise CorpusError(f"{file_path}: o catálogo refere um ficheiro que não existe")
+    seen: dict[str, int] = {}
+    for i, entry in enumerate(catalog.documents, start=1):
+        where = f"{path.name} entrada {i}"
+        if entry.id in seen:
+            raise CorpusError(f"{where}: id repetido {entry.id!r} (já usado na entrada {seen[entry.id]})")
+        seen[entry.id] = i
         docs.append(DocumentInfo(
-            id=doc_id,
-            file=str(entry["file"]),
-            title=str(entry["title"]),
-            kind=tuple(entry["kind"]) if isinstance(entry["kind"], list) else (str(entry["kind"]),),
-            treaty=str(entry["treaty"]),
-            parties=tuple(entry.get("parties") or ()),
-            languages=tuple(entry["languages"]),
-            layout=str(entry["layout"]),
-            signed=_as_date(entry.get("signed"), where),
-            in_force=_as_date(entry.get("in_force"), where),
-            applies_to=entry.get("applies_to"),
-            source_reference=entry.get("source_reference"),
-            notes=str(entry.get("notes") or "").strip(),
-            path=file_path,
-        ))
-    if not docs:
-        raise CorpusError(f"{path}: o catálogo não descreve nenhum documento")
+            id=entry.id, file=entry.file, title=entry.title, kind=tuple(entry.kind), treaty=entry.treaty,
+            parties=tuple(entry.parties), languages=tuple(entry.languages), layout=entry.layout,
+            signed=entry.signed, in_force=entry.in_force, applies_to=entry.applies_to,
+            source_reference=entry.source_reference, notes=(entry.notes or "").strip(), ocr=entry.ocr,
+            path=_document_path(corpus_dir, entry, where)))
     return docs

@@ -27,7 +27,7 @@ class Chunk:
     unit_uid: str
     part: int
     kind: str
-    text: str                 # the passage itself (what a citation quotes)
+    text: str                 # the passage itself (for an OCR unit, its corrected reading)
     context: str              # "Artigo 10 — Dividendos" (what is prepended for embedding)
     start: int
     end: int
@@ -77,8 +77,8 @@ LEAD_MIN_CHARS = 60
 
 def _lead_in(article: Unit, first: Unit) -> str:
     """The article's words before its first paragraph (a Portaria item's opening sentence, say)."""
-    at = article.text.find(first.text[:40])
-    lead = article.text[:at].strip() if at > 0 else ""
+    at = article.clean_text.find(first.clean_text[:40])
+    lead = article.clean_text[:at].strip() if at > 0 else ""
     return lead if len(lead) - len(article.heading) >= LEAD_MIN_CHARS else ""
 
 
@@ -92,9 +92,9 @@ def _chunk_units(doc: ParsedDocument) -> list[tuple[Unit, str, str]]:
     chosen = []
     for unit in doc.units:
         if unit.level == "paragraph":
-            chosen.append((unit, unit.text, ""))
+            chosen.append((unit, unit.clean_text, ""))
         elif unit.level == "article" and unit.uid not in first_paragraph:
-            chosen.append((unit, unit.text, ""))
+            chosen.append((unit, unit.clean_text, ""))
         elif unit.level == "article":
             lead = _lead_in(unit, first_paragraph[unit.uid])
             if lead:

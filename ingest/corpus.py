@@ -5,12 +5,14 @@ half-updated index behind.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
 from ingest.catalog import CorpusError, DocumentInfo, load_catalog
+from ingest.ocr_reading import clean_reading
 from ingest.parsers import parser_for
-from ingest.units import ParsedDocument
+from ingest.units import ParsedDocument, Unit
 
 DEFAULT_CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
 
@@ -39,7 +41,18 @@ def parse_document(info: DocumentInfo) -> ParsedDocument:
     if len(uids) != len(set(uids)):
         dup = sorted({x for x in uids if uids.count(x) > 1})
         raise CorpusError(f"{info.path}: ids de unidade repetidos: {', '.join(dup[:5])}")
+    if info.ocr:
+        units = with_readings(source, units, info.languages)
     return ParsedDocument(doc_id=info.id, source=source, units=tuple(units))
+
+
+def with_readings(source: str, units: list[Unit], languages: tuple[str, ...]) -> list[Unit]:
+    """Each unit of an OCR document with its corrected reading; the raw text stays as it was."""
+    out = []
+    for u in units:
+        other = next((lang for lang in languages if lang != u.language), None)
+        out.append(replace(u, reading=clean_reading(source, u.spans, u.language, other)))
+    return out
 
 
 def parse_corpus(corpus_dir: Path = DEFAULT_CORPUS_DIR) -> dict[str, ParsedDocument]:

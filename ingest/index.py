@@ -1,7 +1,9 @@
 """Sync the chunk collection with the corpus: embed only what changed, delete what is gone.
 
 The whole corpus is parsed and validated before the first write, so a bad file leaves the
-existing index exactly as it was. Chunk ids are deterministic and writes are upserts.
+existing index exactly as it was. Chunk ids are deterministic and writes are upserts. A rebuild
+fills a staging collection and swaps it in only when complete; a reader checks the collection
+against chunks.jsonl, so an interrupted ingest is reported, never answered from silently.
 """
 from __future__ import annotations
 
@@ -19,9 +21,11 @@ from ingest.catalog import load_catalog
 from ingest.chunks import Chunk, chunk_document
 from ingest.corpus import parse_document
 from ingest.embedding_cache import EmbeddingCache
+from ingest.store import chunk_collection, drop_collection
 
 CHUNKS_FILE = "chunks.jsonl"
 BATCH = 32
+STAGING_SUFFIX = "-rebuild"
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,10 @@ def write_chunks_file(chunks: list[Chunk], index_dir: Path) -> None:
 
 class IndexMissing(Exception):
     pass
+
+
+class IndexIncomplete(Exception):
+    """The vectors do not match chunks.jsonl (an interrupted ingest); the message says what to run."""
 
 
 def read_chunks_file(index_dir: Path) -> list[Chunk]:
@@ -99,3 +107,32 @@ def sync(collection, chunks: list[Chunk], embedder_factory: Callable[[], Embeddi
 def _upsert(collection, batch: list[Chunk], vectors: list[list[float]], hashes: dict[str, str]) -> None:
     collection.upsert(ids=[c.id for c in batch], embeddings=vectors, documents=[c.text for c in batch],
                       metadatas=[{**c.metadata(), "hash": hashes[c.id]} for c in batch])
+
+
+def staging_name(name: str) -> str:
+    return name + STAGING_SUFFIX
+
+
+def check_index(collection, chunks: list[Chunk]) -> None:
+    """Raise IndexIncomplete unless the collection holds exactly the ids of chunks.jsonl."""
+    if collection is None:
+        raise IndexIncomplete("índice incompleto — corra `make index` (a coleção de vetores não existe)")
+    stored = set(collection.get(include=[])["ids"])
+    wanted = {c.id for c in chunks}
+    if stored != wanted:
+        raise IndexIncomplete(f"índice incompleto — corra `make index` ({len(stored & wanted)} de {len(wanted)} "
+                              f"passagens com vetor, {len(stored - wanted)} vetores a mais)")
+
+
+def rebuild(client, name: str, chunks: list[Chunk], embedder_factory: Callable[[], Embeddings], model_ref: str,
+            progress: bool = True, cache: EmbeddingCache | None = None) -> SyncReport:
+    """Everything embedded again into a staging collection, swapped in under `name` only when complete:
+    a kill at any point leaves the old collection (or none, which readers report), never a partial one."""
+    staging = staging_name(name)
+    drop_collection(client, staging)
+    collection = chunk_collection(client, staging)
+    report = sync(collection, chunks, embedder_factory, model_ref, progress=progress, cache=cache)
+    check_index(collection, chunks)
+    drop_collection(client, name)
+    collection.modify(name=name)
+    return report

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ingest.ocr_reading import Reading
+
 LEVELS = ("article", "paragraph", "alinea")
 
 
@@ -24,10 +26,16 @@ class Unit:
     subparagraph: str | None  # "a", "b", "i"
     heading: str             # the article's heading ("Dividendos"), "" when the source has none
     language: str            # "pt" | "es" | "en"
-    text: str                # the unit's words, whitespace-normalised, debris removed
+    text: str                # the unit's words as the source has them (whitespace-normalised, debris removed)
     spans: tuple[tuple[int, int], ...]  # [start, end) offsets into the source text
     parent: str | None = None  # uid of the enclosing unit
     refers_to: str | None = None  # protocol items / table rows: the article they concern, e.g. "10(2)(b)"
+    reading: Reading | None = None  # OCR documents: the corrected reading, mapped back to the spans
+
+    @property
+    def clean_text(self) -> str:
+        """What people, search and the model read: the corrected reading of an OCR unit, else the text."""
+        return self.reading.text if self.reading is not None else self.text
 
     @property
     def start(self) -> int:

@@ -15,11 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from i18n import CatalogueError, has, t
+from ingest.catalog import describe_error
 from rules.conditions import SPECS
 from rules.facts import INCOME_TYPES, TOPICS
 from rules.results import Citation, Message
+from rules.rights_data import ArticleEntry, ReliefSpec, RightsIncome, read_relief, read_rights
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 OUTCOMES = ("cap", "exempt", "no_treaty_limit", "no_treaty_benefit")
@@ -127,6 +130,9 @@ class TreatyData:
     residence_company: dict[str, CitedQuote] = field(default_factory=dict)
     figures: tuple[FigureSpec, ...] = ()
     modified_by: tuple[Modification, ...] = ()
+    rights_articles: dict[str, ArticleEntry] = field(default_factory=dict)
+    rights: dict[str, RightsIncome] = field(default_factory=dict)
+    relief: tuple[ReliefSpec, ...] = ()
 
 
 def _as_tuple(value: Any) -> tuple:
@@ -146,6 +152,31 @@ def _date(value: Any, where: str) -> date | None:
         return date.fromisoformat(str(value))
     except ValueError as exc:
         raise RulesDataError(f"{where}: data inválida {value!r}") from exc
+
+
+class _Withholding(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    common_exclusions: list[dict[str, Any]] = []
+    incomes: dict[str, dict[str, Any]] = {}
+
+
+class _Residence(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    individual: dict[str, dict[str, Any]] = {}
+    company: dict[str, dict[str, Any]] = {}
+
+
+class _FileShape(BaseModel):
+    """The top-level shape of a data file (pydantic); _Reader then checks what each entry means."""
+    model_config = ConfigDict(extra="allow")
+    treaty: str = Field(min_length=1)
+    parties: list[str] = []
+    coverage: str = "full"
+    withholding: _Withholding | None = None
+    employment: dict[str, Any] | None = None
+    residence: _Residence | None = None
+    figures: list[dict[str, Any]] | None = None
+    modified_by: list[dict[str, Any]] | None = None
 
 
 class _Reader:
@@ -269,8 +300,12 @@ def load_treaty_file(path: Path) -> TreatyData:
         raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise RulesDataError(f"{path.name}: ficheiro ilegível: {exc}") from exc
-    if not isinstance(raw, dict) or not raw.get("treaty"):
-        raise RulesDataError(f"{path.name}: falta 'treaty'")
+    if not isinstance(raw, dict):
+        raise RulesDataError(f"{path.name}: tem de ser um mapeamento (encontrado: {type(raw).__name__})")
+    try:
+        _FileShape.model_validate(raw)
+    except ValidationError as exc:
+        raise RulesDataError(f"{path.name}: " + "; ".join(describe_error(e) for e in exc.errors()[:5])) from exc
     treaty = str(raw["treaty"])
     reader = _Reader(path, treaty)
     parties = tuple(str(p) for p in _as_tuple(raw.get("parties")))
@@ -302,12 +337,14 @@ def load_treaty_file(path: Path) -> TreatyData:
     figures = tuple(reader.figure(f, f"figures {i + 1}") for i, f in enumerate(_as_tuple(raw.get("figures"))))
     modified_by = tuple(reader.modification(m, f"modified_by {i + 1}")
                         for i, m in enumerate(_as_tuple(raw.get("modified_by"))))
+    rights_articles, rights = read_rights(reader, raw)
     return TreatyData(treaty=treaty, parties=parties, coverage=str(raw.get("coverage", "full")),
                       title=" ".join(str(raw.get("title", treaty)).split()), path=path,
                       notes=reader.notes(raw.get("notes"), "notes"),
                       common_exclusions=common, incomes=incomes, employment=employment,
                       residence_individual=individual, residence_company=company, figures=figures,
-                      modified_by=modified_by)
+                      modified_by=modified_by, rights_articles=rights_articles, rights=rights,
+                      relief=read_relief(reader, raw, parties))
 
 
 @lru_cache(maxsize=4)

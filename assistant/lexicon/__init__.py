@@ -42,27 +42,49 @@ def inflect(adjective: str) -> list[str]:
     return forms
 
 
+PLACE_CATEGORIES = ("places", "institutions", "taxes", "company_forms", "ids", "currencies")
+LANGUAGES = ("pt", "es", "en")
+
+
 @dataclass(frozen=True)
 class Countries:
-    index: PhraseIndex[str]
+    by_language: dict[str, PhraseIndex[str]]        # country words, plus the ones only read in that language
     excluded: PhraseIndex[bool]
     exact_case: tuple[tuple[re.Pattern[str], str], ...]
     codes: frozenset[str]
+    language_countries: dict[str, tuple[str, ...]]   # likeliest countries for a question's language
+
+    def index(self, language: str) -> PhraseIndex[str]:
+        return self.by_language.get(language, self.by_language["pt"])
+
+
+def _exact(form: str) -> re.Pattern[str]:
+    tail = r"(?!\w)" if form[-1].isalnum() else ""
+    return re.compile(rf"(?<![\w.]){re.escape(form)}{tail}")
 
 
 @lru_cache(maxsize=1)
 def countries() -> Countries:
     data = _load("countries.yaml")
+    places = _load("places.yaml")
     entries: list[tuple[str, str]] = []
     exact: list[tuple[re.Pattern[str], str]] = []
+    only_in: dict[str, list[tuple[str, str]]] = {lang: [] for lang in LANGUAGES}
     for code, spec in data["countries"].items():
         spec = spec or {}
         entries += [(name, code) for name in spec.get("names", [])]
         entries += [(form, code) for adj in spec.get("adj", []) for form in inflect(adj)]
         entries += [(form, code) for form in spec.get("forms", [])]
-        exact += [(re.compile(rf"(?<![\w.]){re.escape(form)}(?![\w])"), code) for form in spec.get("exact_case", [])]
-    return Countries(PhraseIndex(entries), PhraseIndex(((p, True) for p in data.get("exclude", [])), fuzzy=False),
-                     tuple(exact), frozenset(data["countries"]))
+        exact += [(_exact(form), code) for form in spec.get("exact_case", [])]
+    for code, spec in places.items():
+        entries += [(name, code) for cat in PLACE_CATEGORIES for name in spec.get(cat) or []]
+        exact += [(_exact(form), code) for form in spec.get("exact_case") or []]
+        for lang, names in (spec.get("only_in") or {}).items():
+            only_in[lang] += [(name, code) for name in names]
+    by_language = {lang: PhraseIndex(only_in[lang] + entries) for lang in LANGUAGES}
+    return Countries(by_language, PhraseIndex(((p, True) for p in data.get("exclude", [])), fuzzy=False),
+                     tuple(exact), frozenset(data["countries"]),
+                     {lang: tuple(codes) for lang, codes in data["language_countries"].items()})
 
 
 @dataclass(frozen=True)
@@ -70,6 +92,7 @@ class Topics:
     index: PhraseIndex[str]
     out_of_scope: PhraseIndex[str]
     priority: tuple[str, ...]
+    not_in_language: dict[str, frozenset[str]]    # folded words that are no topic in that language
 
 
 @lru_cache(maxsize=1)
@@ -77,7 +100,8 @@ def topics() -> Topics:
     data = _load("topics.yaml")
     entries = [(phrase, topic) for topic, phrases in data["topics"].items() for phrase in phrases]
     oos = [(phrase, code) for code, phrases in data["out_of_scope"].items() for phrase in phrases]
-    return Topics(PhraseIndex(entries), PhraseIndex(oos, fuzzy=False), tuple(data["priority"]))
+    not_in = {lang: frozenset(fold(w) for w in words) for lang, words in (data.get("not_in_language") or {}).items()}
+    return Topics(PhraseIndex(entries), PhraseIndex(oos, fuzzy=False), tuple(data["priority"]), not_in)
 
 
 @dataclass(frozen=True)
@@ -88,7 +112,7 @@ class Cues:
     treaty_question: PhraseIndex[bool]        # words asking what a treaty decides (withholding, who taxes)
 
 
-_GRAMMAR_LISTS = ("income", "from_preps", "to_preps", "company", "possessive", "pay_verbs", "receive_verbs",
+_GRAMMAR_LISTS = ("income", "from_preps", "to_preps", "company", "payer", "possessive", "pay_verbs", "receive_verbs",
                   "supply_verbs", "conjunctions", "family")
 
 

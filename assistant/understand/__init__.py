@@ -17,7 +17,7 @@ from assistant.understand.facts import read_facts
 from assistant.understand.language import LANGUAGES, detect_language
 from assistant.understand.places import Grammar, assign_roles, find_mentions, roles_of, unique
 from assistant.understand.query import Query, Reading
-from assistant.understand.safety import MAX_QUESTION_CHARS, injection, mentions_mli, validate_question
+from assistant.understand.safety import MAX_QUESTION_CHARS, evasion, injection, mentions_mli, validate_question
 from assistant.understand.topics import is_employment, lexicon_topics, read_topics
 from assistant.understand.treaty import direction
 
@@ -30,10 +30,10 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]]) -> Query:
     text = text if isinstance(text, str) else ""
     tokens, folded = tokenize(text), fold(text)
     lang = detect_language(text, tokens)
-    found = read_topics(tokens, lexicon_topics(tokens))
+    found = read_topics(tokens, lexicon_topics(tokens, lang))
     topic_list = found.topics
     grammar = Grammar(tokens)
-    mentions = find_mentions(text, tokens)
+    mentions = find_mentions(text, tokens, lang)
     assign_roles(mentions, grammar, is_employment(topic_list))
     roles = roles_of(mentions)
 
@@ -41,8 +41,9 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]]) -> Query:
         return unique(c for n in names for c in roles.get(n, ()))
 
     residence_states = role("residence")
-    homes = ("home",) if "immovable_property" in topic_list else ()
-    way = direction(folded, mentions, treaties, residence_states, role("source", "work", "property", *homes, "pe"))
+    homes = ("home",) if {"immovable_property", "capital_gains"} & set(topic_list) else ()
+    way = direction(folded, mentions, treaties, residence_states, role("source", "work", "property", *homes, "pe"),
+                    lang, bool(topic_list))
     parties = set(treaties.get(way.treaty, ())) if way.treaty else set()
     work_state = (role("work") or (None,))[0]
     if work_state is None and is_employment(topic_list):
@@ -59,6 +60,6 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]]) -> Query:
         side_notes=found.side_notes, facts=stated.facts, stays=stated.stays, stay_days=stated.stay_days,
         stay_months=stated.stay_months, employer_resident_in_work_state=stated.employer_resident_in_work_state,
         borne_by_pe=stated.borne_by_pe, fiscal_year=stated.fiscal_year, tiebreaker=stated.tiebreaker,
-        injection=injection(folded), mentions_mli=mentions_mli(folded), stated_rates=stated.stated_rates,
+        injection=injection(folded), evasion=evasion(folded), mentions_mli=mentions_mli(folded), stated_rates=stated.stated_rates,
         readings=way.readings,
     )

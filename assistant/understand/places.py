@@ -24,22 +24,31 @@ _LANGUAGE_ADJ = {"portugues", "ingles", "espanhol", "espanol", "castelhano", "ca
                  "german", "japanese", "chinese", "italian"}
 _INHERITED_ROLES = {"residence", "home", "nationality", "abode", "work", "source", "pe"}
 _RIGHT_FILLERS = {"que", "me", "lhe", "nos", "le", "les", "a", "o", "um", "uma", "the", "which", "that", "who",
-                  "also", "tambem", "ja", "entao"}
+                  "also", "tambem", "ja", "entao", "vai", "vao", "va", "van", "will", "ira", "iran", "vem", "costuma",
+                  "suele", "usually", "going", "is", "esta", "estao", "tem", "de"}
 
 
-def find_mentions(text: str, tokens: list[Token]) -> list[Mention]:
+def find_mentions(text: str, tokens: list[Token], language: str) -> list[Mention]:
     lex = countries()
     skip: set[int] = set()
     for m in lex.excluded.find(tokens):
         skip.update(range(m.start, m.end))
-    found = [Mention(m.start, m.end, m.value) for m in lex.index.find(tokens, skip)]
-    taken = {i for m in found for i in range(m.start, m.end)}
+    exact: list[Mention] = []
     for pattern, code in lex.exact_case:
         for rm in pattern.finditer(text):
             idx = [i for i, t in enumerate(tokens) if rm.start() <= t.start < rm.end()]
-            if idx and not taken.intersection(idx):
-                found.append(Mention(idx[0], idx[-1] + 1, code))
-                taken.update(idx)
+            if idx:
+                exact.append(Mention(idx[0], idx[-1] + 1, code))
+    folded = [Mention(m.start, m.end, m.value) for m in lex.index(language).find(tokens, skip)]
+    # A spelling written exactly ("Franca", the Brazilian city, not "França") wins over the accent-blind
+    # match of the same length; a longer accent-blind match wins ("Porto Alegre" over "Porto").
+    found: list[Mention] = []
+    taken: set[int] = set()
+    for m in sorted(folded + exact, key=lambda m: (-(m.end - m.start), m in folded, m.start)):
+        span = set(range(m.start, m.end))
+        if not taken & span:
+            found.append(m)
+            taken |= span
     kept = []
     for m in sorted(found, key=lambda m: m.start):
         word = tokens[m.start].norm
@@ -101,8 +110,8 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             break
         if j in by_end:
             prev = mentions[by_end[j]]
-            if after_conj and prev.role in _INHERITED_ROLES:
-                return prev.role, None, prev.company, False
+            if after_conj and prev.role in _INHERITED_ROLES and prep is None and not company:
+                return prev.role, None, prev.company, False   # "moro em Braga e (em) Faro"
             if prep != "to" or after_conj:
                 break
             j, steps, skipped = prev.start - 1, steps + 1, True     # "destacado de Portugal para o Japão"
@@ -132,6 +141,8 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             return role, prep, company, possessive
         elif cat == "from_preps":
             ls, lcat = g.left(s - 1) if s > 0 else (s, None)
+            if prep is None and not company and lcat == "payer":         # "um cliente do Rio": who pays
+                return "source", "from", True, possessive
             if prep is None and not company and lcat == "company":       # "empresa de Espanha"
                 company = True
                 j, steps = ls - 1, steps + 2
@@ -139,6 +150,8 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             prep = prep or "from"
         elif _is_to_prep(tokens, j, cat):
             prep = prep or "to"
+        elif cat == "payer" and not skipped:              # "cliente brasileiro"
+            return "source", prep, True, possessive
         elif cat == "company" and not skipped:
             company = True
         elif cat == "possessive" and not skipped:
@@ -150,6 +163,8 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             return ("source" if prep == "from" else "residence"), prep, company, possessive
         elif cat == "supply_verbs" and prep == "to":       # "presta serviços a um cliente brasileiro"
             return "source", prep, company, possessive
+        elif cat == "supply_verbs" and prep == "from":     # "prestamos serviços desde Lisboa": the supplier
+            return "residence", prep, company, possessive
         j, steps = s - 1, steps + 1
     return None, prep, company, possessive
 

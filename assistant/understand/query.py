@@ -15,6 +15,7 @@ class Reading:
     source_state: str | None
     assumed: str | None = None           # the State the reading assumes ("PT"); None when nothing is assumed
     assumed_role: str | None = None      # what it is assumed to be: "residence" | "source" | "other"
+    likely: bool = False                 # the question's language points to this one among the candidates
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class Query:
     fiscal_year: int | None = None
     tiebreaker: TiebreakerFacts | None = None
     injection: bool = False
+    evasion: bool = False                          # asks how to evade tax or hide income: refused
     mentions_mli: bool = False                     # the question names the MLI / BEPS
     stated_rates: tuple[float, ...] = ()           # percentages the user asserts as rates (their premise)
     readings: tuple[Reading, ...] = ()             # candidate treaties when the pair is not certain

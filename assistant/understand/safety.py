@@ -40,6 +40,20 @@ def injection(folded: str) -> bool:
     return any(p.search(folded) for p in _INJECTION)
 
 
+# Asking how to break the law (hide income, evade tax, launder money): refused, whatever else is asked.
+_EVASION = re.compile(
+    r"\b(?:hide|hiding|conceal|esconder|escondo|ocultar|oculto|omitir|disfar\w*)\b.{0,30}"
+    r"\b(?:income|rendiment\w*|rendas?|rentas?|ingresos|lucros?|beneficios|dinheiro|dinero|money|assets|bens)\b"
+    r"|\b(?:evade|evading|evadir|sonegar|sonega\w*|fugir ao fisco|fugir do fisco|burlar o fisco|enganar o fisco|"
+    r"enganar a receita|enganar las? hacienda|defraudar a hacienda|tax evasion|evasao fiscal|evasion fiscal|"
+    r"lavar dinheiro|lavar dinero|launder\w*|money laundering|branqueamento)\b")
+
+
+def evasion(folded: str) -> bool:
+    """The question asks how to evade tax or hide income (folded text)."""
+    return bool(_EVASION.search(folded))
+
+
 _MLI = re.compile(r"\b(?:mli|multilateral|beps)\b")
 
 

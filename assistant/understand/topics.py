@@ -42,10 +42,12 @@ def _focus(tokens: list[Token]) -> tuple[int, int]:
     return start, end
 
 
-def lexicon_topics(tokens: list[Token]) -> tuple[str, ...]:
+def lexicon_topics(tokens: list[Token], language: str) -> tuple[str, ...]:
     lex = topics()
+    ignored = lex.not_in_language.get(language, frozenset())
+    skip = {i for i, t in enumerate(tokens) if t.norm in ignored}
     found: list[str] = []
-    for m in lex.index.find(tokens):
+    for m in lex.index.find(tokens, skip):
         if m.value not in found:
             found.append(m.value)
     ordered: list[str] = []
@@ -67,10 +69,19 @@ def read_topics(tokens: list[Token], found: tuple[str, ...]) -> TopicReading:
         return TopicReading(found, codes[0], ())
     start, end = _focus(tokens)
     in_focus = [m.value for m in oos if start <= m.start < end]
-    treaty_words = any(start <= m.start < end for m in cues().treaty_question.find(tokens))
-    if in_focus and not treaty_words and in_focus[0] != "domestic_rate":
+    treaty_words = any(start <= m.start < end for m in cues().treaty_question.find(tokens)) or \
+        any(start <= m.start < end and m.value in _treaty_subjects() for m in topics().index.find(tokens))
+    if in_focus and not treaty_words:
         return TopicReading(found, in_focus[0], ())
     return TopicReading(found, None, codes)
+
+
+def _treaty_subjects() -> set[str]:
+    """Topics that only a treaty question asks about: the question-type topics ranked before the income
+    types (crédito de imposto, mais-valias, procedimento amigável, ...); an income named beside a VAT
+    question ("IVA sobre royalties") does not make it a treaty question."""
+    priority = topics().priority
+    return set(priority[:priority.index("INCOME")])
 
 
 def is_employment(found: tuple[str, ...]) -> bool:

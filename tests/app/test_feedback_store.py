@@ -60,3 +60,36 @@ def test_unwritable_path_gives_a_portuguese_error(tmp_path):
     blocker.write_text("x")
     with pytest.raises(FeedbackError, match="Não foi possível"):
         FeedbackStore(blocker / "fb.sqlite3").record(_answer(), 1)
+
+
+def test_database_runs_in_wal_mode(tmp_path):
+    store = FeedbackStore(tmp_path / "fb.sqlite3")
+    store.record(_answer(), 1)
+    with sqlite3.connect(tmp_path / "fb.sqlite3") as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_retried_click_never_duplicates(tmp_path):
+    store = FeedbackStore(tmp_path / "fb.sqlite3")
+    first = store.record(_answer(), 1, key="turn-1")
+    again = store.record(_answer(), 1, key="turn-1")  # the confirmation was lost; the user clicks again
+    changed = store.record(_answer(), -1, "afinal não", key="turn-1")
+    other = store.record(_answer(), 1, key="turn-2")
+    assert first == again == changed != other
+    rows = store.rows()
+    assert len(rows) == 2 and (rows[0]["rating"], rows[0]["comment"]) == (-1, "afinal não")
+
+
+def test_a_database_made_before_keys_gains_them(tmp_path):
+    path = tmp_path / "fb.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE feedback (id INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NULL, "
+                     "rating INTEGER NOT NULL, comment TEXT NOT NULL DEFAULT '', question TEXT NOT NULL, "
+                     "language TEXT, treaty TEXT, answer TEXT NOT NULL, citations TEXT NOT NULL, "
+                     "rule_results TEXT NOT NULL, llm_backend TEXT, llm_model TEXT, total_ms REAL, guardrail_action TEXT)")
+        conn.execute("INSERT INTO feedback (created_at, rating, question, answer, citations, rule_results) "
+                     "VALUES ('2026-01-01', 1, 'q', 'a', '[]', '[]')")
+    store = FeedbackStore(path)
+    store.record(_answer(), -1, key="k")
+    store.record(_answer(), -1, key="k")
+    assert [r["rating"] for r in store.rows()] == [1, -1]

@@ -70,6 +70,16 @@ def test_condition_marks_are_material_icons():
     assert ":material/" in condition_line(Cond()) and not EMOJI.search(condition_line(Cond()))
 
 
+def test_card_condition_marks_are_shown_as_icons(app):
+    app.chat_input[0].set_value("A minha sociedade portuguesa detém diretamente 30% de uma empresa brasileira há "
+                                "3 anos. Quanto retém o Brasil sobre os dividendos?").run()
+    assert not app.exception
+    cards = [m.value for m in app.markdown if "10%" in m.value and "2 anos" in m.value]
+    assert cards and any(":material/check:" in c for c in cards), cards
+    shown = [m.value for m in app.markdown] + [c.value for c in app.caption]
+    assert not [t for t in shown if EMOJI.search(t) or "✔" in t or "✘" in t]
+
+
 def test_images_in_the_question_are_not_rendered(app):
     app.chat_input[0].set_value("![x](https://tracker.example/q.png) <img src=https://tracker.example/i.png> "
                                 "Sou residente em Portugal e recebo juros do Brasil.").run()

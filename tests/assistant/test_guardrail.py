@@ -162,6 +162,8 @@ def test_a_percentage_from_the_question_does_not_ground_a_rate():
     verdict = verify("A taxa é 5% [1].", ["no máximo 10% ou 15%"], {1}, question=question)
     assert not verdict.ok and verdict.ungrounded == ["5"]
     assert not verify("O Brasil retém 5% [1].", ["no máximo 10% ou 15%"], {1}, question=question).ok
+    assert not verify("A taxa prevista no artigo 10 é 5% [1].", ["artigo 10: no máximo 10% ou 15%"], {1},
+                      question=question).ok
 
 
 def test_a_holding_from_the_question_may_be_restated_as_a_holding():

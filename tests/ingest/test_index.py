@@ -89,3 +89,97 @@ def test_embedding_cache_lets_a_fresh_index_skip_the_model(small_corpus, tmp_pat
     other_model = sync(chunk_collection(chroma_client(load_settings().replace(index_dir=tmp_path / "c")), "chunks"),
                        chunks, lambda: embedder, "another-model", progress=False, cache=cache)
     assert other_model.reused == 0 and other_model.embedded == len(chunks)
+
+
+class FailingEmbedder(HashEmbedder):
+    """Dies after `batches` calls, like a process killed in the middle of embedding."""
+
+    def __init__(self, batches: int):
+        super().__init__()
+        self.batches = batches
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        if self.batches == 0:
+            raise KeyboardInterrupt("killed")
+        self.batches -= 1
+        return super().embed_documents(texts)
+
+
+def _client(tmp_path):
+    return chroma_client(load_settings().replace(index_dir=tmp_path / "index", chroma_mode="embedded"))
+
+
+def test_interrupted_rebuild_leaves_the_old_collection_whole(small_corpus, tmp_path, monkeypatch):
+    from ingest.index import check_index, rebuild, staging_name
+    from ingest.store import existing_collection
+
+    monkeypatch.setattr("ingest.index.BATCH", 4)
+    chunks = build_chunks(small_corpus)
+    client = _client(tmp_path)
+    rebuild(client, "chunks", chunks, HashEmbedder, "fake", progress=False)
+    check_index(existing_collection(client, "chunks"), chunks)
+    with pytest.raises(KeyboardInterrupt):
+        rebuild(client, "chunks", chunks, lambda: FailingEmbedder(batches=2), "another-model", progress=False)
+    assert 0 < existing_collection(client, staging_name("chunks")).count() < len(chunks)
+    old = existing_collection(client, "chunks")
+    check_index(old, chunks)  # still complete: nothing was deleted before the new one was whole
+    assert {m["hash"] for m in old.get(include=["metadatas"])["metadatas"]} == {c.content_hash("fake") for c in chunks}
+
+
+def test_rebuild_swaps_in_a_complete_collection_and_prunes_folders(small_corpus, tmp_path):
+    from ingest.index import check_index, rebuild, staging_name
+    from ingest.store import chroma_path, existing_collection, prune_orphan_segments
+
+    chunks = build_chunks(small_corpus)
+    client = _client(tmp_path)
+    for model in ("one", "two", "three"):
+        rebuild(client, "chunks", chunks, HashEmbedder, model, progress=False)
+    current = existing_collection(client, "chunks")
+    check_index(current, chunks)
+    assert existing_collection(client, staging_name("chunks")) is None
+    assert {m["hash"] for m in current.get(include=["metadatas"])["metadatas"]} == {c.content_hash("three") for c in chunks}
+    path = chroma_path(load_settings().replace(index_dir=tmp_path / "index"))
+    folders_before = {p.name for p in path.iterdir() if p.is_dir()}
+    removed = prune_orphan_segments(path)
+    assert removed and set(removed) < folders_before  # two deleted collections left folders behind
+    assert current.count() == len(chunks) and current.query(query_embeddings=[HashEmbedder().embed_query("juros")],
+                                                             n_results=1)["ids"][0]
+
+
+def test_partial_or_missing_collection_is_reported_as_incomplete(small_corpus, tmp_path):
+    from ingest.index import IndexIncomplete, check_index
+    from ingest.store import existing_collection
+
+    chunks = build_chunks(small_corpus)
+    client = _client(tmp_path)
+    with pytest.raises(IndexIncomplete, match="índice incompleto — corra `make index`"):
+        check_index(existing_collection(client, "chunks"), chunks)
+    collection = chunk_collection(client, "chunks")
+    with pytest.raises(KeyboardInterrupt):
+        sync(collection, chunks, lambda: FailingEmbedder(batches=0), "fake", progress=False)
+    with pytest.raises(IndexIncomplete, match="0 de"):
+        check_index(collection, chunks)
+    sync(collection, chunks, HashEmbedder, "fake", progress=False)
+    check_index(collection, chunks)
+    collection.delete(ids=[chunks[0].id])
+    with pytest.raises(IndexIncomplete, match=f"{len(chunks) - 1} de {len(chunks)}"):
+        check_index(collection, chunks)
+
+
+def test_model_fingerprint_follows_content_not_path(tmp_path):
+    from ingest.model_fingerprint import model_fingerprint
+
+    memo = tmp_path / "memo.json"
+    for name in ("a", "b"):
+        folder = tmp_path / name / "model"
+        (folder / "sub").mkdir(parents=True)
+        (folder / "config.json").write_text("{}")
+        (folder / "sub" / "weights.bin").write_bytes(b"\x01\x02" * 1000)
+        (folder / ".cache").mkdir()
+        (folder / ".cache" / "noise").write_text(name)
+    a, b = model_fingerprint(str(tmp_path / "a" / "model"), memo), model_fingerprint(str(tmp_path / "b" / "model"), memo)
+    assert a == b and a.startswith("sha256:")
+    assert model_fingerprint(str(tmp_path / "b" / "model"), tmp_path / "other-home" / "memo.json") == a
+    (tmp_path / "b" / "model" / "sub" / "weights.bin").write_bytes(b"\x01\x03" * 1000)
+    assert model_fingerprint(str(tmp_path / "b" / "model"), memo) != a
+    assert model_fingerprint("google/embeddinggemma-300m", memo) == "google/embeddinggemma-300m"

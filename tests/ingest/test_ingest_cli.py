@@ -7,8 +7,17 @@ import yaml
 import config
 from ingest.__main__ import main
 from ingest.index import build_chunks, sync, write_chunks_file
+from ingest.model_fingerprint import model_fingerprint
 from ingest.store import chroma_client, chunk_collection
 from tests.fakes import HashEmbedder
+
+
+def _model_folder(where) -> str:
+    """A stand-in model folder (never loaded: these tests only check what would be embedded)."""
+    where.mkdir(parents=True)
+    (where / "config.json").write_text('{"model_type": "stand-in"}')
+    (where / "model.safetensors").write_bytes(b"weights" * 100)
+    return str(where)
 
 
 @pytest.fixture
@@ -17,11 +26,14 @@ def indexed(small_corpus, tmp_path, monkeypatch):
     monkeypatch.setenv("TREATY_CORPUS_DIR", str(small_corpus))
     monkeypatch.setenv("TREATY_INDEX_DIR", str(tmp_path / "index"))
     monkeypatch.setenv("TREATY_CHROMA_MODE", "embedded")
+    monkeypatch.setenv("TREATY_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("TREATY_EMBEDDING_MODEL", _model_folder(tmp_path / "cache" / "models" / "emb"))
     config.load_settings.cache_clear()
     settings = config.load_settings()
     chunks = build_chunks(small_corpus)
     collection = chunk_collection(chroma_client(settings), settings.collection)
-    sync(collection, chunks, HashEmbedder, settings.embedding_model_ref, progress=False)
+    ref = model_fingerprint(settings.embedding_model_ref, tmp_path / "memo.json")
+    sync(collection, chunks, HashEmbedder, ref, progress=False)
     write_chunks_file(chunks, settings.index_dir)
     yield settings
     config.load_settings.cache_clear()
@@ -68,3 +80,49 @@ def test_no_change_ingest_needs_no_model(indexed, capsys, monkeypatch):
     assert main(["--quiet", "--stats"]) == 0
     out = capsys.readouterr().out
     assert "0 embebidos" in out and "0 removidos" in out
+
+
+def test_another_cache_dir_or_home_reembeds_nothing(indexed, tmp_path, capsys, monkeypatch):
+    """The chunk hash names the model by content: the same model in another folder is the same model."""
+    import ingest.__main__ as cli
+    monkeypatch.setattr(cli, "load_embeddings", lambda settings: pytest.fail("re-embedding for a moved model"))
+    monkeypatch.setenv("TREATY_CACHE_DIR", str(tmp_path / "other-home" / "cache"))
+    monkeypatch.setenv("TREATY_EMBEDDING_MODEL", _model_folder(tmp_path / "other-home" / "cache" / "models" / "emb"))
+    config.load_settings.cache_clear()
+    assert main(["--quiet"]) == 0
+    assert "0 embebidos" in capsys.readouterr().out
+
+
+def test_rebuild_keeps_the_index_whole_and_cleans_up(indexed, capsys, monkeypatch):
+    import ingest.__main__ as cli
+    from ingest.index import check_index, read_chunks_file, staging_name
+    from ingest.store import chroma_path, existing_collection
+
+    monkeypatch.setattr(cli, "load_embeddings", lambda settings: HashEmbedder())
+    assert main(["--quiet", "--rebuild", "--no-cache"]) == 0
+    assert main(["--quiet", "--rebuild", "--no-cache"]) == 0
+    client = chroma_client(indexed)
+    check_index(existing_collection(client, indexed.collection), read_chunks_file(indexed.index_dir))
+    assert existing_collection(client, staging_name(indexed.collection)) is None
+    folders = [p for p in chroma_path(indexed).iterdir() if p.is_dir()]
+    assert len(folders) == 1  # the live collection's vector segment only: old ones were pruned
+
+
+def test_chroma_server_down_is_one_line(small_corpus, tmp_path, monkeypatch, capsys):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing listens there
+    monkeypatch.setenv("TREATY_CORPUS_DIR", str(small_corpus))
+    monkeypatch.setenv("TREATY_INDEX_DIR", str(tmp_path / "index"))
+    monkeypatch.setenv("TREATY_CHROMA_MODE", "http")
+    monkeypatch.setenv("TREATY_CHROMA_PORT", str(port))
+    config.load_settings.cache_clear()
+    try:
+        assert main(["--quiet"]) == 2
+    finally:
+        config.load_settings.cache_clear()
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "servidor Chroma indisponível" in err and str(port) in err
+    assert not (tmp_path / "index" / "chunks.jsonl").exists()

@@ -42,6 +42,14 @@ def test_new_file_is_a_new_treaty(tmp_path: Path) -> None:
     (MINIMAL.replace("dividends:", "vat:"), "tipo de rendimento"),
     (MINIMAL.replace('quote: "15%"', 'quote: ""'), "quote"),
     ("treaty: [unclosed", "ilegível"),
+    # structure, checked by a pydantic model before the entries are read (each was a traceback before)
+    ("- treaty: PT-FR\n", "tem de ser um mapeamento \\(encontrado: list\\)"),
+    (MINIMAL.replace("treaty: PT-FR", "treaty: ''"), "treaty: não pode estar vazio"),
+    ("treaty: PT-FR\nwithholding: 5\n", "withholding: tem de ser um mapeamento"),
+    ("treaty: PT-FR\nwithholding:\n  incomes: [dividends]\n", "withholding.incomes: tem de ser um mapeamento"),
+    ("treaty: PT-FR\nemployment: [183]\n", "employment: tem de ser um mapeamento"),
+    ("treaty: PT-FR\nresidence:\n  individual: [x]\n", "residence.individual: tem de ser um mapeamento"),
+    ("treaty: PT-FR\nfigures: [5]\n", "figures.1: tem de ser um mapeamento"),
 ])
 def test_malformed_file_names_itself(tmp_path: Path, broken: str, message: str) -> None:
     d = write(tmp_path, "bad.yaml", broken)

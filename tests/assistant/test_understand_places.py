@@ -1,0 +1,103 @@
+"""Places, institutions, taxes, company forms, IDs and currencies name a country (assistant/lexicon/places.yaml),
+and the readings that follow from them. Phrasings written for these tests, not taken from the eval set."""
+from __future__ import annotations
+
+import pytest
+
+from assistant.understand import Query, understand
+
+TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"), "MLI": ()}
+
+
+def q(text: str) -> Query:
+    return understand(text, TREATIES)
+
+
+@pytest.mark.parametrize("text, code", [
+    # places: cities, districts, States, autonomous communities, prefectures
+    ("Tenho um apartamento em Viseu que arrendo", "PT"),
+    ("A empresa fica em Vila Nova de Gaia", "PT"),
+    ("Vivo no Porto há três anos", "PT"),
+    ("Moro em Florianópolis", "BR"),
+    ("A fábrica é em Minas Gerais", "BR"),
+    ("O cliente é do Rio e paga em dia", "BR"),
+    ("Vivo en Valladolid desde 2019", "ES"),
+    ("Mi empresa está en Cataluña", "ES"),
+    ("Mudei-me para Sevilha no verão", "ES"),
+    ("A subsidiária fica na prefeitura de Kanagawa", "JP"),
+    ("Our office is in Fukuoka", "JP"),
+    # institutions
+    ("Recebo uma carta da Autoridade Tributária", "PT"),
+    ("A Receita Federal reteve parte do pagamento", "BR"),
+    ("Hacienda me pide un certificado", "ES"),
+    ("The NTA sent me a form", "JP"),
+    # taxes
+    ("Passo recibos verdes a um cliente", "PT"),
+    ("Pago CSLL e IRPJ sobre o lucro", "BR"),
+    ("Presento el modelo 210 cada año", "ES"),
+    # company forms
+    ("A minha SGPS recebeu lucros", "PT"),
+    ("Sou sócio de uma Ltda", "BR"),
+    ("Tengo una S.L. con mi socio", "ES"),
+    ("The kabushiki kaisha pays my fee", "JP"),
+    # ID names
+    ("Já tenho CPF e conta bancária", "BR"),
+    ("Acabo de obtener el NIE", "ES"),
+    ("Pedi o NISS esta semana", "PT"),
+    # currencies
+    ("Recebo 3000 reais por mês", "BR"),
+    ("The fee is paid in yen", "JP"),
+])
+def test_a_cue_names_its_country(text, code):
+    assert code in q(text).countries
+
+
+@pytest.mark.parametrize("text, code", [
+    ("Pago IRS em Portugal? Não, pergunto pelo IRPF", "BR"),   # IRPF in Portuguese: the Brazilian tax
+    ("¿Tengo que declarar en el IRPF?", "ES"),                 # IRPF in Spanish: the Spanish tax
+])
+def test_a_cue_can_depend_on_the_language(text, code):
+    assert code in q(text).countries
+
+
+@pytest.mark.parametrize("text", [
+    "O porto de Santos está congestionado",        # lower-case "porto": a harbour; "Santos" is BR, not PT
+    "Vivo perto de um rio",
+])
+def test_common_words_are_not_places(text):
+    assert "PT" not in q(text).countries
+
+
+def test_a_city_and_a_city_give_the_direction():
+    r = q("Vivo em Leiria e uma editora de Belo Horizonte paga-me direitos de autor")
+    assert (r.treaty, r.residence_state, r.source_state) == ("PT-BR", "PT", "BR")
+
+
+def test_the_supplier_lives_where_the_service_is_provided_from():
+    r = q("Prestamos serviços técnicos desde Coimbra a um cliente de Recife. Qual a retenção?")
+    assert (r.treaty, r.residence_state, r.source_state) == ("PT-BR", "PT", "BR")
+    assert r.topic == "technical_services"          # "prestamos" is a Portuguese verb here, not loans
+
+
+def test_one_country_named_gives_a_reading_per_candidate_treaty():
+    r = q("A nossa empresa tem 30% de uma sociedade em Campinas. Quanto retêm sobre os dividendos?")
+    assert r.treaty is None and r.pair_not_covered is None
+    assert [(x.treaty, x.residence_state, x.source_state) for x in r.readings] == \
+        [("PT-BR", "PT", "BR"), ("BR-ES", "ES", "BR")]          # Portuguese question: Portugal first
+    es = q("Nuestra empresa tiene el 30% de una sociedad en Campinas. ¿Cuánto retienen sobre los dividendos?")
+    assert [x.treaty for x in es.readings] == ["BR-ES", "PT-BR"]
+
+
+def test_a_named_residence_reads_the_other_party_as_source():
+    r = q("Sou residente em Portugal e recebo royalties. Qual o limite?")
+    assert {(x.treaty, x.residence_state, x.source_state, x.assumed_role) for x in r.readings} == \
+        {("PT-BR", "PT", "BR", "source"), ("PT-JP", "PT", "JP", "source")}
+
+
+def test_no_reading_without_a_subject():
+    assert q("Conhecem um bom café em Lisboa?").readings == ()
+
+
+def test_an_uncovered_source_is_not_hidden_by_readings():
+    r = q("Moro em Portugal e recebo dividendos de uma empresa francesa")
+    assert r.pair_not_covered == ("PT", "FR") and r.readings == ()
