@@ -19,6 +19,7 @@ PROMPTS = Path(__file__).with_name("prompts")
 LANGUAGE_NAMES = {"pt": "European Portuguese", "es": "Spanish", "en": "English"}
 PASSAGE_CHARS = 200          # each passage's share of the variable part; ~60 tokens
 PASSAGES = 3                 # the rule passages come first; the server reads ~60 prompt tokens/s on 2 cores
+CARD_CHARS = 800             # the card's first facts (the answer itself); the user sees the whole card
 _WORD = re.compile(r"\w{4,}")
 _MARKUP = re.compile(r"\*\*|__")
 _REF = re.compile(r"\s?\[(\d+)\]")
@@ -42,14 +43,16 @@ def build_messages(answer: Answer, retry_note: str = "") -> list[BaseMessage]:
                 language_name=LANGUAGE_NAMES.get(answer.language, LANGUAGE_NAMES["pt"])))]
 
 
-def compact_card(card: str, language: str, refs: set[int]) -> str:
-    """The card's facts: no title, notes, stated assumptions, markdown, blank lines or references to
-    passages the prompt does not show."""
+def compact_card(card: str, language: str, refs: set[int], limit: int = CARD_CHARS) -> str:
+    """The card's first facts, whole lines up to `limit` characters: no title, notes, stated assumptions,
+    markdown, blank lines or references to passages the prompt does not show."""
     assumed = msg(language, "assumptions", items="\0").split("\0")[0]
     kept = []
     for line in card.splitlines():
         line = _REF.sub(lambda m: m.group(0) if int(m.group(1)) in refs else "", _MARKUP.sub("", line)).strip()
         if line and not line.startswith(("#", "_")) and not line.startswith(assumed):
+            if kept and sum(len(k) + 1 for k in kept) + len(line) > limit:
+                break
             kept.append(line)
     return "\n".join(kept)
 
