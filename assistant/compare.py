@@ -45,6 +45,7 @@ class CellCitation:
     paragraph: str | None
     subparagraph: str | None
     quote: str
+    language: str = "pt"
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def _cites(citations: list[rules.Citation]) -> list[CellCitation]:
     seen: dict[tuple, CellCitation] = {}
     for c in citations:
         seen.setdefault((c.doc, c.article, c.paragraph, c.subparagraph, c.quote),
-                        CellCitation(c.doc, c.article, c.paragraph, c.subparagraph, c.quote))
+                        CellCitation(c.doc, c.article, c.paragraph, c.subparagraph, c.quote, c.language))
     return list(seen.values())
 
 
