@@ -87,9 +87,12 @@ class DenseIndex:
 
     RETRY_S = 5.0
 
-    def __init__(self, connect: Callable[[], Chroma], chunks_by_id: dict[str, Chunk]):
+    def __init__(self, connect: Callable[[], Chroma], chunks_by_id: dict[str, Chunk],
+                 embeddings: Embeddings | None = None):
         self._connect = connect
         self.chunks_by_id = chunks_by_id
+        self.embeddings = embeddings
+        self._vectors: dict[str, list[float]] = {}     # the last queries' embeddings, shared with the topic classifier
         self._store: Chroma | None = None
         self._lock = threading.Lock()
         self._last_try = 0.0
@@ -111,11 +114,25 @@ class DenseIndex:
                 raise DenseUnavailable(self.problem)
             return self._store
 
+    def embed_query(self, query: str) -> list[float]:
+        """The query's embedding, computed once per text (understanding and retrieval both use it)."""
+        if self.embeddings is None:
+            raise DenseUnavailable("sem modelo de embeddings")
+        if query not in self._vectors:
+            if len(self._vectors) > 32:
+                self._vectors.clear()
+            self._vectors[query] = self.embeddings.embed_query(query)
+        return self._vectors[query]
+
     def search(self, query: str, k: int, docs: set[str] | None) -> list[tuple[Chunk, float]]:
         store = self._ready()
         where = {"doc": {"$in": sorted(docs)}} if docs else None
         try:
-            found = store.similarity_search_with_score(query, k=k, filter=where)
+            if self.embeddings is not None:
+                found = store.similarity_search_by_vector_with_relevance_scores(self.embed_query(query), k=k,
+                                                                                 filter=where)
+            else:
+                found = store.similarity_search_with_score(query, k=k, filter=where)
         except Exception as exc:  # noqa: BLE001 - the store went away mid-session
             with self._lock:
                 self._try_connect()  # names the fault precisely (e.g. which server is down)
@@ -261,4 +278,4 @@ def open_dense(settings, embeddings: Embeddings, chunks: list[Chunk]) -> DenseIn
         return Chroma(client=client, collection_name=settings.collection, embedding_function=embeddings,
                       collection_metadata={"hnsw:space": "cosine"})
 
-    return DenseIndex(connect, {c.id: c for c in chunks})
+    return DenseIndex(connect, {c.id: c for c in chunks}, embeddings)
