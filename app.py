@@ -32,6 +32,8 @@ PAGES = {
     "Convenções": [
         st.Page("app_pages/browser.py", title="Navegador de convenções", icon=":material/menu_book:",
                 url_path="navegador"),
+        st.Page("app_pages/compare.py", title="Comparação de convenções", icon=":material/compare:",
+                url_path="comparacao"),
     ],
 }
 

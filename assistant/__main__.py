@@ -3,6 +3,7 @@
   python -m assistant ask --batch FILE --json [--llm …]
   python -m assistant retrieve "QUESTION" -k 5 --json [--retriever hybrid|bm25|dense]
   python -m assistant retrieve --batch FILE -k 5 --json [--retriever …]
+  python -m assistant compare [--json] [--lang pt|es|en]
 
 A batch never stops on a bad line: each line is decoded and checked on its own, and a line that
 cannot be answered becomes an error line with its number. Exit code 1 when any line failed.
@@ -107,6 +108,9 @@ def _parser() -> argparse.ArgumentParser:
     ret.add_argument("-k", type=int, default=5)
     ret.add_argument("--json", action="store_true")
     ret.add_argument("--retriever", choices=list(RETRIEVERS), default="hybrid")
+    cmp = sub.add_parser("compare", help="compara as convenções: quem pode tributar cada rendimento")
+    cmp.add_argument("--json", action="store_true")
+    cmp.add_argument("--lang", choices=["pt", "es", "en"], default="pt")
     return parser
 
 
@@ -114,6 +118,9 @@ def main(argv: list[str] | None = None, assistant: "Assistant | None" = None) ->
     """`assistant` lets a caller (the tests) reuse one already loaded Assistant."""
     parser = _parser()
     args = parser.parse_args(argv)
+    if args.command == "compare":
+        from assistant.compare import main as compare_main
+        return compare_main(args.json, args.lang)
     if (args.question is None) == (args.batch is None):
         parser.error("indique uma pergunta ou --batch FICHEIRO (não ambos)")
     if assistant is None:

@@ -8,10 +8,11 @@ from typing import Any
 
 import rules
 from assistant.understand import Query
-from rules import (EmploymentResult, Facts, Figure, NotCovered, RulesInputError, TiebreakerFacts,
+from rules import (EmploymentResult, Facts, Figure, NotCovered, RulesInputError, TaxingRightsResult, TiebreakerFacts,
                    TiebreakerResult, WithholdingResult)
 
 MLI_TOPICS = ("anti_abuse", "arbitration", "capital_gains")
+HOST_INCOMES = ("students", "professors")
 
 
 @dataclass
@@ -21,6 +22,8 @@ class RuleRun:
     tiebreaker: TiebreakerResult | None = None
     figures: list[Figure] = field(default_factory=list)
     documents: list[rules.DocumentApplication] = field(default_factory=list)
+    rights: list[TaxingRightsResult] = field(default_factory=list)   # who may tax, and the relief
+    relief: list[rules.Relief] = field(default_factory=list)         # relief methods (a relief question, no income)
     not_covered: NotCovered | None = None
     missing_facts: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -39,6 +42,10 @@ class RuleRun:
             found += fig.citations
         for doc in self.documents:
             found += doc.citations
+        for result in self.rights:
+            found += result.citations
+        for relief in self.relief:
+            found += relief.citations + [c for f in relief.figures for c in f.citations]
         unique: dict[tuple, rules.Citation] = {}
         for c in found:
             unique.setdefault((c.doc, c.article, c.paragraph, c.subparagraph, c.quote), c)
@@ -46,12 +53,13 @@ class RuleRun:
 
     def to_dicts(self) -> list[dict[str, Any]]:
         items: list[Any] = [*self.withholding, self.employment, self.tiebreaker, *self.figures,
-                            *self.documents, self.not_covered]
+                            *self.documents, *self.rights, *self.relief, self.not_covered]
         return [x.to_dict() for x in items if x is not None]
 
     @property
     def has_result(self) -> bool:
-        return bool(self.withholding or self.employment or self.tiebreaker or self.figures)
+        return bool(self.withholding or self.employment or self.tiebreaker or self.figures or self.rights
+                    or self.relief)
 
 
 def merge_facts(facts: Facts, extra: dict[str, Any] | None) -> Facts:
@@ -102,6 +110,7 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
                 _missing(run, result.missing_facts)
         else:
             _figures(run, treaty, topic)
+        _rights(run, query, treaty, topic, facts, parties)
         if query.mentions_mli or topic in MLI_TOPICS:
             docs = rules.applicable_documents(treaty)
             if not isinstance(docs, NotCovered):
@@ -131,3 +140,42 @@ def _employment(run: RuleRun, query: Query, treaty: str) -> None:
     else:
         run.employment = result
         _missing(run, result.missing_facts)
+
+
+def _rights_topic(data_topics: set[str], query: Query, topic: str) -> str | None:
+    """The income whose taxing rights the card shows: the topic, or for a relief question the income named."""
+    if topic in data_topics:
+        return topic
+    if topic in ("double_taxation_relief", "tax_sparing"):
+        return next((t for t in query.topics if t in data_topics), None)
+    return None
+
+
+def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, parties: tuple[str, ...]) -> None:
+    """Who may tax the income and how the residence State relieves it, for every income question."""
+    if len(parties) != 2:
+        return
+    income = _rights_topic(rules.rights_incomes(treaty), query, topic)
+    residences = [query.residence_state] if query.residence_state in parties else \
+        [p for p in parties if p != query.source_state] if query.source_state in parties else list(parties)
+    if income in HOST_INCOMES and len(residences) == 1 and query.residence_state in parties:
+        # A student or visiting teacher lives in the host State; the treaty's "resident" is the home State.
+        residences = [p for p in parties if p != query.residence_state]
+    if income is None:
+        if topic in ("double_taxation_relief", "tax_sparing") and len(residences) == 1:
+            found = rules.relief_methods(treaty, residences[0])
+            run.relief = [] if isinstance(found, NotCovered) else found
+        return
+    if run.employment is not None and run.employment.taxable_in_work_state is not None and \
+            facts.employment_183_met is None:
+        facts = dataclasses.replace(facts, employment_183_met=not run.employment.taxable_in_work_state)
+    for residence in residences:
+        result = rules.taxing_rights(treaty, income, residence, facts)
+        if isinstance(result, NotCovered):
+            if not run.has_result and run.not_covered is None:
+                run.not_covered = result
+            continue
+        run.rights.append(result)
+        _missing(run, result.missing_facts)
+    if run.rights:
+        run.not_covered = None          # the figures may be silent; who may tax is answered

@@ -304,6 +304,9 @@ class Assistant:
         title = f"### {msg(lang, 'treaty_title', name=names)}"
         if len(parts) > 1:
             body = msg(lang, "readings_intro") + "\n\n" + body
+        elif len(query.readings) > 1 and parts[0].reading is not None:   # the likeliest, the others offered
+            others = "; ".join(_reading_label(r, lang) for r in query.readings if r != parts[0].reading)
+            body += "\n\n" + msg(lang, "readings_others", others=others)
         premise = _premise(query.stated_rates, rates, lang)
         if premise:
             body = premise + "\n\n" + body
@@ -314,8 +317,8 @@ class Assistant:
                     for code in query.side_notes]
         run = _combined([p.run for p in parts])
         missing = list(run.missing_facts)
-        choices = [ReadingChoice(p.reading.treaty, _reading_label(p.reading, lang), _clarification(p.reading, lang))
-                   for p in parts if p.reading is not None]
+        choices = [ReadingChoice(r.treaty, _reading_label(r, lang), _clarification(r, lang))
+                   for r in (query.readings if parts[0].reading is not None else ())]
         return Answer(question=question, language=lang, answer="", abstained=False,
                       treaty=treaties[0] if treaties else None, rates=rates, citations=citations,
                       card=f"{title}\n{body}", llm=self._llm_dict(), missing_facts=missing,
@@ -385,9 +388,10 @@ def _readings(query: Query, treaty: str | None) -> list[tuple[Reading | None, Qu
     """The question as read, or one query per candidate treaty when the pair is not certain."""
     if treaty is not None or not query.readings:
         return [(None, dataclasses.replace(query, treaty=treaty))]
+    chosen = query.readings[:1] if query.readings[0].likely else query.readings
     return [(r, dataclasses.replace(query, treaty=r.treaty, residence_state=r.residence_state,
                                     source_state=r.source_state, treaty_inferred=True))
-            for r in query.readings]
+            for r in chosen]
 
 
 def _combined(runs: list[RuleRun]) -> RuleRun:

@@ -9,6 +9,7 @@ import rules
 from i18n import has, t
 from assistant.answer import RateLine, citation_label
 from assistant.apply_rules import RuleRun
+from assistant.render_rights import relief_only_lines, rights_lines
 from rules.labels import state_name, topic_label, unit_label
 
 CiteRef = Callable[[rules.Citation], str]   # citation -> "[n]"
@@ -167,10 +168,13 @@ def render_card(run: RuleRun, topic: str | None, language: str, cite: CiteRef) -
         _tiebreaker(run.tiebreaker, language, cite, lines)
     if run.figures and topic:
         _figures(run.figures, topic, language, cite, lines)
+    for result in run.rights:
+        lines += rights_lines(result, language, cite, rates, caps_shown=bool(run.withholding))
+    lines += relief_only_lines(run.relief, language, cite)
     if run.documents:
         lines.append(msg(language, "documents_intro"))
         lines += [f"- {d.text_in(language)} {_refs(d.citations, cite)}".rstrip() for d in run.documents]
-    notes = [n for r in run.withholding for n in r.notes_in(language)]
+    notes = [n for r in [*run.withholding, *run.rights] for n in r.notes_in(language)]
     if notes:
         lines.append(f"_{msg(language, 'notes')}:_ " + " ".join(dict.fromkeys(notes)))
     lines += run.errors

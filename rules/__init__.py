@@ -13,14 +13,17 @@ from rules.facts import (BENEFICIARY_KINDS, EMPLOYMENT_KINDS, GAIN_KINDS, INCOME
 from rules.labels import LANGUAGES, state_name, topic_label, unit_label
 from rules.lookup import known_treaties, treaty_for
 from rules.results import (Alternative, Citation, Condition, DocumentApplication, EmploymentResult, Figure, Message,
-                           NotCovered, RulesInputError, TiebreakerResult, TiebreakerStep, WithholdingResult)
+                           NotCovered, Relief, RightsCase, RulesInputError, StateRight, TaxingRightsResult,
+                           TiebreakerResult, TiebreakerStep, WithholdingResult)
+from rules.rights import relief_methods, rights_incomes, taxing_rights
 from rules.tiebreaker import residence_tiebreaker
 from rules.treaty_data import RulesDataError
 from rules.withholding import withholding_cap
 
 __all__ = [
     "withholding_cap", "employment_183_days", "residence_tiebreaker", "figures", "coverage",
-    "applicable_documents", "known_treaties", "treaty_for",
+    "applicable_documents", "known_treaties", "treaty_for", "taxing_rights", "relief_methods", "rights_incomes",
+    "TaxingRightsResult", "RightsCase", "StateRight", "Relief",
     "condition_text", "topic_label", "unit_label", "state_name", "LANGUAGES",
     "Facts", "TiebreakerFacts", "INCOME_TYPES", "TOPICS", "BENEFICIARY_KINDS", "ROYALTY_KINDS",
     "PENSION_KINDS", "GAIN_KINDS", "EMPLOYMENT_KINDS", "STUDENT_PAYMENT_ORIGINS", "Message",

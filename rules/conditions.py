@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Callable
 
-from rules.facts import Facts
+from rules.facts import EMPLOYMENT_KINDS, GAIN_KINDS, PENSION_KINDS, STUDENT_PAYMENT_ORIGINS, Facts
 from i18n import CatalogueError, t
 from rules.results import Condition, RulesInputError
 
@@ -52,6 +52,14 @@ def _at_least(name: str, param: str) -> Evaluator:
     return lambda f, p: None if getattr(f, name) is None else getattr(f, name) >= p[param]
 
 
+def _at_most(name: str, param: str) -> Evaluator:
+    return lambda f, p: None if getattr(f, name) is None else getattr(f, name) <= p[param]
+
+
+def _equals(name: str, value: str) -> Evaluator:
+    return lambda f, p: None if getattr(f, name) is None else getattr(f, name) == value
+
+
 SPECS: dict[str, ConditionSpec] = {s.code: s for s in (
     ConditionSpec("otherwise", (), lambda f, p: True),
     ConditionSpec("beneficiary_company", ("beneficiary_kind",), _kind_in(("company", "financial_institution"))),
@@ -71,6 +79,18 @@ SPECS: dict[str, ConditionSpec] = {s.code: s for s in (
     ConditionSpec("free_zone_regime", ("free_zone_regime",), _flag("free_zone_regime")),
     ConditionSpec("registered_central_bank", ("registered_central_bank",), _flag("registered_central_bank")),
     ConditionSpec("interest_on_equity", ("interest_on_equity",), _flag("interest_on_equity")),
+    *(ConditionSpec(f"pension_{k}", ("pension_kind",), _equals("pension_kind", k)) for k in PENSION_KINDS),
+    *(ConditionSpec(f"gain_{k}", ("gain_kind",), _equals("gain_kind", k)) for k in GAIN_KINDS),
+    *(ConditionSpec(f"employment_{k}", ("employment_kind",), _equals("employment_kind", k)) for k in EMPLOYMENT_KINDS),
+    *(ConditionSpec(f"student_payments_{k}", ("student_payment_origin",), _equals("student_payment_origin", k))
+      for k in STUDENT_PAYMENT_ORIGINS),
+    *(ConditionSpec(name, (name,), _flag(name)) for name in (
+        "national_of_paying_state", "national_of_residence_state", "services_in_residence_state",
+        "government_business", "public_funds_visit", "paid_by_source_resident", "government_debt",
+        "invited_to_teach_or_research", "student_practical_training", "employment_183_met")),
+    ConditionSpec("pension_within_usd", ("pension_annual_usd",), _at_most("pension_annual_usd", "usd")),
+    ConditionSpec("student_within_usd", ("student_annual_usd",), _at_most("student_annual_usd", "usd")),
+    ConditionSpec("stay_within_years", ("stay_years",), _at_most("stay_years", "years")),
 )}
 
 # Codes used by employment_183_days(), not read from Facts; kept here so every code is in one place.

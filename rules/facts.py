@@ -54,8 +54,8 @@ ROYALTY_KINDS = ("copyright", "copyright_film", "copyright_film_other", "patent"
 # pension_kind: "private" = pension for past employment (art. 18(1)); "social_security" = paid under the
 # social-security legislation / from social-security funds of a State (PT-BR 18(2), BR-ES 19(4), INSS,
 # Segurança Social); "government" = pension paid by a State, subdivision or local authority for public
-# service rendered to it (art. 19(2)).
-PENSION_KINDS = ("private", "social_security", "government")
+# service rendered to it (art. 19(2)); "annuity" = a fixed sum paid periodically (BR-ES 18(2)).
+PENSION_KINDS = ("private", "social_security", "government", "annuity")
 # gain_kind (art. 13): "immovable" = immovable property itself; "pe_assets" = movable property of a PE (or
 # the PE itself); "ships_aircraft" = ships/aircraft in international traffic and their movable property;
 # "shares_immovable" = shares deriving more than 50% of their value from immovable property (PT-JP summary,
@@ -102,6 +102,12 @@ class Facts:
     invited_to_teach_or_research: bool | None = None  # visit solely to teach/research at the invitation of
     #                                          the host State's government/university/institution (art. 20)
     national_of_paying_state: bool | None = None  # art. 19: the individual is a national of the State that pays
+    national_of_residence_state: bool | None = None  # art. 19: a national of the State where he/she resides
+    services_in_residence_state: bool | None = None  # art. 19(1) BR-ES: the public service is rendered in the
+    #                                          State where the recipient resides
+    government_debt: bool | None = None      # BR-ES 11(4)(b): interest on public debt or bonds of a Government
+    employment_183_met: bool | None = None   # art. 15(2) (PT-JP 14(2)): all three short-stay conditions hold
+    #                                          (set from employment_183_days(), or stated)
     government_business: bool | None = None  # art. 19(3): the services relate to a commercial or industrial
     #                                          business carried on by the paying State (arts. 15/18 apply)
     public_funds_visit: bool | None = None   # art. 17(3) PT-BR: the artiste's activity is financed mainly by

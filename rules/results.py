@@ -233,3 +233,50 @@ class NotCovered(Serialisable):
     @classmethod
     def because(cls, subject: str, covered: list[str], key: str, **params: Any) -> "NotCovered":
         return cls(subject=subject, covered=covered, reason=Message(key, params))
+
+
+@dataclass(frozen=True)
+class StateRight(Serialisable):
+    role: str                      # "residence" | "source" | "effective_management"
+    state: str | None              # the State's code, when the role names one
+    right: str                     # "exclusive" | "shared" | "capped" | "none" | "exempt"
+    cap: WithholdingResult | None = None   # the source State's cap, from the withholding rules
+
+
+@dataclass(frozen=True)
+class Relief(Serialisable, WithNotes):
+    id: str
+    state: str                     # the residence State that relieves
+    method: str                    # "credit" | "exemption_progression" | "exemption" | "dividend_deduction" | ...
+    conditions: list[Condition]
+    citations: list[Citation]
+    figures: list[Figure]          # the numbers of the method (95%, 20%/25%), with their own citations
+    notes: list[Message] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RightsCase(Serialisable, WithNotes):
+    rule_id: str
+    article: str
+    rights: list[StateRight]
+    conditions: list[Condition]
+    citations: list[Citation]
+    relief: list[Relief]
+    notes: list[Message] = field(default_factory=list)
+    income: str = ""               # the income whose rule this is (differs from the question's after a redirect)
+
+
+@dataclass(frozen=True)
+class TaxingRightsResult(Serialisable, WithNotes):
+    treaty: str
+    income: str
+    residence_state: str
+    source_state: str
+    source_role: str               # catalogue key naming who the "source" State is for this income
+    outcome: str                   # "decided" | "alternatives"
+    cases: list[RightsCase]        # one when decided; every case still possible otherwise
+    missing_facts: list[str]
+    assumptions: list[Condition]   # exceptions whose fact was not stated, assumed not to apply
+    citations: list[Citation]
+    notes: list[Message]
+    coverage: str = "full"         # "full" | "summary"

@@ -22,6 +22,7 @@ from ingest.catalog import describe_error
 from rules.conditions import SPECS
 from rules.facts import INCOME_TYPES, TOPICS
 from rules.results import Citation, Message
+from rules.rights_data import ArticleEntry, ReliefSpec, RightsIncome, read_relief, read_rights
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 OUTCOMES = ("cap", "exempt", "no_treaty_limit", "no_treaty_benefit")
@@ -129,6 +130,9 @@ class TreatyData:
     residence_company: dict[str, CitedQuote] = field(default_factory=dict)
     figures: tuple[FigureSpec, ...] = ()
     modified_by: tuple[Modification, ...] = ()
+    rights_articles: dict[str, ArticleEntry] = field(default_factory=dict)
+    rights: dict[str, RightsIncome] = field(default_factory=dict)
+    relief: tuple[ReliefSpec, ...] = ()
 
 
 def _as_tuple(value: Any) -> tuple:
@@ -333,12 +337,14 @@ def load_treaty_file(path: Path) -> TreatyData:
     figures = tuple(reader.figure(f, f"figures {i + 1}") for i, f in enumerate(_as_tuple(raw.get("figures"))))
     modified_by = tuple(reader.modification(m, f"modified_by {i + 1}")
                         for i, m in enumerate(_as_tuple(raw.get("modified_by"))))
+    rights_articles, rights = read_rights(reader, raw)
     return TreatyData(treaty=treaty, parties=parties, coverage=str(raw.get("coverage", "full")),
                       title=" ".join(str(raw.get("title", treaty)).split()), path=path,
                       notes=reader.notes(raw.get("notes"), "notes"),
                       common_exclusions=common, incomes=incomes, employment=employment,
                       residence_individual=individual, residence_company=company, figures=figures,
-                      modified_by=modified_by)
+                      modified_by=modified_by, rights_articles=rights_articles, rights=rights,
+                      relief=read_relief(reader, raw, parties))
 
 
 @lru_cache(maxsize=4)

@@ -91,6 +91,8 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
         return None                                    # "a minha empresa destacou-me": the employer, not a beneficiary
     if hits("company") or any(m.company and m.role == "residence" for m in mentions):
         return "company"
+    if hits("person"):
+        return "individual"                            # "tenho acções … e vivo em Leiria"
     return None
 
 
@@ -124,7 +126,8 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         # a holding only when the words say so ("detenho 30%", "30% do capital"); a bare percentage is the
         # rate the user takes for granted ("…é de 5%, certo?"), which the card confirms or corrects
         if dh is not None and (dr is None or dh <= dr):
-            holding_pct = q.value if holding_pct is None else holding_pct
+            if holding_pct is None and not _lower_bound(folded, q.start):
+                holding_pct = q.value            # "mais de 10%" could be 30%: left unknown, the card shows both
         else:
             rates.append(q.value)
 
@@ -148,6 +151,10 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         else:
             continue
         in_months = q.value * _IN_MONTHS[q.unit]
+        if _lower_bound(folded, q.start):       # "há mais de um ano": at least that long
+            if kind == "stay" and q.unit == "days" and days is None:
+                days = q.value + 1
+            continue
         if kind == "holding" and held is None:
             held = round(in_months, 2)
         elif kind == "loan" and loan_term is None:
@@ -157,6 +164,15 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         elif kind == "stay" and q.unit != "days" and months is None:
             months = round(in_months, 2)
     return _Amounts(holding_pct, tuple(rates), held, loan_term, days, months)
+
+
+_LOWER_BOUND = re.compile(r"(?:mais de|more than|over|mas de|acima de|superior a|at least|pelo menos|"
+                          r"no minimo|al menos|como minimo|por lo menos|upwards of)\s+(?:uns |umas |unos |unas )?$")
+
+
+def _lower_bound(folded: str, start: int) -> bool:
+    """The quantity at `start` is only a lower bound ("mais de 10%", "at least two years")."""
+    return bool(_LOWER_BOUND.search(folded[max(0, start - 24):start]))
 
 
 def _direct(stated: bool | None, holding_pct: float | None) -> bool | None:

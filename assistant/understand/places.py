@@ -33,14 +33,22 @@ def find_mentions(text: str, tokens: list[Token], language: str) -> list[Mention
     skip: set[int] = set()
     for m in lex.excluded.find(tokens):
         skip.update(range(m.start, m.end))
-    found = [Mention(m.start, m.end, m.value) for m in lex.index(language).find(tokens, skip)]
-    taken = {i for m in found for i in range(m.start, m.end)}
+    exact: list[Mention] = []
     for pattern, code in lex.exact_case:
         for rm in pattern.finditer(text):
             idx = [i for i, t in enumerate(tokens) if rm.start() <= t.start < rm.end()]
-            if idx and not taken.intersection(idx):
-                found.append(Mention(idx[0], idx[-1] + 1, code))
-                taken.update(idx)
+            if idx:
+                exact.append(Mention(idx[0], idx[-1] + 1, code))
+    folded = [Mention(m.start, m.end, m.value) for m in lex.index(language).find(tokens, skip)]
+    # A spelling written exactly ("Franca", the Brazilian city, not "França") wins over the accent-blind
+    # match of the same length; a longer accent-blind match wins ("Porto Alegre" over "Porto").
+    found: list[Mention] = []
+    taken: set[int] = set()
+    for m in sorted(folded + exact, key=lambda m: (-(m.end - m.start), m in folded, m.start)):
+        span = set(range(m.start, m.end))
+        if not taken & span:
+            found.append(m)
+            taken |= span
     kept = []
     for m in sorted(found, key=lambda m: m.start):
         word = tokens[m.start].norm

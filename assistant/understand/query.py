@@ -15,6 +15,7 @@ class Reading:
     source_state: str | None
     assumed: str | None = None           # the State the reading assumes ("PT"); None when nothing is assumed
     assumed_role: str | None = None      # what it is assumed to be: "residence" | "source" | "other"
+    likely: bool = False                 # the question's language points to this one among the candidates
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ candidate treaty in the corpus with the assumption that selects it (answered, no
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Mapping
 
 from assistant.lexicon import countries
@@ -69,8 +69,30 @@ def _readings(named: str, candidates: list[str], treaties: Treaties, role: str |
             out.append(Reading(tid, other, named, other, "residence"))
         else:
             out.append(Reading(tid, None, None, other, "other"))
+    return _ranked(out, language)
+
+
+def _ranked(readings: list[Reading], language: str, mark_likely: bool = True) -> tuple[Reading, ...]:
+    """Readings with the question language's likeliest country first; when it is the first choice of that
+    language ("es": Spain), that reading is marked likely and answered first, the others offered."""
     likely = countries().language_countries.get(language, ())
-    return tuple(sorted(out, key=lambda r: likely.index(r.assumed) if r.assumed in likely else len(likely)))
+    order = sorted(readings, key=lambda r: likely.index(r.assumed) if r.assumed in likely else len(likely))
+    if mark_likely and order and likely and order[0].assumed == likely[0]:
+        order[0] = replace(order[0], likely=True)
+    return tuple(order)
+
+
+def _two_treaties(known: str, is_residence: bool, tids: list[str], treaties: Treaties,
+                  language: str) -> tuple[Reading, ...]:
+    out = []
+    for tid in tids:
+        parties = tuple(dict.fromkeys(treaties[tid]))
+        other = parties[1 - parties.index(known)]
+        if is_residence:
+            out.append(Reading(tid, known, other, other, "source"))
+        else:
+            out.append(Reading(tid, other, known, other, "residence"))
+    return _ranked(out, language, mark_likely=False)        # both were named: both are answered
 
 
 def direction(folded: str, mentions: list[Mention], treaties: Treaties, residence_states: tuple[str, ...],
@@ -97,7 +119,11 @@ def direction(folded: str, mentions: list[Mention], treaties: Treaties, residenc
         not_covered = None if treaty else (residence, source)
     else:
         candidates = [(max(codes.index(c) for c in pair), tid) for pair, tid in pairs.items() if pair <= set(codes)]
-        if candidates:
+        known = residence or source
+        if len(candidates) > 1 and known and all(known in treaties[tid] for _, tid in candidates):
+            readings = _two_treaties(known, residence is not None, [tid for _, tid in sorted(candidates)],
+                                     treaties, language)       # "a holding em Portugal ou em Espanha"
+        elif candidates:
             treaty = min(candidates)[1]
         elif len(covered) == 1 and not any(roles.get(c) in (None, "residence", *SOURCE_ROLES)
                                            for c in codes if c != covered[0]):

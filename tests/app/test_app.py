@@ -71,7 +71,7 @@ def test_missing_fact_question_offers_quick_inputs_that_rerun_the_question(app):
 def test_feedback_writes_a_redacted_row(app, app_env):
     _ask(app, "Sou residente em Portugal (NIF 123456789) e recebo juros do Brasil. Qual a taxa máxima?")
     _by_label(app.text_input, "Comentário (opcional)").set_value(
-        "Cliente com CPF 529.982.247-25, contactar por joao@example.pt")
+        "Cliente com CPF 529.982.247-25, contactar por joao@example.pt ou 21 123 4567 (NIF123456789)")
     _by_label(app.button, "Útil").click().run()
     assert not app.exception
     assert any("Feedback registado" in c.value for c in app.caption)
@@ -82,6 +82,7 @@ def test_feedback_writes_a_redacted_row(app, app_env):
     assert "123456789" not in question and "[NIF]" in question and "juros do Brasil" in question
     assert "529.982.247-25" not in comment and "joao@example.pt" not in comment
     assert "[CPF]" in comment and "[EMAIL]" in comment
+    assert "21 123 4567" not in comment and "123456789" not in comment and "[TELEFONE]" in comment
 
 
 def _open(at: AppTest, page: str) -> AppTest:

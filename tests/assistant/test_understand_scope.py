@@ -67,3 +67,40 @@ def test_evasion_is_flagged(text):
 
 def test_asking_about_tax_is_not_evasion():
     assert not q("Como evitar a dupla tributação dos dividendos do Brasil?").evasion
+
+
+@pytest.mark.parametrize("text, topic", [
+    ("Já me retiveram imposto no Brasil sobre as rendas; como evito pagar duas vezes em Portugal?",
+     "double_taxation_relief"),
+    ("I pay tax in Spain on Brazilian interest too. Can I credit the Brazilian tax?", "double_taxation_relief"),
+    ("Vou vender o apartamento que tenho em Fortaleza e vivo em Braga. Onde pago sobre o ganho?", "capital_gains"),
+    ("Voy a vender el piso que tengo en Recife; vivo en Bilbao. ¿Dónde tributa la ganancia?", "capital_gains"),
+    ("Brazil and Portugal both treat me as resident. Which country am I resident in under the treaty?",
+     "residence"),
+    ("Faço doutorado em Lisboa com bolsa do CNPq paga no Brasil. Pago imposto aqui?", "students"),
+    ("As Finanças e a Receita tributaram as duas o mesmo rendimento. Posso pedir que resolvam entre elas?",
+     "mutual_agreement"),
+])
+def test_everyday_phrasings_name_the_topic(text, topic):
+    assert q(text).topic == topic
+
+
+@pytest.mark.parametrize("text, pct, months", [
+    ("A nossa SGPS tem mais de 10% de uma sociedade brasileira há mais de um ano", None, None),
+    ("A nossa SGPS tem 30% de uma sociedade brasileira há dois anos", 30.0, 24.0),
+])
+def test_a_lower_bound_is_not_a_value(text, pct, months):
+    r = q(text)
+    assert (r.facts.holding_pct, r.facts.holding_months) == (pct, months)
+
+
+def test_a_person_who_says_where_they_live_is_an_individual():
+    assert q("Tenho acções de um banco brasileiro e vivo em Coimbra").facts.beneficiary_kind == "individual"
+    assert q("A minha empresa tem acções de um banco brasileiro e eu vivo em Coimbra").facts.beneficiary_kind == \
+        "company"
+
+
+def test_an_exact_spelling_beats_the_accent_blind_one():
+    assert q("A fábrica fica em Franca, no interior paulista").countries == ("BR",)
+    assert q("A fábrica fica em França").countries == ("FR",)
+    assert q("Vivo em Porto Alegre").countries == ("BR",)

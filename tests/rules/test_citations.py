@@ -73,6 +73,9 @@ def all_citations(data: TreatyData) -> list[tuple[str, CitedQuote]]:
     out += [(f"residence.{s}", c) for s, c in {**data.residence_individual, **data.residence_company}.items()]
     out += [(f.id, c) for f in data.figures for c in f.citations]
     out += [(f"modified_by {m.doc}", c) for m in data.modified_by for c in m.citations]
+    out += [(case.id, c) for spec in data.rights.values() for case in spec.cases for c in case.citations]
+    out += [(f"articles.{a.article}", c) for a in data.rights_articles.values() for c in a.citations]
+    out += [(r.id, c) for r in data.relief for c in r.citations]
     return out
 
 
@@ -90,6 +93,8 @@ def parameterised(data: TreatyData) -> list[tuple[str, float, tuple[CitedQuote, 
     """Numeric condition parameters (25% holding, 2 years, 10-year loans): stated by one of the citations."""
     rules = list(data.common_exclusions) + [r for spec in data.incomes.values() for r in spec.rules]
     items = [(r.id, r.when, r.citations) for r in rules] + [(f.id, f.conditions, f.citations) for f in data.figures]
+    items += [(c.id, c.when, c.citations) for spec in data.rights.values() for c in spec.cases]
+    items += [(r.id, r.when, r.citations) for r in data.relief]
     return [(f"{rid} {cond.code}", v, cits) for rid, conds, cits in items for cond in conds
             for v in cond.params.values() if isinstance(v, (int, float))]
 

@@ -1,0 +1,32 @@
+"""The card answers who may tax and how the residence State relieves, in pt/es/en, from real rule results."""
+from __future__ import annotations
+
+from assistant.apply_rules import RuleRun
+from assistant.render import render_card
+from rules import Facts, taxing_rights
+
+
+def _cite(c) -> str:
+    return f"[{c.article}]"
+
+
+def _card(result, language: str) -> str:
+    return render_card(RuleRun(rights=[result]), "pensions", language, _cite).markdown
+
+
+def test_social_security_pension_card_in_three_languages() -> None:
+    result = taxing_rights("PT-BR", "pensions", "PT", Facts(pension_kind="social_security"))
+    pt, es, en = (_card(result, lang) for lang in ("pt", "es", "en"))
+    assert "Quem pode tributar" in pt and "só **Brasil" in pt and "art. 18.º" in pt and "Portugal" in pt
+    assert "isenção" in pt and "[23]" in pt                              # relief: art. 23(4)
+    assert "Quién puede gravar" in es and "solo **Brasil" in es and "exención" in es
+    assert "Who may tax" in en and "only **Brazil" in en and "exemption" in en
+
+
+def test_alternatives_name_the_deciding_fact_and_notes_follow_the_language() -> None:
+    result = taxing_rights("BR-ES", "dividends", "ES")
+    en = _card(result, "en")
+    assert "at most 15%" in en and "exemption" in en
+    assert "Protocol, item 3" in en and "Protocolo, ponto 3" not in en   # notes rendered in English
+    alternatives = _card(taxing_rights("PT-BR", "capital_gains", "PT"), "es")
+    assert "Depende de hechos" in alternatives and "inmueble" in alternatives and "en los demás casos" in alternatives
