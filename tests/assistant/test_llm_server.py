@@ -138,3 +138,17 @@ def test_app_keeps_answering_when_the_server_dies_mid_answer(tmp_path, make_assi
     assert running_server(settings, MODEL).pid != first.pid
     assert not any("não está disponível" in n for n in again.notices)
     assert again.guardrail.action in ("passed", "regenerated", "fallback")
+
+
+@pytest.mark.slow
+def test_run_launcher_serves_the_command_and_stops_the_server(tmp_path):
+    """`make run`'s launcher: the command sees a live server; when the command ends, the server ends too."""
+    env = {**os.environ, "TREATY_CACHE_DIR": str(tmp_path), "TREATY_LLM_MODEL_PATH": str(MODEL),
+           "TREATY_LLM_BACKEND": "local"}
+    done = subprocess.run([sys.executable, "-m", "assistant.llm_server", "run", "--",
+                           sys.executable, "-m", "assistant.llm_server", "status"],
+                          cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    info = json.loads(done.stdout.strip().splitlines()[-1])
+    assert info["url"].startswith("http://127.0.0.1:")
+    assert _gone(info["pid"])
