@@ -91,7 +91,7 @@ class DenseIndex:
                  embeddings: Embeddings | None = None):
         self._connect = connect
         self.chunks_by_id = chunks_by_id
-        self.embeddings = embeddings
+        self.embeddings = embeddings  # the query embedder (another index over the same model may share it)
         self._vectors: dict[str, list[float]] = {}     # the last queries' embeddings, shared with the topic classifier
         self._store: Chroma | None = None
         self._lock = threading.Lock()
