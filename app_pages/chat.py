@@ -14,7 +14,7 @@ from app_support.highlight import highlight_html
 from app_support.quick_inputs import describe_facts, quick_inputs_for, with_reading
 from app_support.redaction import redact
 from app_support.render import reply_draft, state_pt, triage_rows
-from app_support.resources import assistant, feedback_store, llm_lock, settings
+from app_support.resources import assistant, feedback_store, settings
 from app_support.safe_markdown import plain, without_images
 from app_support.sources import citation_cards
 from app_support.widgets import quick_input_widget
@@ -46,10 +46,7 @@ def ask(question: str, extra: dict[str, Any], shown: str) -> None:
         card, explanation = st.empty(), st.empty()
         answer: Answer | None = None
         streamed = ""
-        lock = llm_lock() if settings().llm_backend == "local" else None
-        try:
-            if lock:
-                lock.acquire()
+        try:  # no lock: the model server queues concurrent sessions, so every card appears at once
             for ev in assistant().stream(question, extra_facts=extra or None):
                 if ev.kind == "card":
                     card.markdown(card_markdown(ev.answer.card))
@@ -62,9 +59,6 @@ def ask(question: str, extra: dict[str, Any], shown: str) -> None:
             log.exception("erro ao responder a %r", redact(question))
             st.error(f"Ocorreu um erro interno ao responder ({type(exc).__name__}). Tente novamente.")
             return
-        finally:
-            if lock:
-                lock.release()
     if answer is not None:
         log.info("pergunta respondida: %r (%s)", redact(question), answer.treaty)
         st.session_state.turns.append({"id": uuid.uuid4().hex[:8], "question": question, "extra": extra,

@@ -1,7 +1,6 @@
 """Objects every page and session share, built once per process (settings, assistant, stores, corpus)."""
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import streamlit as st
@@ -21,12 +20,6 @@ def settings() -> Settings:
 def assistant():
     from assistant.pipeline import Assistant
     return Assistant.from_settings(settings())
-
-
-@st.cache_resource(show_spinner=False)
-def llm_lock() -> threading.Lock:
-    """A local llama.cpp model is not safe to call from two sessions at once."""
-    return threading.Lock()
 
 
 @st.cache_resource(show_spinner=False)

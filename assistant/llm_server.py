@@ -145,9 +145,10 @@ def _start(settings: Settings, model: Path) -> ServerInfo:
     state.unlink(missing_ok=True)
     with log.open("w") as out:
         proc = subprocess.Popen([sys.executable, "-m", "assistant.llm_server", "serve", "--model", str(model),
+                                 "--state", str(state), "--threads", str(settings.llm_threads),
+                                 "--context", str(settings.llm_context), "--parallel", str(settings.llm_parallel),
                                  "--watch-pid", str(os.getpid())],
-                                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                                env={**os.environ, "TREATY_CACHE_DIR": str(settings.cache_dir)})
+                                stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
     with _owned_lock:
         _owned[proc.pid] = proc
     deadline = time.monotonic() + START_TIMEOUT_S
@@ -193,27 +194,27 @@ atexit.register(stop_owned)
 
 # ---------------------------------------------------------------------------- the server process
 
-def serve(settings: Settings, model: Path, watch_pid: int | None) -> int:
+def serve(model: Path, state: Path, threads: int, context: int, parallel: int, watch_pid: int | None) -> int:
     """Load the model, publish the state file, serve until signalled or until `watch_pid` is gone."""
     import xllamacpp
 
     params = xllamacpp.CommonParams()
     params.model.path = str(model)
     params.model_alias = model.name
-    params.n_ctx = settings.llm_context
-    params.n_parallel = settings.llm_parallel
+    params.n_ctx = context
+    params.n_parallel = parallel
     params.cont_batching = True
     params.cache_prompt = True                 # keep the KV of the fixed prompt prefix between requests
-    params.cpuparams.n_threads = settings.llm_threads
-    params.cpuparams_batch.n_threads = settings.llm_threads
+    params.cpuparams.n_threads = threads
+    params.cpuparams_batch.n_threads = threads
     params.hostnames = ["127.0.0.1"]           # loopback only
     params.port = 0                            # a free port, chosen by the server
     params.verbosity = 1
+    params.endpoint_metrics = True             # token counts and seconds for `make bench`
     stopping = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda *_: stopping.set())
     server = xllamacpp.Server(params)
-    state = state_file(settings, model)
     info = ServerInfo(pid=os.getpid(), url=server.listening_address.rstrip("/"), model=model.name,
                       owner_pid=watch_pid or 0)
     tmp = state.with_suffix(".tmp")
@@ -261,14 +262,18 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     srv = sub.add_parser("serve", help="(interno) serve o modelo neste processo")
     srv.add_argument("--model", required=True)
+    srv.add_argument("--state", required=True, help="ficheiro onde publicar o endereço")
+    srv.add_argument("--threads", type=int, required=True)
+    srv.add_argument("--context", type=int, required=True)
+    srv.add_argument("--parallel", type=int, required=True)
     srv.add_argument("--watch-pid", type=int)
     run = sub.add_parser("run", help="corre um comando ao lado do servidor do modelo local")
     run.add_argument("cmd", nargs=argparse.REMAINDER)
     sub.add_parser("status", help="mostra o servidor em execução, se houver")
     args = parser.parse_args(argv)
-    settings = load_settings()
     if args.command == "serve":
-        return serve(settings, Path(args.model), args.watch_pid)
+        return serve(Path(args.model), Path(args.state), args.threads, args.context, args.parallel, args.watch_pid)
+    settings = load_settings()
     if args.command == "run":
         cmd = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd
         if not cmd:
@@ -276,7 +281,11 @@ def main(argv: list[str] | None = None) -> int:
         return run_with_server(settings, cmd)
     from assistant.llm import local_model_path
 
-    info = running_server(settings, local_model_path(settings))
+    try:
+        info = running_server(settings, local_model_path(settings))
+    except ServerUnavailable as exc:
+        print(f"aviso: {exc}", file=sys.stderr)
+        return 1
     print(json.dumps(asdict(info)) if info else "nenhum servidor do modelo local em execução")
     return 0 if info else 1
 

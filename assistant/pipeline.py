@@ -9,17 +9,14 @@ import dataclasses
 import json
 import time
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any, Iterator
-
-from langchain_core.messages import HumanMessage, SystemMessage
 
 import rules
 from assistant.answer import Answer, CitationRef, Guardrail, RateLine, ReadingChoice
 from assistant.apply_rules import RuleRun, merge_facts, run_rules
 from assistant.guardrail import verify, without_percentages
 from assistant.llm import LlmInfo, LlmUnavailable, make_chat_model, stream_tokens
+from assistant.prompting import build_messages, prompt
 from assistant.render import fmt_rate, follow_up, msg, render_card, treaty_name
 from assistant.retrieve import HybridSearch, Hit, open_dense
 from assistant.understand import Query, Reading, understand, validate_question
@@ -30,17 +27,8 @@ from ingest.index import read_chunks_file
 from ingest.units import normalise_ws
 from rules.labels import state_name, topic_label
 
-PROMPTS = Path(__file__).with_name("prompts")
-LANGUAGE_NAMES = {"pt": "European Portuguese", "es": "Spanish", "en": "English"}
-PROMPT_PASSAGE_CHARS = 280
-PROMPT_PASSAGES = 3          # keeps the prompt well under 1,000 tokens: the local model reads ~60-90 tokens/s
 # Below this cosine similarity, with no rule result and no keyword match, retrieval is too weak to ground an answer.
 WEAK_SIMILARITY = 0.30
-
-
-@lru_cache(maxsize=None)
-def prompt(name: str) -> str:
-    return (PROMPTS / f"{name}.txt").read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)
@@ -368,15 +356,7 @@ class Assistant:
         answer.guardrail = guard
 
     def _messages(self, answer: Answer, retry_note: str) -> list:
-        language_name = LANGUAGE_NAMES.get(answer.language, LANGUAGE_NAMES["pt"])
-        valid_refs = ", ".join(f"[{c.n}]" for c in answer.citations)
-        passages = "\n".join(f"[{c.n}] {c.label()}: {_clip(c.quote if c.source == 'rule' else c.passage)}"
-                             for c in answer.citations[:PROMPT_PASSAGES])
-        result = "\n".join(line for line in answer.card.splitlines() if not line.startswith("_"))  # no notes
-        return [SystemMessage(prompt("system").format(language_name=language_name, valid_refs=valid_refs)),
-                HumanMessage(prompt("user").format(question=answer.question, result=result,
-                                                   passages=passages, retry_note=retry_note,
-                                                   language_name=language_name))]
+        return build_messages(answer, retry_note)
 
 
 @dataclass(frozen=True)
@@ -440,10 +420,6 @@ def _premise(stated: tuple[float, ...], rates: list[RateLine], lang: str) -> str
 
 def _heading_terms(query: Query) -> tuple[str, ...]:
     return tuple(topic_label(t, lang) for t in query.topics[:1] for lang in ("pt", "es"))
-
-
-def _clip(text: str, limit: int = PROMPT_PASSAGE_CHARS) -> str:
-    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + " …"
 
 
 def _spans(chunk: Chunk | None) -> tuple[tuple[int, int], ...]:

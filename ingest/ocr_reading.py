@@ -7,6 +7,7 @@ them all (`python -m ingest --ocr-report`) and the app can show the raw words be
 
 Rules, in order, each conservative by construction:
 - dehyphenate: "asocia- ciones" -> "asociaciones" when the joined word is a word of the unit's language;
+  a second half read a few words later (past the other column) is brought back ("legis- ... lação");
 - rejoin: "res idente" -> "residente" when a piece is not a word and the joined one is;
 - stray_marks: "de·:·la" -> "de la" when the marks stand between two words;
 - confusion: an OCR misreading (l/i/1, rn/m, c/e, accents, stray "_ ! ·" ...) is replaced only by a
@@ -30,7 +31,8 @@ from ingest.langid import strip_accents
 WORD_ZIPF = 1.0        # at or above this a token is a word of the language (wordfreq zipf scale)
 TARGET_ZIPF = 2.0      # a correction must land on a word at least this frequent (plus a quarter point an edit)
 OTHER_MARGIN = 1.0     # the other language's reading must score this much better to take a word away
-JOIN_ZIPF = 2.0        # a rejoined or dehyphenated word must be at least this frequent
+JOIN_ZIPF = 2.0
+LOOKAHEAD = 12         # words searched for the second half of a hyphenated word read past the other column        # a rejoined or dehyphenated word must be at least this frequent
 LONG_WORD = 8          # letters from which a word may take three confusion edits ...
 SHORT_WORD = 6         # ... and below which only one
 
@@ -295,7 +297,7 @@ def clean_reading(source: str, spans: tuple[tuple[int, int], ...], language: str
     d = dictionary(language)
     od = dictionary(other) if other else None
     words = raw_words(source, spans)
-    words = _joins(words, d)
+    words = _distant_joins(_joins(words, d), d)
     for w in words:
         if w.attach or w.rule:
             continue
@@ -335,6 +337,29 @@ def _joins(words: list[_Word], d: Dictionary) -> list[_Word]:
                 i += 2
                 continue
         out.append(w)
+        i += 1
+    return out
+
+
+def _distant_joins(words: list[_Word], d: Dictionary) -> list[_Word]:
+    """A word's first half ("legis-") whose second half ("lação") was read a few words later, past the
+    other column's words: the halves are joined where the word began, when together they make a word."""
+    out = list(words)
+    i = 0
+    while i < len(out):
+        w = out[i]
+        lead, core, _ = split_core(w.text)
+        if not w.rule and not w.attach and len(core) > 2 and core.endswith("-") and not protected(core):
+            for j in range(i + 2, min(i + 1 + LOOKAHEAD, len(out))):
+                nxt = out[j]
+                nlead, ncore, ntrail = split_core(nxt.text)
+                if nxt.rule or nlead or not ncore[:1].islower() or protected(ncore) or is_word(ncore, d):
+                    continue
+                joined = core[:-1] + ncore
+                if d.z(joined) >= JOIN_ZIPF:
+                    out[i] = _Word(lead + joined + ntrail, w.start, nxt.end, "dehyphenate", f"{w.text} … {nxt.text}")
+                    del out[j]
+                    break
         i += 1
     return out
 

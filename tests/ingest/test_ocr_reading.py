@@ -49,6 +49,13 @@ def test_dehyphenation_and_rejoining():
         ("res idente", "residente", "rejoin")}
 
 
+def test_second_half_read_past_the_other_column_is_brought_back():
+    r = read("em virtude da legis- Estado Contratante designa lação desse Estado", "pt", "es")
+    assert r.text == "em virtude da legislação Estado Contratante designa desse Estado"
+    [change] = r.corrections
+    assert (change.raw, change.clean, change.rule) == ("legis- … lação", "legislação", "dehyphenate")
+
+
 def test_hyphen_before_an_unrelated_word_is_not_joined():
     r = read("fazer de qualquer dessas sociedades estabeleci- de outra.", "pt", "es")
     assert "estabelecido" not in r.text

@@ -1,0 +1,107 @@
+"""Four browser sessions (four Playwright contexts in Debian's chromium) ask at the same moment against the
+app with the real local model server: each card appears before any session's explanation has finished,
+each explanation streams, and no session errors. The server is the app's own (a temporary run directory),
+so it ends with the app."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+from config import load_settings
+from tests.app.conftest import APP, ARTIFACTS, REPO
+from tests.app.test_browser import CHROMIUM, CHROMIUM_ARGS, _free_port, _wait_healthy
+
+QUESTIONS = [
+    "Sou residente em Portugal e recebo dividendos de uma empresa brasileira. Qual a taxa máxima?",
+    "Qual é a retenção na fonte sobre juros pagos por um banco brasileiro a um residente em Portugal?",
+    "Uma empresa portuguesa recebe royalties de marcas de uma empresa do Brasil. Qual a taxa máxima?",
+    "Juros pagos de Portugal a um residente no Japão: qual a retenção máxima?",
+]
+ANSWERS_MS = 900_000          # four explanations queued on one 2-core server, on a possibly busy machine
+# Records, in the page itself and on every change of the page (timers are throttled in background pages),
+# when the card (a rate) and the final turn ("Triagem") first appear and whether the streaming cursor showed.
+PROBE = """() => {
+  window.__probe = {card: null, final: null, cursor: false};
+  const look = () => {
+    const msgs = document.querySelectorAll('[data-testid="stChatMessage"]');
+    const last = msgs.length >= 2 ? msgs[msgs.length - 1].innerText : '';
+    const p = window.__probe;
+    if (p.card === null && last.includes('%')) p.card = Date.now();
+    if (last.includes('\u258c')) p.cursor = true;
+    if (p.final === null && document.body.innerText.includes('Triagem')) p.final = Date.now();
+  };
+  new MutationObserver(look).observe(document.body, {childList: true, subtree: true, characterData: true});
+}"""
+BACKGROUND_ARGS = ["--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+                   "--disable-backgrounding-occluded-windows"]
+
+
+@pytest.fixture
+def app_with_model(tmp_path):
+    settings = load_settings()
+    port = _free_port()
+    log = tmp_path / "streamlit.log"
+    env = {**os.environ, "TREATY_LLM_BACKEND": "local", "TREATY_CACHE_DIR": str(tmp_path / "cache"),
+           "TREATY_LLM_MODEL_PATH": str(settings.llm_model_file),
+           "TREATY_EMBEDDING_MODEL": settings.embedding_model_ref, "TREATY_LLM_MAX_TOKENS": "24",
+           "TREATY_LLM_TIMEOUT_S": "600",  # the fourth session waits for three others: no time limit here
+           # This checks concurrency, not speed; on a busy machine one thread decodes ~10x faster than two
+           # (eval/RESULTS.md), which keeps the test short wherever it runs.
+           "TREATY_LLM_THREADS": "1",
+           "TREATY_FEEDBACK_DB": str(tmp_path / "feedback.sqlite3"), "TREATY_APP_PORT": str(port)}
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(APP), "--server.headless", "true",
+             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
+             "--server.fileWatcherType", "none"],
+            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(url, proc, log)
+        yield url, log
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.mark.slow
+def test_four_sessions_at_once_get_cards_first_and_streamed_explanations(app_with_model):
+    url, log = app_with_model
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS + BACKGROUND_ARGS)
+        try:
+            pages = [browser.new_context(viewport={"width": 1280, "height": 1000}).new_page() for _ in QUESTIONS]
+            boxes = []
+            for page in pages:
+                page.goto(url)
+                box = page.get_by_test_id("stChatInputTextArea")
+                box.wait_for(timeout=60_000)
+                page.evaluate(PROBE)
+                boxes.append(box)
+            for box, question in zip(boxes, QUESTIONS):
+                box.fill(question)
+            for box in boxes:
+                box.press("Enter")
+            for page in pages:
+                page.wait_for_function("() => window.__probe.final !== null", timeout=ANSWERS_MS, polling=500)
+            probes = [page.evaluate("() => window.__probe") for page in pages]
+            texts = [page.inner_text("body") for page in pages]
+            for i, page in enumerate(pages):
+                page.screenshot(path=str(ARTIFACTS / f"browser_session_{i + 1}.png"), full_page=True)
+        finally:
+            browser.close()
+    first_final = min(p["final"] for p in probes)
+    assert all(p["card"] is not None and p["card"] < first_final for p in probes), probes
+    assert all(p["cursor"] for p in probes), probes
+    for text in texts:
+        assert "Ocorreu um erro interno" not in text
+        assert "não está disponível" not in text, log.read_text(errors="replace")[-2000:]
