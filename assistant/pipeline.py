@@ -22,6 +22,7 @@ from assistant.retrieve import HybridSearch, Hit, open_dense
 from assistant.understand import Query, Reading, understand, validate_question
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
+from ingest.ocr_reading import clean_passage
 from ingest.chunks import Chunk
 from ingest.index import read_chunks_file
 from ingest.units import normalise_ws
@@ -234,9 +235,9 @@ class Assistant:
             chunk = self._chunk_for(c)
             refs.append(CitationRef(
                 n=len(refs) + 1, doc=c.doc, treaty=c.treaty, article=c.article or "", paragraph=c.paragraph,
-                subparagraph=c.subparagraph, quote=normalise_ws(c.quote), chunk_id=chunk.id if chunk else None,
+                subparagraph=c.subparagraph, quote=self._quote(c), chunk_id=chunk.id if chunk else None,
                 heading=chunk.heading if chunk else "", language=c.language, source="rule",
-                passage=chunk.text if chunk else normalise_ws(c.quote),
+                passage=chunk.text if chunk else self._quote(c),
                 spans=_spans(chunk)))
             if chunk:
                 used_chunks.add(chunk.id)
@@ -256,9 +257,18 @@ class Assistant:
             room -= 1
         return refs
 
+    def _quote(self, c: rules.Citation) -> str:
+        """A rule's quote as people read it: in the corrected reading when its document is an OCR scan
+        (the rule data quote the raw text, which is what tests verify)."""
+        quote = normalise_ws(c.quote)
+        info = next((d for d in self.catalog if d.id == c.doc), None)
+        if info is None or not info.ocr:
+            return quote
+        return clean_passage(quote, c.language, next((x for x in info.languages if x != c.language), None))
+
     def _chunk_for(self, c: rules.Citation) -> Chunk | None:
         """The chunk holding a rule's quote: same document, article and paragraph, containing the words."""
-        quote = normalise_ws(c.quote)
+        quote = self._quote(c)
         candidates = [ch for ch in self.search.chunks
                       if ch.doc == c.doc and ch.article == (c.article or "") and ch.language == c.language]
         exact = [ch for ch in candidates if ch.paragraph == (c.paragraph or "")]
@@ -274,7 +284,7 @@ class Assistant:
                  for c in citations if c.source == "rule"}
 
         def cite(c: rules.Citation) -> str:
-            n = index.get((c.doc, c.article or "", c.paragraph, c.subparagraph, normalise_ws(c.quote)))
+            n = index.get((c.doc, c.article or "", c.paragraph, c.subparagraph, self._quote(c)))
             return f"[{n}]" if n else ""
 
         rates: list[RateLine] = []

@@ -87,9 +87,11 @@ class DenseIndex:
 
     RETRY_S = 5.0
 
-    def __init__(self, connect: Callable[[], Chroma], chunks_by_id: dict[str, Chunk]):
+    def __init__(self, connect: Callable[[], Chroma], chunks_by_id: dict[str, Chunk],
+                 embeddings: Embeddings | None = None):
         self._connect = connect
         self.chunks_by_id = chunks_by_id
+        self.embeddings = embeddings  # the query embedder (another index over the same model may share it)
         self._store: Chroma | None = None
         self._lock = threading.Lock()
         self._last_try = 0.0
@@ -261,4 +263,4 @@ def open_dense(settings, embeddings: Embeddings, chunks: list[Chunk]) -> DenseIn
         return Chroma(client=client, collection_name=settings.collection, embedding_function=embeddings,
                       collection_metadata={"hnsw:space": "cosine"})
 
-    return DenseIndex(connect, {c.id: c for c in chunks})
+    return DenseIndex(connect, {c.id: c for c in chunks}, embeddings)

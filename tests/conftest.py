@@ -65,3 +65,13 @@ def pytest_sessionfinish(session, exitstatus):
         session.config.pluginmanager.get_plugin("terminalreporter").write_line(
             f"ERRO: servidores do modelo sobreviveram aos testes: {orphans}", red=True)
         session.exitstatus = 1
+
+
+HEAVY_FIXTURES = {"real_assistant", "app_env"}  # each loads the real embedding model (and the app)
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """`slow` on every test that loads a real model through a shared fixture, so `-m "not slow"` is quick."""
+    for item in items:
+        if HEAVY_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)

@@ -125,6 +125,8 @@ def cues() -> Cues:
     lists = dict(data["facts"], rate=data["rate"])
     negation = frozenset(fold(w) for w in lists.pop("negation"))
     lists.update({f"kind:{kind}": phrases for kind, phrases in data["royalty_kinds"].items()})
+    for field, kinds in data["sub_cases"].items():      # "pension_kind:social_security", ...
+        lists.update({f"{field}:{kind}": phrases for kind, phrases in kinds.items()})
     names: dict[tuple[str, ...], set[str]] = {}
     spelling: dict[tuple[str, ...], str] = {}
     for name, phrases in lists.items():

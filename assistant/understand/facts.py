@@ -77,6 +77,16 @@ def _royalty_kind(hits: Hits) -> str | None:
     return None
 
 
+def _sub_case(hits: Hits, field: str) -> str | None:
+    """The first-mentioned value of a taxing-rights sub-case ("pension_kind:social_security" cues)."""
+    prefix = f"{field}:"
+    for m in hits.all:
+        kinds = sorted(name[len(prefix):] for name in m.value if name.startswith(prefix))
+        if kinds:
+            return kinds[0]
+    return None
+
+
 def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employment: bool) -> str | None:
     if hits("individual"):
         return "individual"
@@ -258,6 +268,14 @@ def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[st
         free_zone_regime=_flag(hits, tokens, lang, "free_zone"),
         registered_central_bank=_flag(hits, tokens, lang, "central_bank"),
         direct_holding=_direct(_flag(hits, tokens, lang, "direct", "direct_false"), amounts.holding_pct),
+        pension_kind=_sub_case(hits, "pension_kind") if "pensions" in topic_list or
+        "government_service" in topic_list else None,
+        gain_kind=_sub_case(hits, "gain_kind") if "capital_gains" in topic_list else None,
+        employment_kind=_sub_case(hits, "employment_kind"),
+        student_payment_origin=_sub_case(hits, "student_payment_origin") if "students" in topic_list else None,
+        invited_to_teach_or_research=_flag(hits, tokens, lang, "invited") if "professors" in topic_list else None,
+        government_debt=True if hits("government_debt") and "interest" in topic_list else None,
+        fixed_base_in_source=_flag(hits, tokens, lang, "fixed_base", "fixed_base_false"),
     )
     employer_in_work, borne = _employment(hits, tokens, lang, topic_list, roles, work_state, pe_words,
                                           attributable)

@@ -17,6 +17,8 @@ from playwright.sync_api import sync_playwright
 
 from tests.app.conftest import APP, ARTIFACTS, REPO
 
+pytestmark = pytest.mark.slow  # a real app with real models, driven by Chromium
+
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run"]

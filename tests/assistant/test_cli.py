@@ -165,12 +165,14 @@ def test_missing_index_is_a_clear_error(tmp_path, capsys, monkeypatch):
     assert "make index" in err and "Traceback" not in err
 
 
-@pytest.mark.slow
-def test_subprocess_smoke():
-    """`python -m assistant` as a user runs it: real process, real models loaded from scratch."""
+def test_subprocess_smoke(tmp_path):
+    """`python -m assistant` as a user runs it (BM25, so no model load): real argv, stdout and exit code."""
+    batch = tmp_path / "q.jsonl"
+    batch.write_bytes(json.dumps({"id": "a", "q": "royalties Brasil Espanha"}).encode() + b"\n{\"id\": \"b\", \"q\": \"\xff\"}\n")
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TREATY_LLM_BACKEND": "none"}
-    result = subprocess.run([sys.executable, "-m", "assistant", "ask", "Vivo en España y cobro dividendos de Brasil",
-                             "--json"], cwd=REPO_ROOT, env=env, capture_output=True, timeout=300)
-    assert result.returncode == 0, result.stderr.decode("utf-8", "replace")
-    answer = json.loads(result.stdout.decode("utf-8"))
-    assert answer["treaty"] == "BR-ES" and answer["rates"]
+    result = subprocess.run([sys.executable, "-m", "assistant", "retrieve", "--batch", str(batch), "-k", "2",
+                             "--json", "--retriever", "bm25"], cwd=REPO_ROOT, env=env, capture_output=True, timeout=300)
+    first, second = [json.loads(line) for line in result.stdout.decode("utf-8").splitlines()]
+    assert result.returncode == 1, result.stderr.decode("utf-8", "replace")
+    assert first["id"] == "a" and [h["treaty"] for h in first["results"]] == ["BR-ES", "BR-ES"]
+    assert second["line"] == 2 and "UTF-8" in second["error"]

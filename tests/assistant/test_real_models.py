@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from config import load_settings
 from ingest.corpus import DEFAULT_CORPUS_DIR
 from ingest.embeddings import load_embeddings
 from ingest.index import build_chunks
+
+pytestmark = pytest.mark.slow  # real models
 
 
 def test_real_embeddings_rank_the_dividend_paragraph_first():

@@ -104,3 +104,28 @@ def test_an_exact_spelling_beats_the_accent_blind_one():
     assert q("A fábrica fica em Franca, no interior paulista").countries == ("BR",)
     assert q("A fábrica fica em França").countries == ("FR",)
     assert q("Vivo em Porto Alegre").countries == ("BR",)
+
+
+@pytest.mark.parametrize("text, field, value", [
+    ("Recebo pensão da segurança social portuguesa e vivo em Curitiba", "pension_kind", "social_security"),
+    ("Tengo un plan de pensiones de mi antigua empresa en Brasil y vivo en Zaragoza", "pension_kind", "private"),
+    ("Fui funcionária pública em Portugal e recebo a pensão do Estado em Recife", "pension_kind", "government"),
+    ("Vou vender um terreno em Goiás e moro em Viseu; quem tributa a mais-valia?", "gain_kind", "immovable"),
+    ("I will sell my shares in a Brazilian company and I live in Porto. Who taxes the gain?", "gain_kind", "shares"),
+    ("Sou administrador não executivo de uma empresa brasileira e vivo em Setúbal", "employment_kind", "director"),
+    ("Trabajo como tripulante en un buque y vivo en Vigo", "employment_kind", "ship_aircraft"),
+    ("Estudo em Coimbra e os meus pais mandam dinheiro do Brasil todos os meses", "student_payment_origin", "abroad"),
+])
+def test_taxing_rights_sub_cases_are_read(text, field, value):
+    assert getattr(q(text).facts, field) == value
+
+
+@pytest.mark.parametrize("text, topic", [
+    ("Sou freelancer em Lisboa e faturo a um cliente de São Paulo; o Brasil pode tributar?", "independent_services"),
+    ("Cobro senhas de presença de uma S.A. brasileira e vivo em Braga", "directors_fees"),
+    ("Soy futbolista y juego una temporada en Brasil; vivo en Sevilla", "artistes_sportsmen"),
+    ("Our airline in Lisbon flies to Brazil; where are the profits from international traffic taxed?", "shipping"),
+    ("A Receita fez um ajuste de preços de transferência à nossa filial brasileira", "associated_enterprises"),
+])
+def test_topics_the_taxing_rights_rules_answer(text, topic):
+    assert q(text).topic == topic

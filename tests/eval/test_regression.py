@@ -8,10 +8,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from config import load_settings
 from eval.gold import CORE_SPLIT, load_eval_set, splits
 from eval.run import ours_answer, run_answers, summarise, worst_categories
-from ingest.index import CHUNKS_FILE
 
 FLOORS_FILE = Path(__file__).resolve().parents[2] / "eval" / "floors.yaml"
 FLOORS = yaml.safe_load(FLOORS_FILE.read_text(encoding="utf-8"))
@@ -26,21 +24,9 @@ def _floor(split: str, metric: str) -> float:
 
 
 @pytest.fixture(scope="module")
-def evaluated():
-    import torch
-
-    from assistant.pipeline import Assistant
-
-    settings = load_settings()
-    assert (settings.index_dir / CHUNKS_FILE).is_file(), \
-        f"índice em falta em {settings.index_dir}: corra `python -m ingest` (o `make test` constrói-o)"
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)  # one short query at a time: one thread is faster on a busy 2-core machine
-    try:
-        assistant = Assistant.from_settings(settings, llm="none", dense=True)
-        scores, records = run_answers(ITEMS, ours_answer(assistant))
-    finally:
-        torch.set_num_threads(threads)
+def evaluated(real_assistant):
+    """The shared real Assistant (tests/conftest.py): loaded once for the whole session."""
+    scores, records = run_answers(ITEMS, ours_answer(real_assistant))
     return summarise(scores)["by_split"], records
 
 

@@ -14,7 +14,11 @@ import pytest
 
 import config
 from assistant.__main__ import main as ask_main
+from assistant.pipeline import Assistant
+from assistant.retrieve import HybridSearch, open_dense
 from config import REPO_ROOT
+from ingest.__main__ import main as ingest_main
+from ingest.catalog import load_catalog
 from ingest.index import check_index, read_chunks_file, staging_name
 from ingest.store import chroma_client, existing_collection
 
@@ -41,29 +45,31 @@ def _kill_when_partly_embedded(proc: subprocess.Popen, timeout: float = 600) -> 
 
 
 @pytest.mark.slow
-def test_killed_rebuild_then_ask(tmp_path, monkeypatch, capsys):
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TREATY_INDEX_DIR": str(tmp_path / "index"),
-           "TREATY_CHROMA_MODE": "embedded", "TREATY_LLM_BACKEND": "none"}
-    built = subprocess.run([sys.executable, "-m", "ingest", "--quiet"], cwd=REPO_ROOT, env=env,
-                           capture_output=True, text=True, timeout=1800)
-    assert built.returncode == 0, built.stderr
-    proc = subprocess.Popen([sys.executable, "-m", "ingest", "--rebuild", "--no-cache"], cwd=REPO_ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _kill_when_partly_embedded(proc)
-
-    for key in ("TREATY_INDEX_DIR", "TREATY_CHROMA_MODE", "TREATY_LLM_BACKEND"):
-        monkeypatch.setenv(key, env[key])
+def test_killed_rebuild_then_ask(tmp_path, monkeypatch, capsys, real_assistant):
+    for key, value in {"TREATY_INDEX_DIR": str(tmp_path / "index"), "TREATY_CHROMA_MODE": "embedded",
+                       "TREATY_LLM_BACKEND": "none"}.items():
+        monkeypatch.setenv(key, value)
     config.load_settings.cache_clear()
     try:
+        assert ingest_main(["--quiet"]) == 0  # a complete index, from the embedding cache
+        proc = subprocess.Popen([sys.executable, "-m", "ingest", "--rebuild", "--no-cache"], cwd=REPO_ROOT,
+                                env={**os.environ, "HF_HUB_OFFLINE": "1"},
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        _kill_when_partly_embedded(proc)
         settings = config.load_settings()
         client = chroma_client(settings)
         assert existing_collection(client, staging_name(settings.collection)).count() > 0  # killed mid-way
-        check_index(existing_collection(client, settings.collection), read_chunks_file(settings.index_dir))
-        assert ask_main(["ask", QUESTION, "--json"]) == 0
+        chunks = read_chunks_file(settings.index_dir)
+        check_index(existing_collection(client, settings.collection), chunks)
+        # the question goes through the CLI, over the killed index (the real embedder, already loaded)
+        dense = open_dense(settings, real_assistant.search.dense.embeddings, chunks)
+        assistant = Assistant(settings, load_catalog(settings.corpus_dir), HybridSearch(chunks, dense))
+        assert ask_main(["ask", QUESTION, "--json"], assistant) == 0
     finally:
         config.load_settings.cache_clear()
     captured = capsys.readouterr()
-    answer = json.loads(captured.out)
+    answer = json.loads(captured.out.splitlines()[-1])
     assert 15 in [r["value"] for r in answer["rates"]]
     assert not [n for n in answer["notices"] if "indisponível" in n or "incompleto" in n]  # the whole old index
-    assert any(c["source"] == "retrieval" for c in answer["citations"])
+    assert any(c["source"] == "retrieval" and c["chunk_id"] for c in answer["citations"])
+    assert not captured.err
