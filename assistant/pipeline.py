@@ -18,8 +18,9 @@ from assistant.guardrail import verify, without_percentages
 from assistant.llm import LlmInfo, LlmUnavailable, make_chat_model, stream_tokens
 from assistant.prompting import build_messages, prompt
 from assistant.render import fmt_rate, follow_up, msg, render_card, treaty_name
-from assistant.retrieve import HybridSearch, Hit, open_dense
-from assistant.understand import Query, Reading, understand, validate_question
+from assistant.retrieve import DenseUnavailable, HybridSearch, Hit, open_dense
+from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
+from assistant.understand.exemplars import ExemplarClassifier
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
 from ingest.ocr_reading import clean_passage
@@ -53,6 +54,7 @@ class Assistant:
         self.llm_info = llm_info
         self.llm_error = llm_error
         self.default_mode = "hybrid" if search.dense is not None else "bm25"
+        self.classifier = _classifier_for(search.dense)
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None, llm: str | None = None,
@@ -108,7 +110,7 @@ class Assistant:
                                   timings, error=error)
             return
         t = time.perf_counter()
-        query = understand(question, rules.known_treaties())
+        query = understand(question, rules.known_treaties(), self._decide_topic(question))
         lang = query.language
         treaty = query.treaty or ("MLI" if query.mentions_mli else None)
         timings["understand"] = _ms(t)
@@ -179,6 +181,19 @@ class Assistant:
             treaty=treaty, error=error, llm=self._llm_dict(), timings_ms=timings,
             query=_query_dict(query) if query else {}, rule_results=run.to_dicts() if run else []))
 
+    def _decide_topic(self, question: str) -> DecideTopic | None:
+        """The nearest-example classifier on the question's embedding (the one dense retrieval uses)."""
+        if self.classifier is None or self.search.dense is None:
+            return None
+        dense = self.search.dense
+
+        def decide(among: tuple[str, ...]) -> str | None:
+            try:
+                return self.classifier.decide(dense.embed_query(question), among)
+            except DenseUnavailable:
+                return None
+        return decide
+
     # ---- steps ------------------------------------------------------------------------------
     def _llm_dict(self) -> dict[str, Any]:
         return {"backend": self.llm_info.backend, "model": self.llm_info.model}
@@ -217,8 +232,11 @@ class Assistant:
 
     @staticmethod
     def _search_text(question: str, query: Query) -> str:
-        # The corpus is Portuguese first: adding the topic's Portuguese name helps es/en questions.
-        return f"{question} {topic_label(query.topic, 'pt')}" if query.topic else question
+        # The corpus is Portuguese first: adding the topic's Portuguese name helps es/en questions. A topic
+        # the classifier chose came from the question's own embedding, which retrieval then reuses.
+        if query.topic and query.topic_method == "lexicon":
+            return f"{question} {topic_label(query.topic, 'pt')}"
+        return question
 
     @staticmethod
     def _weak(hits: list[Hit]) -> bool:
@@ -367,6 +385,19 @@ class Assistant:
 
     def _messages(self, answer: Answer, retry_note: str) -> list:
         return build_messages(answer, retry_note)
+
+
+_CLASSIFIERS: dict[int, ExemplarClassifier] = {}
+
+
+def _classifier_for(dense) -> ExemplarClassifier | None:
+    """One nearest-example classifier per dense index (its bank embedded once, with the same model)."""
+    embeddings = getattr(dense, "embeddings", None)
+    if embeddings is None:
+        return None
+    if id(dense) not in _CLASSIFIERS:
+        _CLASSIFIERS[id(dense)] = ExemplarClassifier(lambda texts: [embeddings.embed_query(t) for t in texts])
+    return _CLASSIFIERS[id(dense)]
 
 
 @dataclass(frozen=True)
