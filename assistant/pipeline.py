@@ -223,8 +223,11 @@ class Assistant:
             return None
         docs = {d.id for d in self.catalog if d.treaty in wanted or d.applies_to in wanted}
         with_mli = query.mentions_mli or (run and any(d.relation == "modifies" for d in run.documents))
-        if with_mli:
-            docs |= {d.id for d in self.catalog if d.treaty == "MLI"}
+        if with_mli:   # only an instrument the corpus says modifies the treaty (never for PT-BR or BR-ES)
+            for t in wanted:
+                found = rules.applicable_documents(t)
+                docs |= set() if isinstance(found, rules.NotCovered) else \
+                    {d.doc for d in found if d.relation == "modifies"}
         return docs
 
     @staticmethod
