@@ -142,23 +142,45 @@ def _employment(run: RuleRun, query: Query, treaty: str) -> None:
         _missing(run, result.missing_facts)
 
 
-def _rights_topic(data_topics: set[str], query: Query, topic: str) -> str | None:
-    """The income whose taxing rights the card shows: the topic, or for a relief question the income named."""
+def _rights_topic(data_topics: set[str], query: Query, topic: str, facts: Facts) -> str | None:
+    """The income whose taxing rights the card shows: the topic, or for a relief question the income named;
+    for a question on a permanent establishment that names business profits or says whether the income is
+    attributable to it, the profits (art. 7)."""
     if topic in data_topics:
         return topic
     if topic in ("double_taxation_relief", "tax_sparing"):
         return next((t for t in query.topics if t in data_topics), None)
+    if topic == "permanent_establishment" and "business_profits" in data_topics and \
+            ("business_profits" in query.topics or facts.attributable_to_pe is not None):
+        return "business_profits"
     return None
+
+
+def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts) -> Facts:
+    """employment_183_met from the employment test, or, without dates, from a condition the question
+    says fails: a local employer, pay borne by a PE there, or a stay longer than any window allows."""
+    if facts.employment_183_met is not None:
+        return facts
+    if run.employment is not None and run.employment.taxable_in_work_state is not None:
+        return dataclasses.replace(facts, employment_183_met=not run.employment.taxable_in_work_state)
+    days = query.stay_days if query.stay_days is not None else \
+        None if query.stay_months is None else query.stay_months * 365 / 12
+    if query.employer_resident_in_work_state or query.borne_by_pe or \
+            (days is not None and rules.stay_exceeds_short_stay(treaty, days)):
+        return dataclasses.replace(facts, employment_183_met=False)
+    return facts
 
 
 def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, parties: tuple[str, ...]) -> None:
     """Who may tax the income and how the residence State relieves it, for every income question."""
     if len(parties) != 2:
         return
-    income = _rights_topic(rules.rights_incomes(treaty), query, topic)
+    income = _rights_topic(rules.rights_incomes(treaty), query, topic, facts)
     residences = [query.residence_state] if query.residence_state in parties else \
         [p for p in parties if p != query.source_state] if query.source_state in parties else list(parties)
-    if income in HOST_INCOMES and len(residences) == 1 and query.residence_state in parties:
+    if income in HOST_INCOMES and query.host_state in parties:
+        residences = [p for p in parties if p != query.host_state]
+    elif income in HOST_INCOMES and len(residences) == 1 and query.residence_state in parties:
         # A student or visiting teacher lives in the host State; the treaty's "resident" is the home State.
         residences = [p for p in parties if p != query.residence_state]
     if income is None:
@@ -166,9 +188,7 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
             found = rules.relief_methods(treaty, residences[0])
             run.relief = [] if isinstance(found, NotCovered) else found
         return
-    if run.employment is not None and run.employment.taxable_in_work_state is not None and \
-            facts.employment_183_met is None:
-        facts = dataclasses.replace(facts, employment_183_met=not run.employment.taxable_in_work_state)
+    facts = _short_stay_test(run, query, treaty, facts)
     for residence in residences:
         result = rules.taxing_rights(treaty, income, residence, facts)
         if isinstance(result, NotCovered):

@@ -7,7 +7,7 @@ NotCovered, never a number.
 """
 from rules.conditions import condition_text
 from rules.coverage import TreatyCoverage, applicable_documents, coverage, figures
-from rules.employment import employment_183_days
+from rules.employment import employment_183_days, stay_exceeds_short_stay
 from rules.facts import (BENEFICIARY_KINDS, EMPLOYMENT_KINDS, GAIN_KINDS, INCOME_TYPES, PENSION_KINDS, ROYALTY_KINDS,
                          STUDENT_PAYMENT_ORIGINS, TOPICS, Facts, TiebreakerFacts)
 from rules.labels import LANGUAGES, state_name, topic_label, unit_label
@@ -21,7 +21,7 @@ from rules.treaty_data import RulesDataError
 from rules.withholding import withholding_cap
 
 __all__ = [
-    "withholding_cap", "employment_183_days", "residence_tiebreaker", "figures", "coverage",
+    "withholding_cap", "employment_183_days", "stay_exceeds_short_stay", "residence_tiebreaker", "figures", "coverage",
     "applicable_documents", "known_treaties", "treaty_for", "taxing_rights", "relief_methods", "rights_incomes",
     "TaxingRightsResult", "RightsCase", "StateRight", "Relief",
     "condition_text", "topic_label", "unit_label", "state_name", "LANGUAGES",

@@ -131,6 +131,17 @@ def employment_183_days(treaty: str, stays: list[tuple[date, date]],
                             notes=notes, fiscal_year=fiscal_year)
 
 
+def stay_exceeds_short_stay(treaty: str, days: float) -> bool | None:
+    """Whether one continuous stay of `days` days exceeds the treaty's short-stay limit in some counting
+    window whatever its dates (a calendar-year window needs twice the limit: the stay may straddle two
+    years); None for a treaty without the rule. For a stated length of stay when no dates are given."""
+    data = treaty_or_not_covered(treaty)
+    if isinstance(data, NotCovered) or data.employment is None:
+        return None
+    spec = data.employment
+    return days > (2 * spec.max_days if spec.window == "calendar_year" else spec.max_days)
+
+
 def _status(value: bool | None) -> str:
     return "unknown" if value is None else ("met" if value else "not_met")
 

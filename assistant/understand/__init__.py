@@ -17,6 +17,7 @@ from assistant.understand.facts import read_facts
 from assistant.understand.language import LANGUAGES, detect_language
 from assistant.understand.places import Grammar, assign_roles, find_mentions, roles_of, unique
 from assistant.understand.query import Query, Reading
+from assistant.understand.rights_facts import read_rights_facts
 from assistant.understand.safety import MAX_QUESTION_CHARS, evasion, injection, mentions_mli, validate_question
 from assistant.understand.topics import is_employment, lexicon_topics, read_topics
 from assistant.understand.treaty import direction
@@ -60,6 +61,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     if work_state is None and is_employment(topic_list):
         work_state = way.source
     stated = read_facts(tokens, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
+    rights = read_rights_facts(stated.facts, topic_list, mentions, roles, parties, way.residence, way.source,
+                               stated.stay_days, stated.stay_months)
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)
     return Query(
@@ -68,7 +71,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         residence_state=way.residence, source_state=way.source, residence_states=residence_states,
         work_state=work_state, topic=topic_list[0] if topic_list else None, topics=topic_list,
         topic_method=method, out_of_scope=found.out_of_scope,
-        side_notes=found.side_notes, facts=stated.facts, stays=stated.stays, stay_days=stated.stay_days,
+        side_notes=found.side_notes, facts=rights.facts, host_state=rights.host_state, stays=stated.stays, stay_days=stated.stay_days,
         stay_months=stated.stay_months, employer_resident_in_work_state=stated.employer_resident_in_work_state,
         borne_by_pe=stated.borne_by_pe, fiscal_year=stated.fiscal_year, tiebreaker=stated.tiebreaker,
         injection=injection(folded), evasion=evasion(folded), mentions_mli=mentions_mli(folded), stated_rates=stated.stated_rates,

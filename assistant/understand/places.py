@@ -23,6 +23,7 @@ _LANGUAGE_ADJ = {"portugues", "ingles", "espanhol", "espanol", "castelhano", "ca
                  "aleman", "italiano", "japones", "chines", "chino", "english", "spanish", "portuguese", "french",
                  "german", "japanese", "chinese", "italian"}
 _INHERITED_ROLES = {"residence", "home", "nationality", "abode", "work", "source", "pe"}
+_LINKS = {"no", "na", "nos", "nas", "em", "en", "in", "el", "la", "the", "o", "a"}
 _RIGHT_FILLERS = {"que", "me", "lhe", "nos", "le", "les", "a", "o", "um", "uma", "the", "which", "that", "who",
                   "also", "tambem", "ja", "entao", "vai", "vao", "va", "van", "will", "ira", "iran", "vem", "costuma",
                   "suele", "usually", "going", "is", "esta", "estao", "tem", "de"}
@@ -50,11 +51,15 @@ def find_mentions(text: str, tokens: list[Token], language: str) -> list[Mention
             found.append(m)
             taken |= span
     kept = []
-    for m in sorted(found, key=lambda m: m.start):
+    ordered = sorted(found, key=lambda m: m.start)
+    for k, m in enumerate(ordered):
         word = tokens[m.start].norm
         prev = tokens[m.start - 1].norm if m.start else ""
         if m.end - m.start == 1 and word in _LANGUAGE_ADJ and prev in ("em", "en", "in"):
             continue                                   # "responda em inglês": a language, not a country
+        after = ordered[k + 1] if k + 1 < len(ordered) else None
+        if after is not None and after.start == m.end and after.code != m.code and m.end - m.start > 1:
+            continue                                   # "segurança social espanhola": the adjective names it
         kept.append(m)
     return kept
 
@@ -110,16 +115,20 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             break
         if j in by_end:
             prev = mentions[by_end[j]]
-            if after_conj and prev.role in _INHERITED_ROLES and prep is None and not company:
+            if after_conj and prev.role in _INHERITED_ROLES and prep is None and not company and \
+                    g.right(mentions[k].end)[1] not in ("company", "payer"):   # "and a Brazilian company pays"
                 return prev.role, None, prev.company, False   # "moro em Braga e (em) Faro"
             if prep != "to" or after_conj:
                 break
             j, steps, skipped = prev.start - 1, steps + 1, True     # "destacado de Portugal para o Japão"
             continue
-        if after_conj and tok.norm not in ("no", "na", "nos", "nas", "em", "en", "in", "el", "la", "the", "o", "a"):
+        if after_conj and tok.norm not in _LINKS:
             break
         s, cat = g.left(j)
         if cat == "conjunctions" and tok.orig.lower() != "é":
+            # "moro em Braga e (em) Faro" shares the role; "live in Brazil and get a Spanish pension" does not
+            if any(t.norm not in _LINKS for t in tokens[s + 1:mentions[k].start]):
+                break
             after_conj = True
         elif cat and cat.startswith("role:"):
             role = cat[5:]
@@ -128,10 +137,19 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             if skipped and role not in ("work", "move", "residence"):
                 break
             before = g.categories_before(s - 1, 3)
+            if role == "government":
+                if steps == 0 or (prep == "from" and steps <= 2):   # "Estado brasileiro", "Gobierno de Brasil"
+                    return "source", prep, company, possessive
+                j, steps = s - 1, steps + 1                  # "he estado en España": not a government
+                continue
+            if role == "retired":                            # "retired in Brazil"; "aposentado pelo INSS" pays
+                role = "source" if prep == "from" else "residence"
             if role == "residence" and "family" in before:
                 role = "vital"
             elif role == "residence" and "role:employer" in before:
                 role = "employer"
+            elif role == "residence" and "company" in before and not {"possessive", "role:nationality"} & set(before):
+                return "source", prep, True, possessive       # "pagos por uma empresa residente no Brasil": the payer
             elif role == "nationality" and company:
                 role = "residence"
             elif role == "work" and company:
@@ -193,6 +211,9 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
     by_end = {m.end - 1: i for i, m in enumerate(mentions)}
     starts = {m.start for m in mentions}
     for k, m in enumerate(mentions):
+        if g.right(m.end)[1] == "role:government":       # "the Japanese government": the paying State
+            m.role, m.company = "source", False
+            continue
         role, prep, company, possessive = _left_role(k, mentions, g, by_end)
         right, right_company = _right_role(k, mentions, g, starts) if role is None else (None, False)
         company = company or right_company

@@ -30,6 +30,7 @@ class Query:
     source_state: str | None = None                # for employment: where the work is done
     residence_states: tuple[str, ...] = ()         # every State the person says they are resident of
     work_state: str | None = None
+    host_state: str | None = None                  # professors/students: the State visited, when named
     topic: str | None = None                       # one of rules.facts.TOPICS
     topics: tuple[str, ...] = ()                   # all topics found, most relevant first
     topic_method: str | None = None                # "lexicon" | "exemplar": who decided the topic

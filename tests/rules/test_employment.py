@@ -87,3 +87,15 @@ def test_bad_input() -> None:
         employment_183_days("PT-BR", [("2023-01-01", "2023-02-01")], False, False)
     assert isinstance(employment_183_days("PT-FR", [], False, False), NotCovered)
     assert isinstance(employment_183_days("MLI", [], False, False), NotCovered)
+
+
+def test_a_stated_stay_length_exceeds_the_limit_whatever_its_dates():
+    from rules import stay_exceeds_short_stay
+    # 200 days in a row: 200 days inside one 12-month window (PT-JP, PT-BR)
+    assert stay_exceeds_short_stay("PT-JP", 200) is True and stay_exceeds_short_stay("PT-BR", 200) is True
+    assert stay_exceeds_short_stay("PT-JP", 150) is False
+    # calendar year (BR-ES): 300 days from 1 August fall 153 in one year and 147 in the next
+    spread = run("BR-ES", [(date(2024, 8, 1), date(2024, 8, 1) + timedelta(299))])
+    assert spread.taxable_in_work_state is False and stay_exceeds_short_stay("BR-ES", 300) is False
+    assert stay_exceeds_short_stay("BR-ES", 400) is True
+    assert stay_exceeds_short_stay("MLI", 400) is None

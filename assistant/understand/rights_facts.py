@@ -1,0 +1,81 @@
+"""The facts the taxing-rights rules ask about that a question states through its countries rather than
+through cue words: who pays (a State, a resident company), the person's nationality, where the work is
+done, where a student's money comes from, the State a visiting teacher is invited to, the length of stay.
+
+Each is read only from what the question says about the treaty's two States; nothing stated, nothing set
+(the rules then show every case still possible and name the missing fact)."""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from assistant.understand.places import Mention
+from rules.facts import Facts
+
+_GOVERNMENT_TOPICS = {"government_service", "pensions"}
+
+
+@dataclass(frozen=True)
+class RightsReading:
+    facts: Facts
+    host_state: str | None       # professors/students: the State visited (the treaty's "other State")
+
+
+def _stay_years(days: float | None, months: float | None) -> float | None:
+    if months is not None:
+        return round(months / 12, 2)
+    if days is not None:
+        return round(days / 365, 2)
+    return None
+
+
+def _payers(mentions: list[Mention], parties: set[str]) -> list[str]:
+    """States of the companies/institutions the question says pay ("uma empresa brasileira paga")."""
+    return [m.code for m in mentions if m.company and m.role in ("source", None) and m.code in parties]
+
+
+def _host(topics: tuple[str, ...], mentions: list[Mention], parties: set[str]) -> str | None:
+    """A visiting teacher's host: the State of the inviting university or institution."""
+    if "professors" not in topics:
+        return None
+    hosts = [m.code for m in mentions if m.company and m.role in ("source", None, "employer", "work")
+             and m.code in parties]
+    return hosts[0] if len(set(hosts)) == 1 else None
+
+
+def _student_origin(residence: str | None, roles: dict[str, tuple[str, ...]], payers: list[str],
+                    parties: set[str]) -> str | None:
+    """Money from a State other than the one the student lives in comes "from abroad" (art. 21)."""
+    if residence not in parties:
+        return None
+    origins = [c for c in payers or roles.get("source", ()) if c in parties]
+    if not origins:
+        return None
+    return "local" if all(c == residence for c in origins) else "abroad" if residence not in origins else None
+
+
+def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Mention],
+                      roles: dict[str, tuple[str, ...]], parties: set[str], residence: str | None,
+                      source: str | None, stay_days: float | None,
+                      stay_months: float | None) -> RightsReading:
+    """Facts completed from the countries' roles; a fact the cue words already set is kept."""
+    found: dict[str, object] = {}
+    if facts.stay_years is None:
+        found["stay_years"] = _stay_years(stay_days, stay_months)
+    nations = [c for c in roles.get("nationality", ()) if c in parties]
+    if nations and _GOVERNMENT_TOPICS & set(topics):
+        if source in parties and facts.national_of_paying_state is None:
+            found["national_of_paying_state"] = source in nations
+        if residence in parties and facts.national_of_residence_state is None:
+            found["national_of_residence_state"] = residence in nations
+    work_state = next((c for c in roles.get("work", ()) if c in parties), None)    # named, not assumed
+    if "government_service" in topics and work_state in parties and residence in parties and \
+            facts.services_in_residence_state is None:
+        found["services_in_residence_state"] = work_state == residence
+    payers = _payers(mentions, parties)
+    if "independent_services" in topics and source in payers and facts.paid_by_source_resident is None:
+        found["paid_by_source_resident"] = True
+    if "students" in topics and facts.student_payment_origin is None:
+        found["student_payment_origin"] = _student_origin(residence, roles, payers, parties)
+    found = {k: v for k, v in found.items() if v is not None}
+    return RightsReading(dataclasses.replace(facts, **found) if found else facts, _host(topics, mentions, parties))

@@ -1,0 +1,38 @@
+"""Who may tax, from an understood question through the real rules: the case the question's facts decide.
+Phrasings written for these tests (none is in the eval set)."""
+from __future__ import annotations
+
+import rules
+from assistant.apply_rules import run_rules
+from assistant.understand import understand
+
+
+def rights(text: str):
+    query = understand(text, rules.known_treaties())
+    run = run_rules(query, query.facts)
+    return [(r.residence_state, [c.rule_id for c in r.cases]) for r in run.rights]
+
+
+def test_profits_of_a_branch_are_business_profits():
+    assert rights("A nossa sociedade espanhola tem uma filial em São Paulo; os lucros imputáveis a essa filial "
+                  "podem ser tributados no Brasil?") == [("ES", ["br-es.rights.7-1-pe"])]
+
+
+def test_a_local_employer_fails_the_short_stay_test():
+    assert rights("Moro em Lisboa e vou trabalhar seis semanas em Recife, contratado por uma empresa "
+                  "brasileira. Quem tributa o salário?") == [("PT", ["pt-br.rights.15-1"])]
+
+
+def test_a_stated_stay_longer_than_the_limit_fails_the_short_stay_test():
+    assert rights("Vivo em Coimbra e vou trabalhar em Tóquio durante nove meses, pago pela empresa portuguesa. "
+                  "O Japão pode tributar?") == [("PT", ["pt-jp.rights.14"])]
+
+
+def test_a_visiting_teacher_is_resident_of_the_home_state():
+    assert rights("Una universidad portuguesa me ha invitado a investigar allí durante un año; soy profesora "
+                  "en Fortaleza. ¿Quién grava esa remuneración?") == [("BR", ["pt-br.rights.20"])]
+
+
+def test_public_pay_to_a_national_of_the_paying_state():
+    assert rights("Sou cidadão brasileiro, vivo em Lisboa e trabalho no consulado; o governo brasileiro "
+                  "paga-me o salário. Quem tributa?") == [("PT", ["pt-br.rights.19-2"])]
