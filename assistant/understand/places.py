@@ -215,7 +215,8 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
             m.role, m.company = "source", False
             continue
         role, prep, company, possessive = _left_role(k, mentions, g, by_end)
-        right, right_company = _right_role(k, mentions, g, starts) if role is None else (None, False)
+        right, right_company = _right_role(k, mentions, g, starts) if role is None else \
+            (None, g.right(m.end)[1] in ("company", "role:employer"))   # "from my former Japanese employer"
         company = company or right_company
         if role is None and employment and company:
             role = "employer"

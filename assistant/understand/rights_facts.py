@@ -75,6 +75,8 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     payers = _payers(mentions, parties)
     if "independent_services" in topics and source in payers and facts.paid_by_source_resident is None:
         found["paid_by_source_resident"] = True
+    if "pensions" in topics and facts.pension_kind is None and source in payers:
+        found["pension_kind"] = "private"          # paid by a company (a former employer): art. 18(1)
     if "students" in topics and facts.student_payment_origin is None:
         found["student_payment_origin"] = _student_origin(residence, roles, payers, parties)
     found = {k: v for k, v in found.items() if v is not None}

@@ -99,3 +99,14 @@ def test_an_institution_followed_by_another_countrys_adjective():
 def test_private_pension_words():
     assert q("Vivo en Bilbao y cobro una pensión privada de Brasil.").facts.pension_kind == "private"
     assert q("I live in Osaka and get a pension from a past employment in Porto.").facts.pension_kind == "private"
+
+
+def test_a_pension_paid_by_a_company_is_private():
+    assert q("Moro em Fukuoka e recebo uma pensão paga por uma empresa portuguesa onde trabalhei.").facts.pension_kind \
+        == "private"
+    assert q("Moro em Fukuoka e recebo uma pensão de Portugal.").facts.pension_kind is None
+
+
+def test_an_english_adjective_before_employer_names_a_company():
+    r = q("I live in Kyoto and get a pension from my old Portuguese employer. Who taxes it?")
+    assert r.source_state == "PT" and r.facts.pension_kind == "private"
