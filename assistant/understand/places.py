@@ -139,16 +139,23 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             before = g.categories_before(s - 1, 3)
             if role == "government":
                 if steps == 0 or (prep == "from" and steps <= 2):   # "Estado brasileiro", "Gobierno de Brasil"
-                    return "source", prep, company, possessive
+                    return "government", prep, company, possessive
                 j, steps = s - 1, steps + 1                  # "he estado en España": not a government
                 continue
             if role == "retired":                            # "retired in Brazil"; "aposentado pelo INSS" pays
-                role = "source" if prep == "from" else "residence"
+                between = {t.norm for t in tokens[s + 1:mentions[k].start]}
+                if prep == "from":
+                    return "source", prep, company, possessive
+                if not between or not between <= _LINKS:     # "Retired Portuguese civil servant": no place
+                    j, steps = s - 1, steps + 1
+                    continue
+                role = "residence"
             if role == "residence" and "family" in before:
                 role = "vital"
             elif role == "residence" and "role:employer" in before:
                 role = "employer"
-            elif role == "residence" and "company" in before and not {"possessive", "role:nationality"} & set(before):
+            elif role == "residence" and s > 0 and g.left(s - 1)[1] == "company" and \
+                    not {"possessive", "role:nationality"} & set(g.categories_before(s - 1, 3)):
                 return "source", prep, True, possessive       # "pagos por uma empresa residente no Brasil": the payer
             elif role == "nationality" and company:
                 role = "residence"
@@ -215,6 +222,8 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
             m.role, m.company = "source", False
             continue
         role, prep, company, possessive = _left_role(k, mentions, g, by_end)
+        if role == "government":                         # a State that pays, unless it receives ("o Estado detém")
+            role = "residence" if _right_role(k, mentions, g, starts)[0] == "residence" else "source"
         right, right_company = _right_role(k, mentions, g, starts) if role is None else \
             (None, g.right(m.end)[1] in ("company", "role:employer"))   # "from my former Japanese employer"
         company = company or right_company

@@ -110,3 +110,12 @@ def test_a_pension_paid_by_a_company_is_private():
 def test_an_english_adjective_before_employer_names_a_company():
     r = q("I live in Kyoto and get a pension from my old Portuguese employer. Who taxes it?")
     assert r.source_state == "PT" and r.facts.pension_kind == "private"
+
+
+def test_a_state_that_holds_is_the_beneficiary_and_retired_needs_a_place():
+    r = q("O Estado português detém obrigações de uma empresa brasileira. Os juros pagam imposto no Brasil?")
+    assert (r.residence_state, r.source_state) == ("PT", "BR")
+    r = q("Retired Spanish teacher now living in Recife with a pension from Madrid. Who taxes it?")
+    assert r.residence_states == ("BR",) and r.source_state == "ES"
+    r = q("Compro acções através de uma corretora e vivo em Braga; quanto retém o Brasil nos dividendos?")
+    assert (r.residence_state, r.source_state) == ("PT", "BR")
