@@ -24,6 +24,7 @@ _LANGUAGE_ADJ = {"portugues", "ingles", "espanhol", "espanol", "castelhano", "ca
                  "german", "japanese", "chinese", "italian"}
 _INHERITED_ROLES = {"residence", "home", "nationality", "abode", "work", "source", "pe"}
 _LINKS = {"no", "na", "nos", "nas", "em", "en", "in", "el", "la", "the", "o", "a"}
+_PLACE_LINKS = _LINKS | {"nos", "de", "do", "da", "del", "of"}
 _RIGHT_FILLERS = {"que", "me", "lhe", "nos", "le", "les", "a", "o", "um", "uma", "the", "which", "that", "who",
                   "also", "tambem", "ja", "entao", "vai", "vao", "va", "van", "will", "ira", "iran", "vem", "costuma",
                   "suele", "usually", "going", "is", "esta", "estao", "tem", "de"}
@@ -132,6 +133,9 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             after_conj = True
         elif cat and cat.startswith("role:"):
             role = cat[5:]
+            if role == "residence" and s - 1 in by_end and \
+                    any(t.norm not in _PLACE_LINKS for t in tokens[g.right(s)[0]:mentions[k].start]):
+                break                                    # "a Portuguese resident with a Brazilian pension"
             if skipped and role == "source" and prep == "to":   # "pagos por X a um banco português"
                 return "residence", prep, company, possessive
             if skipped and role not in ("work", "move", "residence"):
@@ -220,6 +224,12 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
     for k, m in enumerate(mentions):
         if g.right(m.end)[1] == "role:government":       # "the Japanese government": the paying State
             m.role, m.company = "source", False
+            continue
+        end, cat = g.right(m.end)
+        nxt = next((i for i in range(end, min(end + 3, len(g.tokens)))
+                    if i in starts or g.tokens[i].norm not in _PLACE_LINKS), None)
+        if cat == "role:residence" and nxt not in starts:
+            m.role, m.company = "residence", False      # "I'm a Portuguese resident"; not "português residente no Brasil"
             continue
         role, prep, company, possessive = _left_role(k, mentions, g, by_end)
         if role == "government":                         # a State that pays, unless it receives ("o Estado detém")

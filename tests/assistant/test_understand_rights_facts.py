@@ -119,3 +119,10 @@ def test_a_state_that_holds_is_the_beneficiary_and_retired_needs_a_place():
     assert r.residence_states == ("BR",) and r.source_state == "ES"
     r = q("Compro acções através de uma corretora e vivo em Braga; quanto retém o Brasil nos dividendos?")
     assert (r.residence_state, r.source_state) == ("PT", "BR")
+
+
+def test_a_demonym_before_resident_is_the_residence():
+    r = q("I'm a Spanish resident with a Brazilian social security pension. Who taxes it?")
+    assert (r.residence_state, r.source_state) == ("ES", "BR")
+    r = q("Sou cidadão português residente no Brasil e recebo juros de Portugal.")
+    assert (r.residence_state, r.source_state) == ("BR", "PT")
