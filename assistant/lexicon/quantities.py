@@ -231,3 +231,22 @@ def date_ranges(folded: str, mentions: list[DateMention],
         else:
             i += 1
     return ranges
+
+
+_USD_WORDS = r"(?:us\s?\$|usd|u\.s\.\s?dollars?|dolares(?:\s+americanos|\s+norte\s?americanos|\s+estadunidenses)?|dollars?)"
+_AMOUNT = r"(?P<num>\d{1,3}(?:[.,\s]\d{3})+|\d+)"
+_USD_RE = re.compile(rf"(?:(?:us\s?\$|usd)\s*{_AMOUNT}|{_AMOUNT.replace('num', 'num2')}\s*{_USD_WORDS})"
+                     rf"(?P<per>\s+(?:por|per|a|al|ao|each|cada)\s+(?:ano|year|mes|month|ano\s+civil))?")
+
+
+def usd_per_year(folded: str) -> float | None:
+    """A yearly amount stated in US dollars ("2.000 dolares al ano", "US$ 250 per month" = 3000), or None when
+    none, several, or no period is stated (the treaty limits are per calendar year)."""
+    found = set()
+    for m in _USD_RE.finditer(folded):
+        per = (m.group("per") or "").split()
+        if not per:
+            continue
+        digits = re.sub(r"[.,\s]", "", m.group("num") or m.group("num2"))
+        found.add(float(digits) * (12 if per[-1] in ("mes", "month") else 1))
+    return found.pop() if len(found) == 1 else None

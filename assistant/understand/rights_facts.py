@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
+from assistant.lexicon.quantities import usd_per_year
 from assistant.understand.places import Mention
 from rules.facts import Facts
 
@@ -57,7 +58,7 @@ def _student_origin(residence: str | None, roles: dict[str, tuple[str, ...]], pa
 def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Mention],
                       roles: dict[str, tuple[str, ...]], parties: set[str], residence: str | None,
                       source: str | None, stay_days: float | None,
-                      stay_months: float | None) -> RightsReading:
+                      stay_months: float | None, folded: str) -> RightsReading:
     """Facts completed from the countries' roles; a fact the cue words already set is kept."""
     found: dict[str, object] = {}
     if facts.stay_years is None:
@@ -79,5 +80,10 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         found["pension_kind"] = "private"          # paid by a company (a former employer): art. 18(1)
     if "students" in topics and facts.student_payment_origin is None:
         found["student_payment_origin"] = _student_origin(residence, roles, payers, parties)
+    yearly = usd_per_year(folded)                  # the treaties' limits are US$ per calendar year
+    if "pensions" in topics and facts.pension_annual_usd is None:
+        found["pension_annual_usd"] = yearly
+    if "students" in topics and facts.student_annual_usd is None:
+        found["student_annual_usd"] = yearly
     found = {k: v for k, v in found.items() if v is not None}
     return RightsReading(dataclasses.replace(facts, **found) if found else facts, _host(topics, mentions, parties))

@@ -126,3 +126,10 @@ def test_a_demonym_before_resident_is_the_residence():
     assert (r.residence_state, r.source_state) == ("ES", "BR")
     r = q("Sou cidadão português residente no Brasil e recebo juros de Portugal.")
     assert (r.residence_state, r.source_state) == ("BR", "PT")
+
+
+def test_a_yearly_amount_in_dollars():
+    assert q("Moro em Valência e recebo do Brasil uma pensão privada de US$ 200 por mês.").facts.pension_annual_usd \
+        == 2400
+    assert q("Moro em Valência e recebo uma pensão privada do Brasil de 5.000 dólares.").facts.pension_annual_usd \
+        is None                                        # no period stated
