@@ -62,7 +62,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         work_state = way.source
     stated = read_facts(tokens, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
     rights = read_rights_facts(stated.facts, topic_list, mentions, roles, parties, way.residence, way.source,
-                               stated.stay_days, stated.stay_months, folded)
+                               stated.stay_days, stated.stay_months, folded, tokens)
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)
     return Query(

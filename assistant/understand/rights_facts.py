@@ -10,6 +10,8 @@ import dataclasses
 from dataclasses import dataclass
 
 from assistant.lexicon.quantities import usd_per_year
+from assistant.lexicon.text import Token
+from assistant.understand.facts import Hits
 from assistant.understand.places import Mention
 from rules.facts import Facts
 
@@ -58,7 +60,7 @@ def _student_origin(residence: str | None, roles: dict[str, tuple[str, ...]], pa
 def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Mention],
                       roles: dict[str, tuple[str, ...]], parties: set[str], residence: str | None,
                       source: str | None, stay_days: float | None,
-                      stay_months: float | None, folded: str) -> RightsReading:
+                      stay_months: float | None, folded: str, tokens: list[Token]) -> RightsReading:
     """Facts completed from the countries' roles; a fact the cue words already set is kept."""
     found: dict[str, object] = {}
     if facts.stay_years is None:
@@ -80,6 +82,9 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         found["pension_kind"] = "private"          # paid by a company (a former employer): art. 18(1)
     if "students" in topics and facts.student_payment_origin is None:
         found["student_payment_origin"] = _student_origin(residence, roles, payers, parties)
+    hits = Hits(tokens)
+    if facts.gain_kind == "shares" and hits("value_from") and hits("gain_kind:immovable"):
+        found["gain_kind"] = "shares_immovable"     # "ações de uma sociedade cujo valor vem de imóveis"
     yearly = usd_per_year(folded)                  # the treaties' limits are US$ per calendar year
     if "pensions" in topics and facts.pension_annual_usd is None:
         found["pension_annual_usd"] = yearly

@@ -133,3 +133,9 @@ def test_a_yearly_amount_in_dollars():
         == 2400
     assert q("Moro em Valência e recebo uma pensão privada do Brasil de 5.000 dólares.").facts.pension_annual_usd \
         is None                                        # no period stated
+
+
+def test_shares_whose_value_comes_from_real_estate():
+    r = q("Vivo em Osaka e vendi quotas de uma empresa portuguesa cujo valor resulta sobretudo de terrenos no Algarve.")
+    assert r.facts.gain_kind == "shares_immovable"
+    assert q("Vivo em Osaka e vendi ações de uma empresa portuguesa. Quem tributa o ganho?").facts.gain_kind == "shares"
