@@ -18,10 +18,12 @@ from assistant.guardrail import verify, without_percentages
 from assistant.llm import LlmInfo, LlmUnavailable, make_chat_model, stream_tokens
 from assistant.prompting import build_messages, prompt
 from assistant.render import fmt_rate, follow_up, msg, render_card, treaty_name
-from assistant.retrieve import HybridSearch, Hit, open_dense
-from assistant.understand import Query, Reading, understand, validate_question
+from assistant.retrieve import DenseUnavailable, HybridSearch, Hit, open_dense
+from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
+from assistant.understand.exemplars import ExemplarClassifier
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
+from ingest.ocr_reading import clean_passage
 from ingest.chunks import Chunk
 from ingest.index import read_chunks_file
 from ingest.units import normalise_ws
@@ -52,6 +54,7 @@ class Assistant:
         self.llm_info = llm_info
         self.llm_error = llm_error
         self.default_mode = "hybrid" if search.dense is not None else "bm25"
+        self.classifier = _classifier_for(search.dense)
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None, llm: str | None = None,
@@ -107,7 +110,7 @@ class Assistant:
                                   timings, error=error)
             return
         t = time.perf_counter()
-        query = understand(question, rules.known_treaties())
+        query = understand(question, rules.known_treaties(), self._decide_topic(question))
         lang = query.language
         treaty = query.treaty or ("MLI" if query.mentions_mli else None)
         timings["understand"] = _ms(t)
@@ -178,6 +181,19 @@ class Assistant:
             treaty=treaty, error=error, llm=self._llm_dict(), timings_ms=timings,
             query=_query_dict(query) if query else {}, rule_results=run.to_dicts() if run else []))
 
+    def _decide_topic(self, question: str) -> DecideTopic | None:
+        """The nearest-example classifier on the question's embedding (the one dense retrieval uses)."""
+        if self.classifier is None or self.search.dense is None:
+            return None
+        dense = self.search.dense
+
+        def decide(among: tuple[str, ...]) -> str | None:
+            try:
+                return self.classifier.decide(dense.embed_query(question), among)
+            except DenseUnavailable:
+                return None
+        return decide
+
     # ---- steps ------------------------------------------------------------------------------
     def _llm_dict(self) -> dict[str, Any]:
         return {"backend": self.llm_info.backend, "model": self.llm_info.model}
@@ -207,14 +223,20 @@ class Assistant:
             return None
         docs = {d.id for d in self.catalog if d.treaty in wanted or d.applies_to in wanted}
         with_mli = query.mentions_mli or (run and any(d.relation == "modifies" for d in run.documents))
-        if with_mli:
-            docs |= {d.id for d in self.catalog if d.treaty == "MLI"}
+        if with_mli:   # only an instrument the corpus says modifies the treaty (never for PT-BR or BR-ES)
+            for t in wanted:
+                found = rules.applicable_documents(t)
+                docs |= set() if isinstance(found, rules.NotCovered) else \
+                    {d.doc for d in found if d.relation == "modifies"}
         return docs
 
     @staticmethod
     def _search_text(question: str, query: Query) -> str:
-        # The corpus is Portuguese first: adding the topic's Portuguese name helps es/en questions.
-        return f"{question} {topic_label(query.topic, 'pt')}" if query.topic else question
+        # The corpus is Portuguese first: adding the topic's Portuguese name helps es/en questions. A topic
+        # the classifier chose came from the question's own embedding, which retrieval then reuses.
+        if query.topic and query.topic_method == "lexicon":
+            return f"{question} {topic_label(query.topic, 'pt')}"
+        return question
 
     @staticmethod
     def _weak(hits: list[Hit]) -> bool:
@@ -231,9 +253,9 @@ class Assistant:
             chunk = self._chunk_for(c)
             refs.append(CitationRef(
                 n=len(refs) + 1, doc=c.doc, treaty=c.treaty, article=c.article or "", paragraph=c.paragraph,
-                subparagraph=c.subparagraph, quote=normalise_ws(c.quote), chunk_id=chunk.id if chunk else None,
+                subparagraph=c.subparagraph, quote=self._quote(c), chunk_id=chunk.id if chunk else None,
                 heading=chunk.heading if chunk else "", language=c.language, source="rule",
-                passage=chunk.text if chunk else normalise_ws(c.quote),
+                passage=chunk.text if chunk else self._quote(c),
                 spans=_spans(chunk)))
             if chunk:
                 used_chunks.add(chunk.id)
@@ -253,9 +275,18 @@ class Assistant:
             room -= 1
         return refs
 
+    def _quote(self, c: rules.Citation) -> str:
+        """A rule's quote as people read it: in the corrected reading when its document is an OCR scan
+        (the rule data quote the raw text, which is what tests verify)."""
+        quote = normalise_ws(c.quote)
+        info = next((d for d in self.catalog if d.id == c.doc), None)
+        if info is None or not info.ocr:
+            return quote
+        return clean_passage(quote, c.language, next((x for x in info.languages if x != c.language), None))
+
     def _chunk_for(self, c: rules.Citation) -> Chunk | None:
         """The chunk holding a rule's quote: same document, article and paragraph, containing the words."""
-        quote = normalise_ws(c.quote)
+        quote = self._quote(c)
         candidates = [ch for ch in self.search.chunks
                       if ch.doc == c.doc and ch.article == (c.article or "") and ch.language == c.language]
         exact = [ch for ch in candidates if ch.paragraph == (c.paragraph or "")]
@@ -271,7 +302,7 @@ class Assistant:
                  for c in citations if c.source == "rule"}
 
         def cite(c: rules.Citation) -> str:
-            n = index.get((c.doc, c.article or "", c.paragraph, c.subparagraph, normalise_ws(c.quote)))
+            n = index.get((c.doc, c.article or "", c.paragraph, c.subparagraph, self._quote(c)))
             return f"[{n}]" if n else ""
 
         rates: list[RateLine] = []
@@ -354,6 +385,19 @@ class Assistant:
 
     def _messages(self, answer: Answer, retry_note: str) -> list:
         return build_messages(answer, retry_note)
+
+
+_CLASSIFIERS: dict[int, ExemplarClassifier] = {}
+
+
+def _classifier_for(dense) -> ExemplarClassifier | None:
+    """One nearest-example classifier per dense index (its bank embedded once, with the same model)."""
+    embeddings = getattr(dense, "embeddings", None)
+    if embeddings is None:
+        return None
+    if id(dense) not in _CLASSIFIERS:
+        _CLASSIFIERS[id(dense)] = ExemplarClassifier(lambda texts: [embeddings.embed_query(t) for t in texts])
+    return _CLASSIFIERS[id(dense)]
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,7 @@ class DenseIndex:
         self._connect = connect
         self.chunks_by_id = chunks_by_id
         self.embeddings = embeddings  # the query embedder (another index over the same model may share it)
+        self._vectors: dict[str, list[float]] = {}     # the last queries' embeddings, shared with the topic classifier
         self._store: Chroma | None = None
         self._lock = threading.Lock()
         self._last_try = 0.0
@@ -113,11 +114,25 @@ class DenseIndex:
                 raise DenseUnavailable(self.problem)
             return self._store
 
+    def embed_query(self, query: str) -> list[float]:
+        """The query's embedding, computed once per text (understanding and retrieval both use it)."""
+        if self.embeddings is None:
+            raise DenseUnavailable("sem modelo de embeddings")
+        if query not in self._vectors:
+            if len(self._vectors) > 32:
+                self._vectors.clear()
+            self._vectors[query] = self.embeddings.embed_query(query)
+        return self._vectors[query]
+
     def search(self, query: str, k: int, docs: set[str] | None) -> list[tuple[Chunk, float]]:
         store = self._ready()
         where = {"doc": {"$in": sorted(docs)}} if docs else None
         try:
-            found = store.similarity_search_with_score(query, k=k, filter=where)
+            if self.embeddings is not None:
+                found = store.similarity_search_by_vector_with_relevance_scores(self.embed_query(query), k=k,
+                                                                                 filter=where)
+            else:
+                found = store.similarity_search_with_score(query, k=k, filter=where)
         except Exception as exc:  # noqa: BLE001 - the store went away mid-session
             with self._lock:
                 self._try_connect()  # names the fault precisely (e.g. which server is down)

@@ -70,7 +70,9 @@ _ATTACH = re.compile(r"^[.,:;]{1,2}$")
 _LETTER = re.compile(r"[^\W\d_]")
 _PROTECTED = re.compile(r"^(?:\d|\(?[a-z]\)$|\(?[ivxlcIVXLC]{1,5}\)$|[A-ZÀ-Ý]{2,}$)")
 _MARKS = re.compile(r"[·:;~_|*^`´]+")
-SPLIT_ZIPF = 3.0       # marks split a token only into common words
+_INNER_MARKS = re.compile(r"(?<=\w)[.·:;~_'`´]+(?=\w)")
+SPLIT_ZIPF = 3.0
+COMMON_ZIPF = 5.0      # a misreading of a word this frequent is taken as that word, not as half of another       # marks split a token only into common words
 _SIGNS = "$€£%º°ª§"     # currencies, percentages, ordinals: part of an amount or a label
 NUMBER = re.compile(r"(?<![^\W\d_])\d+(?:[.,]\d+)*(?![^\W\d_])")
 
@@ -282,10 +284,11 @@ def _join_candidate(a: _Word, b: _Word, d: Dictionary) -> tuple[str, str] | None
     if ca.endswith("-") and len(ca) > 1:
         head, rule = ca[:-1], "dehyphenate"
     else:
-        if min(d.z(ca), d.z(cb)) >= JOIN_ZIPF:    # two real words ("a la") stay two
-            return None
+        pieces = [_INNER_MARKS.sub("", ca), _INNER_MARKS.sub("", cb)]
+        if all(d.z(p) >= JOIN_ZIPF or _common_misreading(p, d) for p in pieces):
+            return None                           # two words ("a la", "p'or no", "de l~s") stay two
         head, rule = ca, "rejoin"
-    joined = head + cb
+    joined = _INNER_MARKS.sub("", head + cb)       # "dividen.d os" -> "dividendos"
     if d.z(joined) >= JOIN_ZIPF:
         return la + joined + tb, rule
     return None
@@ -341,6 +344,12 @@ def _joins(words: list[_Word], d: Dictionary) -> list[_Word]:
     return out
 
 
+def _common_misreading(core: str, d: Dictionary) -> bool:
+    """A piece that is itself a misread frequent word ("l~s" for "los") is no half of another word."""
+    found = correct_word(core, d)
+    return found is not None and d.z(found[0]) >= COMMON_ZIPF
+
+
 def _distant_joins(words: list[_Word], d: Dictionary) -> list[_Word]:
     """A word's first half ("legis-") whose second half ("lação") was read a few words later, past the
     other column's words: the halves are joined where the word began, when together they make a word."""
@@ -383,3 +392,10 @@ def _assemble(words: list[_Word]) -> Reading:
         text += w.text
         pieces.append(Piece(start, len(text), w.start, w.end))
     return Reading(text, tuple(pieces), tuple(changes))
+
+
+@lru_cache(maxsize=4096)
+def clean_passage(text: str, language: str, other: str | None) -> str:
+    """The clean reading of a stand-alone OCR passage (a rule's quote, cited from the raw text): the same
+    rules, applied to its words alone."""
+    return clean_reading(text, ((0, len(text)),), language, other).text

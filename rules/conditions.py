@@ -64,6 +64,8 @@ SPECS: dict[str, ConditionSpec] = {s.code: s for s in (
     ConditionSpec("otherwise", (), lambda f, p: True),
     ConditionSpec("beneficiary_company", ("beneficiary_kind",), _kind_in(("company", "financial_institution"))),
     ConditionSpec("beneficiary_government", ("beneficiary_kind",), _kind_in(("government",))),
+    ConditionSpec("beneficiary_government_agency", ("beneficiary_kind",), _kind_in(("government",))),
+    ConditionSpec("beneficiary_individual", ("beneficiary_kind",), _kind_in(("individual",))),
     ConditionSpec("beneficiary_financial_institution", ("beneficiary_kind",), _kind_in(("financial_institution",))),
     ConditionSpec("holding_min_pct", ("holding_pct",), _at_least("holding_pct", "pct")),
     ConditionSpec("holding_direct", ("direct_holding",), _flag("direct_holding")),

@@ -25,7 +25,7 @@ from rules.results import Citation, Message
 from rules.rights_data import ArticleEntry, ReliefSpec, RightsIncome, read_relief, read_rights
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
-OUTCOMES = ("cap", "exempt", "no_treaty_limit", "no_treaty_benefit")
+OUTCOMES = ("cap", "exempt", "no_treaty_limit", "no_treaty_benefit", "not_in_corpus")
 WINDOWS = ("calendar_year", "any_12_months", "12_months_in_fiscal_year")
 INDIVIDUAL_STEPS = ("permanent_home", "vital_interests", "habitual_abode", "nationality", "mutual_agreement")
 
@@ -57,6 +57,7 @@ class Rule:
     exclusion: bool = False
     effective_from: date | None = None
     notes: tuple[Message, ...] = ()
+    yields_to: tuple[str, ...] = ()   # an exclusion that does not apply when one of these rules is met
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ class Requirement:
     source_states: tuple[str, ...]
     citations: tuple[CitedQuote, ...]
     note_not_met: Message | None
+    note: Message | None = None              # shown whenever the requirement applies (e.g. a proviso)
+    not_for: tuple[str, ...] = ()            # rule ids the requirement does not apply to
 
 
 @dataclass(frozen=True)
@@ -238,7 +241,7 @@ class _Reader:
                     unit=raw.get("unit"), when=self.conditions(raw.get("when"), where),
                     citations=self.citations(raw.get("citations"), where), exclusion=bool(raw.get("exclusion")),
                     effective_from=_date(raw.get("effective_from"), where),
-                    notes=self.notes(raw.get("notes"), where))
+                    notes=self.notes(raw.get("notes"), where), yields_to=tuple(_as_tuple(raw.get("yields_to"))))
 
     def income(self, name: str, raw: Any) -> IncomeSpec:
         where = f"withholding.incomes.{name}"
@@ -256,7 +259,9 @@ class _Reader:
             requirements.append(Requirement(code=req["code"], source_states=tuple(_as_tuple(req.get("source_states"))),
                                             citations=self.citations(req.get("citations"), rw),
                                             note_not_met=self.message(f"data.notes.{req['note_not_met']}", rw)
-                                            if req.get("note_not_met") else None))
+                                            if req.get("note_not_met") else None,
+                                            note=self.message(f"data.notes.{req['note']}", rw) if req.get("note")
+                                            else None, not_for=tuple(_as_tuple(req.get("not_for")))))
         redirect = None
         if raw.get("redirect"):
             rd = raw["redirect"]

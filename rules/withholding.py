@@ -123,6 +123,8 @@ def _evaluate(data: TreatyData, income: str, spec: IncomeSpec, source: str, resi
     extra_cites: list[Citation] = []
     rules = list(data.common_exclusions) + list(spec.rules)
     for rule in (r for r in rules if r.exclusion):
+        if any(_check(r, facts)[0] == "met" for r in rules if r.id in rule.yields_to):
+            continue
         status, conditions = _check(rule, facts)
         if status == "met":
             return WithholdingResult(**base, outcome=rule.outcome, rate=rule.value, alternatives=[],
@@ -133,18 +135,6 @@ def _evaluate(data: TreatyData, income: str, spec: IncomeSpec, source: str, resi
             assumptions += [replace(c, status="assumed_not_met") for c in conditions if c.status == "unknown"]
             extra_cites += _cites(rule.citations, source)
 
-    requirement_conditions: list[Condition] = []
-    requirement_missing: list[str] = []
-    for req in spec.requirements:
-        if req.source_states and source not in req.source_states:
-            continue
-        cond = evaluate(req.code, {}, facts)
-        requirement_conditions.append(cond)
-        extra_cites += _cites(req.citations, source)
-        if cond.status != "met" and req.note_not_met is not None:
-            notes.append(req.note_not_met)
-        requirement_missing += _missing([cond])
-
     candidates: list[tuple[Rule, str, list[Condition]]] = []
     for rule in (r for r in rules if not r.exclusion):
         status, conditions = _check(rule, facts)
@@ -153,6 +143,22 @@ def _evaluate(data: TreatyData, income: str, spec: IncomeSpec, source: str, resi
         candidates.append((rule, status, conditions))
         if status == "met":
             break
+
+    requirement_conditions: list[Condition] = []
+    requirement_missing: list[str] = []
+    for req in spec.requirements:
+        if req.source_states and source not in req.source_states:
+            continue
+        if len(candidates) == 1 and candidates[0][0].id in req.not_for:
+            continue
+        if req.note is not None:
+            notes.append(req.note)
+        cond = evaluate(req.code, {}, facts)
+        requirement_conditions.append(cond)
+        extra_cites += _cites(req.citations, source)
+        if cond.status != "met" and req.note_not_met is not None:
+            notes.append(req.note_not_met)
+        requirement_missing += _missing([cond])
 
     if len(candidates) == 1:
         rule, _, conditions = candidates[0]

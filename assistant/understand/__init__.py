@@ -10,7 +10,7 @@ readings), topics, facts, safety (input checks, injection); this module assemble
 """
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Callable, Mapping
 
 from assistant.lexicon.text import fold, tokenize
 from assistant.understand.facts import read_facts
@@ -20,18 +20,29 @@ from assistant.understand.query import Query, Reading
 from assistant.understand.safety import MAX_QUESTION_CHARS, evasion, injection, mentions_mli, validate_question
 from assistant.understand.topics import is_employment, lexicon_topics, read_topics
 from assistant.understand.treaty import direction
+from rules.facts import INCOME_TYPES
 
-__all__ = ["LANGUAGES", "MAX_QUESTION_CHARS", "Query", "Reading", "detect_language", "understand",
+__all__ = ["DecideTopic", "LANGUAGES", "MAX_QUESTION_CHARS", "Query", "Reading", "detect_language", "understand",
            "validate_question"]
 
 
-def understand(text: str, treaties: Mapping[str, tuple[str, ...]]) -> Query:
+# Given the topics the lexicon found (several incomes, or none: any topic), the one to read the question as,
+# or None to keep the lexicon's reading. The pipeline's is the nearest-example classifier.
+DecideTopic = Callable[[tuple[str, ...]], "str | None"]
+
+
+def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic: DecideTopic | None = None) -> Query:
     """Read a question. Never raises on text input; validate_question() first to reject bad input."""
     text = text if isinstance(text, str) else ""
     tokens, folded = tokenize(text), fold(text)
     lang = detect_language(text, tokens)
     found = read_topics(tokens, lexicon_topics(tokens, lang))
-    topic_list = found.topics
+    topic_list, method = found.topics, "lexicon" if found.topics else None
+    incomes = tuple(t for t in topic_list if t in INCOME_TYPES)
+    if decide_topic is not None and not found.out_of_scope and (not topic_list or len(incomes) > 1):
+        chosen = decide_topic(incomes)
+        if chosen:
+            topic_list, method = (chosen, *(t for t in topic_list if t != chosen)), "exemplar"
     grammar = Grammar(tokens)
     mentions = find_mentions(text, tokens, lang)
     assign_roles(mentions, grammar, is_employment(topic_list))
@@ -56,7 +67,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]]) -> Query:
         treaty=way.treaty, treaty_inferred=way.inferred, pair_not_covered=way.not_covered,
         residence_state=way.residence, source_state=way.source, residence_states=residence_states,
         work_state=work_state, topic=topic_list[0] if topic_list else None, topics=topic_list,
-        topic_method="lexicon" if topic_list else None, out_of_scope=found.out_of_scope,
+        topic_method=method, out_of_scope=found.out_of_scope,
         side_notes=found.side_notes, facts=stated.facts, stays=stated.stays, stay_days=stated.stay_days,
         stay_months=stated.stay_months, employer_resident_in_work_state=stated.employer_resident_in_work_state,
         borne_by_pe=stated.borne_by_pe, fiscal_year=stated.fiscal_year, tiebreaker=stated.tiebreaker,

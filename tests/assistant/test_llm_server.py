@@ -114,3 +114,41 @@ def test_orphan_check_sees_a_marked_server_process():
         proc.kill()
         proc.wait()
     assert leftover_servers("orphan-check-probe") == []
+
+
+@pytest.mark.slow
+def test_app_keeps_answering_when_the_server_dies_mid_answer(tmp_path, make_assistant, own_servers):
+    """The card still comes, with a notice; the next question starts a new server and gets its explanation."""
+    settings = _settings(tmp_path, llm_threads=1).replace(llm_max_tokens=24)
+    chat = LocalServerChat(settings=settings, model_file=MODEL)
+    chat.client()
+    first = running_server(settings, MODEL)
+    assistant = make_assistant(chat, llm_max_tokens=24, llm_timeout_s=600)
+    question = "Sou residente em Portugal e recebo dividendos de uma empresa brasileira. Qual a taxa?"
+    final, killed = None, False
+    for event in assistant.stream(question):
+        if event.kind == "token" and not killed:
+            os.kill(first.pid, signal.SIGKILL)
+            killed = True
+        elif event.kind == "final":
+            final = event.answer
+    assert final.card and sorted(r.value for r in final.rates) == [10.0, 15.0]
+    assert not final.explanation and any("não está disponível" in n for n in final.notices)
+    again = assistant.ask(question)
+    assert running_server(settings, MODEL).pid != first.pid
+    assert not any("não está disponível" in n for n in again.notices)
+    assert again.guardrail.action in ("passed", "regenerated", "fallback")
+
+
+@pytest.mark.slow
+def test_run_launcher_serves_the_command_and_stops_the_server(tmp_path):
+    """`make run`'s launcher: the command sees a live server; when the command ends, the server ends too."""
+    env = {**os.environ, "TREATY_CACHE_DIR": str(tmp_path), "TREATY_LLM_MODEL_PATH": str(MODEL),
+           "TREATY_LLM_BACKEND": "local"}
+    done = subprocess.run([sys.executable, "-m", "assistant.llm_server", "run", "--",
+                           sys.executable, "-m", "assistant.llm_server", "status"],
+                          cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    info = json.loads(done.stdout.strip().splitlines()[-1])
+    assert info["url"].startswith("http://127.0.0.1:")
+    assert _gone(info["pid"])

@@ -5,7 +5,7 @@ from datetime import date
 
 import pytest
 
-from rules import Facts, NotCovered, RulesInputError, WithholdingResult, withholding_cap
+from rules import Facts, NotCovered, RulesInputError, WithholdingResult, taxing_rights, withholding_cap
 
 PARENT = dict(beneficiary_kind="company", direct_holding=True, free_zone_regime=False, attributable_to_pe=False,
               registered_central_bank=True)
@@ -103,8 +103,43 @@ def test_br_es_royalty_kinds() -> None:
 
 
 def test_pt_jp_summary_rates_and_limits() -> None:
-    assert [cap("PT-JP", i, "JP").rate for i in ("dividends", "interest", "royalties")] == [10.0, 10.0, 5.0]
+    assert [cap("PT-JP", i, "JP").rate for i in ("interest", "royalties")] == [10.0, 5.0]
+    assert cap("PT-JP", "dividends", "JP", beneficiary_kind="individual").rate == 10.0
     assert cap("PT-JP", "dividends", "PT").coverage == "summary"
+
+
+def test_audit_pt_jp_company_dividends_are_not_in_the_corpus() -> None:
+    """The summary's 10% is for individuals; a company shareholder gets an honest "not in the corpus"."""
+    company = withholding_cap("PT-JP", "dividends", "JP", Facts(beneficiary_kind="company"))
+    assert company.outcome == "not_in_corpus" and company.rate is None
+    unknown = withholding_cap("PT-JP", "dividends", "JP", Facts())
+    assert unknown.outcome == "alternatives" and {a.rate for a in unknown.alternatives} == {10.0, None}
+
+
+def test_audit_br_es_third_state_pe_does_not_swallow_11_3_or_the_government_exemption() -> None:
+    equipment = Facts(beneficiary_kind="financial_institution", loan_term_years=12, loan_purpose="equipment",
+                      paid_to_pe_third_state=True)
+    assert withholding_cap("BR-ES", "interest", "BR", equipment).rate == 10.0
+    government = Facts(beneficiary_kind="government", paid_to_pe_third_state=True)
+    assert withholding_cap("BR-ES", "interest", "BR", government).outcome == "exempt"
+    plain = Facts(beneficiary_kind="company", paid_to_pe_third_state=True)
+    assert withholding_cap("BR-ES", "interest", "BR", plain).outcome == "no_treaty_limit"
+
+
+def test_audit_portaria_proviso_and_government_exemption_without_registration() -> None:
+    registered = withholding_cap("PT-BR", "dividends", "BR", Facts(registered_central_bank=True))
+    assert any("ressalvada isenção" in c.quote for c in registered.citations)
+    assert any("lei interna" in n for n in registered.notes_in("pt"))
+    government = withholding_cap("PT-BR", "interest", "BR", Facts(beneficiary_kind="government"))
+    assert government.outcome == "exempt" and "registered_central_bank" not in government.missing_facts
+    assert not any(c.code == "registered_central_bank" for c in government.conditions)
+
+
+def test_audit_br_es_government_text_lists_only_its_entities() -> None:
+    result = withholding_cap("BR-ES", "interest", "BR", Facts(beneficiary_kind="government"))
+    text = " ".join(c.text_in("pt") for c in result.conditions)
+    assert "agência" in text and "autarquia" not in text
+    assert taxing_rights("BR-ES", "interest", "ES", Facts(government_debt=True)).cases[0].rule_id == "br-es.rights.11-4-b"
     assert isinstance(withholding_cap("PT-JP", "technical_services", "JP", Facts()), NotCovered)
 
 

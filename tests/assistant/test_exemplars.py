@@ -1,0 +1,58 @@
+"""The nearest-example topic classifier: with a small explicit fake embedding (unit), and for real with
+EmbeddingGemma inside the assistant (slow). Phrasings written for these tests, not from the eval set."""
+from __future__ import annotations
+
+import pytest
+
+from assistant.understand import understand
+from assistant.understand.exemplars import ExemplarClassifier, bank
+from rules.facts import TOPICS
+
+TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP")}
+
+
+def one_hot(texts):
+    """Each bank example's vector points at its topic's axis: the nearest example is the topic asked for."""
+    topics = sorted(TOPICS)
+    by_text = {text: topic for topic, text in bank()}
+    return [[1.0 if t == by_text[x] else 0.0 for t in topics] for x in texts]
+
+
+def axis(topic: str, noise: float = 0.0) -> list[float]:
+    return [1.0 if t == topic else noise for t in sorted(TOPICS)]
+
+
+def test_the_bank_covers_known_topics_in_three_languages():
+    topics = {t for t, _ in bank()}
+    assert topics <= set(TOPICS) and len(topics) >= 20
+
+
+def test_nearest_example_decides_above_the_threshold_only():
+    clf = ExemplarClassifier(one_hot, min_similarity=0.6)
+    assert clf.decide(axis("pensions")) == "pensions"
+    assert clf.decide(axis("pensions", noise=1.0)) is None            # equally close to everything
+    assert clf.decide(axis("interest"), among=("dividends", "interest")) == "interest"
+
+
+def test_understanding_asks_the_classifier_only_when_the_lexicon_is_silent_or_torn():
+    asked = []
+
+    def decide(among):
+        asked.append(among)
+        return "immovable_property"
+    q = understand("Tenho um T2 em Almada e vivo em Belo Horizonte. Onde pago?", TREATIES, decide)
+    assert asked == [()] and (q.topic, q.topic_method) == ("immovable_property", "exemplar")
+    assert [r.treaty for r in q.readings] == [] and q.treaty == "PT-BR"     # the subject now read, both places
+    asked.clear()
+    q = understand("Recebo dividendos de uma empresa brasileira e vivo em Braga", TREATIES, decide)
+    assert asked == [] and (q.topic, q.topic_method) == ("dividends", "lexicon")
+    q = understand("Recebo dividendos e juros de uma empresa brasileira e vivo em Braga", TREATIES,
+                   lambda among: "interest" if "interest" in among else None)
+    assert (q.topic, q.topic_method) == ("interest", "exemplar")
+
+
+@pytest.mark.slow
+def test_real_embeddings_find_the_topic_the_lexicon_misses(real_assistant):
+    answer = real_assistant.ask("Dou aulas de piano em digressões pela Europa e no verão vou tocar em São Paulo; "
+                                "o Brasil fica com parte do cachê?")
+    assert answer.query["topic"] == "artistes_sportsmen"
