@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Iterable, Mapping, Sequence
 
+from assistant.lexicon.quantities import number_words
+from assistant.lexicon.text import fold
 from eval.gold import (GoldArticle, GoldItem, GoldParagraph, normalise_article, normalise_part)
 
 STAGES = ("understand", "rules", "retrieve", "generate", "total")
@@ -377,6 +379,12 @@ class FaithfulnessResult:
         return not self.ungrounded
 
 
+def _number_words(text: str) -> set[float]:
+    """Numbers a source writes in words ("seis meses", "dois anos"): a card showing them as digits
+    ("**6 meses**") restates the quote, it does not invent a number."""
+    return number_words(fold(text or ""))
+
+
 def score_faithfulness(answer: Answer, question: str = "", extra_sources: Iterable[str] = ()) -> FaithfulnessResult:
     """Every number in the answer text must come from the rates, the cited quotes or addresses,
     or the question itself (restating the user's facts is not an invention)."""
@@ -387,6 +395,7 @@ def score_faithfulness(answer: Answer, question: str = "", extra_sources: Iterab
         for part in (c.article, c.paragraph, c.subparagraph):
             values.update(n.value for n in extract_numbers(part or "") if n.value is not None)
     for src in sources:
+        values.update(_number_words(src))
         for n in extract_numbers(src):
             if n.day is not None:
                 days.add(n.day)

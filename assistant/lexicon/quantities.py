@@ -250,3 +250,14 @@ def usd_per_year(folded: str) -> float | None:
         digits = re.sub(r"[.,\s]", "", m.group("num") or m.group("num2"))
         found.add(float(digits) * (12 if per[-1] in ("mes", "month") else 1))
     return found.pop() if len(found) == 1 else None
+
+
+# Number words that are also ordinary words ("a", "um", pt "dos" = "of the", en "once"): never read alone.
+_AMBIGUOUS_WORDS = {"a", "an", "um", "uma", "un", "una", "uno", "one", "dos", "once"}
+
+
+def number_words(folded: str) -> set[float]:
+    """Values of the numbers a folded text writes as single words ("seis meses", "dois anos", "six months")."""
+    words = set(re.findall(r"[a-z]+", folded)) - _AMBIGUOUS_WORDS
+    return {float(v) for table in (_UNITS, _TENS) for names in table.values() for name, v in names.items()
+            if name in words}

@@ -236,3 +236,11 @@ def test_bad_retrieval_rank():
                                            ("Protocolo, ponto 4", "protocolo 4"), ("XI", "xi"), ("Article 9", "9")])
 def test_article_normalisation(raw, expected):
     assert normalise_article(raw) == expected
+
+
+def test_a_number_the_quote_writes_in_words_is_grounded():
+    cites = [{"n": 1, "treaty": "BR-ES", "article": "5", "quote": "um estaleiro cuja duração exceda seis meses"}]
+    ok = parse_answer(answer("**6 meses** — estaleiro [1].", rates=(), citations=cites))
+    assert score_faithfulness(ok).faithful
+    bad = parse_answer(answer("**7 meses** — estaleiro [1]; dos 2 Estados.", rates=(), citations=cites))
+    assert set(score_faithfulness(bad).ungrounded) == {"7", "2"}      # "um" is an article, never 1 alone
