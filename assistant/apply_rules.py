@@ -8,8 +8,9 @@ from typing import Any
 
 import rules
 from assistant.understand import Query
-from rules import (EmploymentResult, Facts, Figure, NotCovered, RulesInputError, TaxingRightsResult, TiebreakerFacts,
-                   TiebreakerResult, WithholdingResult)
+from rules import (Condition, EmploymentResult, Facts, Figure, NotCovered, RulesInputError, TaxingRightsResult,
+                   TiebreakerFacts, TiebreakerResult, WithholdingResult)
+from rules.conditions import describe
 
 MLI_TOPICS = ("anti_abuse", "arbitration", "capital_gains")
 HOST_INCOMES = ("students", "professors")
@@ -156,19 +157,30 @@ def _rights_topic(data_topics: set[str], query: Query, topic: str, facts: Facts)
     return None
 
 
-def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts) -> Facts:
+def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts) -> tuple[Facts, list[Condition]]:
     """employment_183_met from the employment test, or, without dates, from a condition the question
-    says fails: a local employer, pay borne by a PE there, or a stay longer than any window allows."""
+    says fails: a local employer, pay borne by a PE there, or a stay longer than any window allows;
+    with the failed conditions the card names."""
     if facts.employment_183_met is not None:
-        return facts
+        return facts, []
     if run.employment is not None and run.employment.taxable_in_work_state is not None:
-        return dataclasses.replace(facts, employment_183_met=not run.employment.taxable_in_work_state)
+        return dataclasses.replace(facts, employment_183_met=not run.employment.taxable_in_work_state), []
     days = query.stay_days if query.stay_days is not None else \
         None if query.stay_months is None else query.stay_months * 365 / 12
-    if query.employer_resident_in_work_state or query.borne_by_pe or \
-            (days is not None and rules.stay_exceeds_short_stay(treaty, days)):
-        return dataclasses.replace(facts, employment_183_met=False)
-    return facts
+    failed = [describe(code, {}, "not_met") for code, fails in (
+        ("employer_not_resident_in_work_state", query.employer_resident_in_work_state),
+        ("not_borne_by_pe_in_work_state", query.borne_by_pe)) if fails]
+    if failed or (days is not None and rules.stay_exceeds_short_stay(treaty, days)):
+        return dataclasses.replace(facts, employment_183_met=False), failed
+    return facts, []
+
+
+def _with_failed(result: TaxingRightsResult, failed: list[Condition]) -> TaxingRightsResult:
+    """The short-stay conditions the question says fail, shown on the employment case they decide."""
+    if not failed or result.outcome != "decided" or result.cases[0].income != "employment":
+        return result
+    case = result.cases[0]
+    return dataclasses.replace(result, cases=[dataclasses.replace(case, conditions=failed + case.conditions)])
 
 
 def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, parties: tuple[str, ...]) -> None:
@@ -188,14 +200,14 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
             found = rules.relief_methods(treaty, residences[0])
             run.relief = [] if isinstance(found, NotCovered) else found
         return
-    facts = _short_stay_test(run, query, treaty, facts)
+    facts, failed = _short_stay_test(run, query, treaty, facts)
     for residence in residences:
         result = rules.taxing_rights(treaty, income, residence, facts)
         if isinstance(result, NotCovered):
             if not run.has_result and run.not_covered is None:
                 run.not_covered = result
             continue
-        run.rights.append(result)
+        run.rights.append(_with_failed(result, failed))
         _missing(run, result.missing_facts)
     if run.rights:
         run.not_covered = None          # the figures may be silent; who may tax is answered

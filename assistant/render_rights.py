@@ -92,9 +92,10 @@ def rights_lines(result: rules.TaxingRightsResult, language: str, cite: CiteRef,
     if result.outcome == "decided":
         case = result.cases[0]
         lines.append(f"{_rights_line(case, result, language, rate_sink)} {_refs(case.citations, cite)}".rstrip())
-        conditions = [c for c in case.conditions if c.status == "met"]
-        if conditions:
-            lines.append("  " + "; ".join(f"✔ {c.text_in(language)}" for c in conditions))
+        marks = [f"{'✔' if c.status == 'met' else '✘'} {c.text_in(language)}" for c in case.conditions
+                 if c.status in ("met", "not_met")]           # ✘: a condition the question says fails
+        if marks:
+            lines.append("  " + "; ".join(marks))
         lines += _relief_lines(case, result, language, cite)
         lines += [f"_{n}_" for n in case.notes_in(language)]
     else:

@@ -36,3 +36,14 @@ def test_a_visiting_teacher_is_resident_of_the_home_state():
 def test_public_pay_to_a_national_of_the_paying_state():
     assert rights("Sou cidadão brasileiro, vivo em Lisboa e trabalho no consulado; o governo brasileiro "
                   "paga-me o salário. Quem tributa?") == [("PT", ["pt-br.rights.19-2"])]
+
+
+def test_the_card_names_the_short_stay_condition_that_fails():
+    from assistant.render import render_card
+    query = understand("Vivo em Braga e vou trabalhar 60 dias em Tóquio; o salário é suportado pela sucursal "
+                       "(estabelecimento estável) que a minha empresa tem no Japão. O Japão tributa?",
+                       rules.known_treaties())
+    run = run_rules(query, query.facts)
+    assert [c.rule_id for c in run.rights[0].cases] == ["pt-jp.rights.14"]
+    card = render_card(run, "employment", "pt", lambda c: "").markdown
+    assert "✘ as remunerações não são suportadas por um estabelecimento estável" in card
