@@ -20,7 +20,7 @@ from assistant.understand.query import Query, Reading
 from assistant.understand.safety import MAX_QUESTION_CHARS, evasion, injection, mentions_mli, validate_question
 from assistant.understand.topics import is_employment, lexicon_topics, read_topics
 from assistant.understand.treaty import direction
-from rules.facts import INCOME_TYPES
+from rules.facts import INCOME_TYPES, TiebreakerFacts
 
 __all__ = ["DecideTopic", "LANGUAGES", "MAX_QUESTION_CHARS", "Query", "Reading", "detect_language", "understand",
            "validate_question"]
@@ -29,6 +29,16 @@ __all__ = ["DecideTopic", "LANGUAGES", "MAX_QUESTION_CHARS", "Query", "Reading",
 # Given the topics the lexicon found (several incomes, or none: any topic), the one to read the question as,
 # or None to keep the lexicon's reading. The pipeline's is the nearest-example classifier.
 DecideTopic = Callable[[tuple[str, ...]], "str | None"]
+
+
+def _tiebreaker_question(facts: TiebreakerFacts | None, topic_list: tuple[str, ...]) -> bool:
+    """Homes in both States, where the family lives, or a company's place of management, with no income and no
+    question-type topic named: the question is who the person is resident of (art. 4)."""
+    if facts is None or (topic_list and topic_list[0] not in ("employment", "residence")):
+        return False
+    homes = facts.permanent_home_in
+    strong = (homes is not None and len(homes) != 1) or facts.vital_interests_in is not None
+    return strong or not topic_list
 
 
 def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic: DecideTopic | None = None) -> Query:
@@ -62,6 +72,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     stated = read_facts(tokens, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)
+    if _tiebreaker_question(stated.tiebreaker, topic_list):
+        topic_list = ("residence", *(t for t in topic_list if t != "residence"))
     return Query(
         text=text, language=lang, countries=unique(m.code for m in mentions),
         treaty=way.treaty, treaty_inferred=way.inferred, pair_not_covered=way.not_covered,

@@ -12,6 +12,7 @@ from assistant.lexicon import cues
 from assistant.lexicon.quantities import date_ranges, dates, durations, percentages
 from assistant.lexicon.text import Match, Token
 from assistant.understand.places import Grammar, Mention
+from assistant.understand.residence import ResidenceFacts, read_residence
 from rules.facts import INCOME_TYPES, Facts, TiebreakerFacts
 
 class Hits:
@@ -280,7 +281,8 @@ def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[st
     employer_in_work, borne = _employment(hits, tokens, lang, topic_list, roles, work_state, pe_words,
                                           attributable)
     return StatedFacts(facts, stays, amounts.stay_days, amounts.stay_months, employer_in_work, borne, fiscal_year,
-                       _tiebreaker(roles, facts), amounts.stated_rates)
+                       _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)))),
+                       amounts.stated_rates)
 
 
 def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple[str, ...]], parties: set[str],
@@ -319,16 +321,21 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
     return employer_in_work, borne
 
 
-def _tiebreaker(roles: dict[str, tuple[str, ...]], facts: Facts) -> TiebreakerFacts | None:
-    homes, abodes, nations = roles.get("home", ()), roles.get("abode", ()), roles.get("nationality", ())
-    vital, management = roles.get("vital", ()), roles.get("management", ())
-    if not (homes or abodes or nations or vital or management):
+def _tiebreaker(roles: dict[str, tuple[str, ...]], facts: Facts, clauses: ResidenceFacts) -> TiebreakerFacts | None:
+    """The clause reading (residence.py) first; the roles of the words before each country fill the rest."""
+    homes = clauses.homes if clauses.homes is not None else roles.get("home", ()) or None
+    abodes = clauses.abodes or roles.get("abode", ()) or None
+    nations = clauses.nationality or roles.get("nationality", ()) or None
+    vital = clauses.vital or (roles.get("vital", ()) or (None,))[0]
+    management = roles.get("management", ())
+    if homes is None and not (abodes or nations or vital or management):
         return None
+    company = bool(management) or (facts.beneficiary_kind == "company" and not clauses.personal)
     return TiebreakerFacts(
-        person="company" if (facts.beneficiary_kind == "company" or management) else "individual",
-        permanent_home_in=homes or None,
-        vital_interests_in=vital[0] if vital else None,
-        habitual_abode_in=abodes or None,
-        nationality=nations or None,
+        person="company" if company else "individual",
+        permanent_home_in=homes,
+        vital_interests_in=vital,
+        habitual_abode_in=abodes,
+        nationality=nations,
         effective_management_in=management[0] if management else None,
     )
