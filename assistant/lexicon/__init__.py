@@ -114,7 +114,7 @@ class Cues:
 
 
 _GRAMMAR_LISTS = ("income", "from_preps", "to_preps", "company", "payer", "possessive", "pay_verbs", "receive_verbs",
-                  "supply_verbs", "conjunctions", "family")
+                  "supply_verbs", "conjunctions", "family", "lend_verbs")
 
 
 @lru_cache(maxsize=1)

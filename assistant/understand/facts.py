@@ -94,8 +94,9 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
     if hits("government"):
         return "government"
     not_bank = {i for m in hits("not_beneficiary_bank") for i in range(m.start, m.end)}
+    lends = any(cat == "lend_verbs" for _, cat in g.by_start.values())
     for m in hits("financial_institution"):
-        if m.start in not_bank or "from_preps" in g.categories_before(m.start - 1, 2):
+        if m.start in not_bank or ("from_preps" in g.categories_before(m.start - 1, 2) and not lends):
             continue                                   # a bank account, or interest "from a bank": the payer
         return "financial_institution"
     if employment:
