@@ -42,7 +42,7 @@ def inflect(adjective: str) -> list[str]:
     return forms
 
 
-PLACE_CATEGORIES = ("places", "institutions", "taxes", "company_forms", "ids", "currencies")
+PLACE_CATEGORIES = ("places", "institutions", "taxes", "company_forms", "listed_companies", "ids", "currencies")
 LANGUAGES = ("pt", "es", "en")
 
 

@@ -41,6 +41,15 @@ def _tiebreaker_question(facts: TiebreakerFacts | None, topic_list: tuple[str, .
     return strong or not topic_list
 
 
+def _domestic(mentions: list, treaty: str | None, topic_list: tuple[str, ...]) -> bool:
+    """One country only, named both as where the person lives and where the income comes from ("sou residente
+    em Portugal e vendi acções da Galp"): no foreign element, so no treaty applies."""
+    codes = {m.code for m in mentions}
+    roles = {m.role for m in mentions}
+    return (treaty is None and len(codes) == 1 and "residence" in roles and bool(roles & {"source", "property"})
+            and bool(set(topic_list) & set(INCOME_TYPES + ("capital_gains", "immovable_property"))))
+
+
 def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic: DecideTopic | None = None) -> Query:
     """Read a question. Never raises on text input; validate_question() first to reject bad input."""
     text = text if isinstance(text, str) else ""
@@ -72,6 +81,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     stated = read_facts(tokens, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)
+    out_of_scope = found.out_of_scope or ("domestic" if _domestic(mentions, None if way.inferred else way.treaty, topic_list)
+                                            else None)
     if _tiebreaker_question(stated.tiebreaker, topic_list):
         topic_list = ("residence", *(t for t in topic_list if t != "residence"))
     return Query(
@@ -79,7 +90,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         treaty=way.treaty, treaty_inferred=way.inferred, pair_not_covered=way.not_covered,
         residence_state=way.residence, source_state=way.source, residence_states=residence_states,
         work_state=work_state, topic=topic_list[0] if topic_list else None, topics=topic_list,
-        topic_method=method, out_of_scope=found.out_of_scope,
+        topic_method=method, out_of_scope=out_of_scope,
         side_notes=found.side_notes, facts=stated.facts, stays=stated.stays, stay_days=stated.stay_days,
         stay_months=stated.stay_months, employer_resident_in_work_state=stated.employer_resident_in_work_state,
         borne_by_pe=stated.borne_by_pe, fiscal_year=stated.fiscal_year, tiebreaker=stated.tiebreaker,
