@@ -67,7 +67,7 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = 1
 
 
-HEAVY_FIXTURES = {"real_assistant", "app_env"}  # each loads the real embedding model (and the app)
+HEAVY_FIXTURES = {"real_assistant", "app_env", "running_app", "app_with_model"}  # each loads real models
 
 
 def pytest_collection_modifyitems(items) -> None:
