@@ -56,6 +56,8 @@ def _rights_line(case: rules.RightsCase, result: rules.TaxingRightsResult, langu
             text += f" ({_cap_text(right, language, rates)})"
         parts.append(text)
     article = t(language, "assistant.rights.article", article=case.article)
+    if len(case.rights) == 2 and all(r.right in ("shared", "capped") for r in case.rights):
+        parts[-1] += " — " + t(language, "assistant.rights.both_may_tax")   # say it in words, not only by listing
     return f"{'; '.join(parts)} ({article})"
 
 

@@ -42,7 +42,7 @@ def inflect(adjective: str) -> list[str]:
     return forms
 
 
-PLACE_CATEGORIES = ("places", "institutions", "taxes", "company_forms", "ids", "currencies")
+PLACE_CATEGORIES = ("places", "institutions", "taxes", "company_forms", "listed_companies", "ids", "currencies")
 LANGUAGES = ("pt", "es", "en")
 
 
@@ -110,10 +110,11 @@ class Cues:
     facts: PhraseIndex[frozenset[str]]        # fact cue lists, "rate" and "kind:<royalty kind>" by phrase
     negation: frozenset[str]
     treaty_question: PhraseIndex[bool]        # words asking what a treaty decides (withholding, who taxes)
+    tiebreaker: PhraseIndex[str]              # art. 4 facts by clause: "home", "family", "both", ...
 
 
 _GRAMMAR_LISTS = ("income", "from_preps", "to_preps", "company", "payer", "possessive", "pay_verbs", "receive_verbs",
-                  "supply_verbs", "conjunctions", "family")
+                  "supply_verbs", "conjunctions", "family", "lend_verbs")
 
 
 @lru_cache(maxsize=1)
@@ -136,4 +137,6 @@ def cues() -> Cues:
             spelling.setdefault(key, phrase)
     facts = PhraseIndex(((spelling[k], frozenset(v)) for k, v in names.items()), fuzzy=False)
     treaty_question = PhraseIndex(((p, True) for p in data["treaty_question"]), fuzzy=False)
-    return Cues(PhraseIndex(entries), facts, negation, treaty_question)
+    tiebreaker = PhraseIndex(((p, name) for name, phrases in data["tiebreaker"].items() for p in phrases),
+                             fuzzy=False)
+    return Cues(PhraseIndex(entries), facts, negation, treaty_question, tiebreaker)

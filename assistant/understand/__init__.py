@@ -21,7 +21,7 @@ from assistant.understand.rights_facts import read_rights_facts
 from assistant.understand.safety import MAX_QUESTION_CHARS, evasion, injection, mentions_mli, validate_question
 from assistant.understand.topics import is_employment, lexicon_topics, read_topics
 from assistant.understand.treaty import direction
-from rules.facts import INCOME_TYPES
+from rules.facts import INCOME_TYPES, TiebreakerFacts
 
 __all__ = ["DecideTopic", "LANGUAGES", "MAX_QUESTION_CHARS", "Query", "Reading", "detect_language", "understand",
            "validate_question"]
@@ -30,6 +30,25 @@ __all__ = ["DecideTopic", "LANGUAGES", "MAX_QUESTION_CHARS", "Query", "Reading",
 # Given the topics the lexicon found (several incomes, or none: any topic), the one to read the question as,
 # or None to keep the lexicon's reading. The pipeline's is the nearest-example classifier.
 DecideTopic = Callable[[tuple[str, ...]], "str | None"]
+
+
+def _tiebreaker_question(facts: TiebreakerFacts | None, topic_list: tuple[str, ...]) -> bool:
+    """Homes in both States, where the family lives, or a company's place of management, with no income and no
+    question-type topic named: the question is who the person is resident of (art. 4)."""
+    if facts is None or (topic_list and topic_list[0] not in ("employment", "residence")):
+        return False
+    homes = facts.permanent_home_in
+    strong = (homes is not None and len(homes) != 1) or facts.vital_interests_in is not None
+    return strong or not topic_list
+
+
+def _domestic(mentions: list, treaty: str | None, topic_list: tuple[str, ...]) -> bool:
+    """One country only, named both as where the person lives and where the income comes from ("sou residente
+    em Portugal e vendi acções da Galp"): no foreign element, so no treaty applies."""
+    codes = {m.code for m in mentions}
+    roles = {m.role for m in mentions}
+    return (treaty is None and len(codes) == 1 and "residence" in roles and bool(roles & {"source", "property"})
+            and bool(set(topic_list) & set(INCOME_TYPES + ("capital_gains", "immovable_property"))))
 
 
 def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic: DecideTopic | None = None) -> Query:
@@ -65,13 +84,18 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
                                stated.stay_days, stated.stay_months, folded, tokens)
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)
+    out_of_scope = found.out_of_scope or ("domestic" if _domestic(mentions, None if way.inferred else way.treaty, topic_list)
+                                            else None)
+    if _tiebreaker_question(stated.tiebreaker, topic_list):
+        topic_list = ("residence", *(t for t in topic_list if t != "residence"))
     return Query(
         text=text, language=lang, countries=unique(m.code for m in mentions),
         treaty=way.treaty, treaty_inferred=way.inferred, pair_not_covered=way.not_covered,
         residence_state=way.residence, source_state=way.source, residence_states=residence_states,
         work_state=work_state, topic=topic_list[0] if topic_list else None, topics=topic_list,
-        topic_method=method, out_of_scope=found.out_of_scope,
-        side_notes=found.side_notes, facts=rights.facts, host_state=rights.host_state, stays=stated.stays, stay_days=stated.stay_days,
+        topic_method=method, out_of_scope=out_of_scope,
+        side_notes=found.side_notes, facts=rights.facts, host_state=rights.host_state, stays=stated.stays,
+        stay_days=stated.stay_days,
         stay_months=stated.stay_months, employer_resident_in_work_state=stated.employer_resident_in_work_state,
         borne_by_pe=stated.borne_by_pe, fiscal_year=stated.fiscal_year, tiebreaker=stated.tiebreaker,
         injection=injection(folded), evasion=evasion(folded), mentions_mli=mentions_mli(folded), stated_rates=stated.stated_rates,

@@ -12,6 +12,7 @@ from assistant.lexicon import cues
 from assistant.lexicon.quantities import date_ranges, dates, durations, percentages
 from assistant.lexicon.text import Match, Token
 from assistant.understand.places import Grammar, Mention
+from assistant.understand.residence import ResidenceFacts, read_residence
 from rules.facts import INCOME_TYPES, Facts, TiebreakerFacts
 
 class Hits:
@@ -93,12 +94,15 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
     if hits("government"):
         return "government"
     not_bank = {i for m in hits("not_beneficiary_bank") for i in range(m.start, m.end)}
+    lends = any(cat == "lend_verbs" for _, cat in g.by_start.values())
     for m in hits("financial_institution"):
-        if m.start in not_bank or "from_preps" in g.categories_before(m.start - 1, 2):
+        if m.start in not_bank or ("from_preps" in g.categories_before(m.start - 1, 2) and not lends):
             continue                                   # a bank account, or interest "from a bank": the payer
         return "financial_institution"
     if employment:
         return None                                    # "a minha empresa destacou-me": the employer, not a beneficiary
+    if any("company" in g.categories_before(m.start - 1, 2) for m in hits("holding")):
+        return "company"                               # "a empresa tem 35%", "la sociedad posee el 40%"
     if hits("company") or any(m.company and m.role == "residence" for m in mentions):
         return "company"
     if hits("person"):
@@ -185,6 +189,20 @@ def _lower_bound(folded: str, start: int) -> bool:
     return bool(_LOWER_BOUND.search(folded[max(0, start - 24):start]))
 
 
+_YEAR = re.compile(r"(?:19|20)\d{2}")
+
+
+def _held_since_year(hits: Hits, tokens: list[Token], today: date) -> float | None:
+    """"desde 2018" / "held since 2019" with no payment date: the holding began at the latest on 31 December of
+    that year and the payment is now or later, so it has lasted at least the months since then."""
+    for m in hits("holding_since"):
+        if m.end < len(tokens) and _YEAR.fullmatch(tokens[m.end].norm):
+            end_of_year = date(int(tokens[m.end].norm), 12, 31)
+            if end_of_year < today:
+                return round((today - end_of_year).days / 30.44, 2)
+    return None
+
+
 def _direct(stated: bool | None, holding_pct: float | None) -> bool | None:
     """"detenho 30%" states a holding of one's own: people say so when it is held through another
     company, and that cue (direct_false) wins. The card shows the reading, so the agent can correct it."""
@@ -240,13 +258,16 @@ class StatedFacts:
 
 def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[str, ...], grammar: Grammar,
                mentions: list[Mention], roles: dict[str, tuple[str, ...]], parties: set[str],
-               work_state: str | None) -> StatedFacts:
+               work_state: str | None, today: date | None = None) -> StatedFacts:
     """Every fact the question states, given the countries' roles and the treaty's parties."""
     hits = Hits(tokens)
     employment = "employment" in topic_list and not set(topic_list) & set(INCOME_TYPES)
     fiscal_year = fiscal_year_of(folded)
     stays, holding_since, payment = _dates(hits, folded, tokens, fiscal_year)
     amounts = _amounts(hits, folded, tokens, lang, topic_list)
+    holding_months = amounts.holding_months
+    if holding_months is None and holding_since is None and payment is None and fiscal_year is None:
+        holding_months = _held_since_year(hits, tokens, today or date.today())
     pe_words = [(start, end) for start, (end, cat) in grammar.by_start.items() if cat == "role:pe"]
     attributable, third = _pe_facts(hits, tokens, lang, roles, parties, bool(pe_words))
     topic = topic_list[0] if topic_list else None
@@ -256,7 +277,7 @@ def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[st
         beneficiary_kind=_beneficiary_kind(hits, grammar, mentions, employment),
         holding_pct=amounts.holding_pct,
         voting_capital=_flag(hits, tokens, lang, "voting", "voting_false"),
-        holding_months=amounts.holding_months,
+        holding_months=holding_months,
         holding_since=holding_since,
         payment_date=payment,
         loan_term_years=amounts.loan_term_years,
@@ -280,7 +301,8 @@ def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[st
     employer_in_work, borne = _employment(hits, tokens, lang, topic_list, roles, work_state, pe_words,
                                           attributable)
     return StatedFacts(facts, stays, amounts.stay_days, amounts.stay_months, employer_in_work, borne, fiscal_year,
-                       _tiebreaker(roles, facts), amounts.stated_rates)
+                       _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)))),
+                       amounts.stated_rates)
 
 
 def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple[str, ...]], parties: set[str],
@@ -319,16 +341,21 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
     return employer_in_work, borne
 
 
-def _tiebreaker(roles: dict[str, tuple[str, ...]], facts: Facts) -> TiebreakerFacts | None:
-    homes, abodes, nations = roles.get("home", ()), roles.get("abode", ()), roles.get("nationality", ())
-    vital, management = roles.get("vital", ()), roles.get("management", ())
-    if not (homes or abodes or nations or vital or management):
+def _tiebreaker(roles: dict[str, tuple[str, ...]], facts: Facts, clauses: ResidenceFacts) -> TiebreakerFacts | None:
+    """The clause reading (residence.py) first; the roles of the words before each country fill the rest."""
+    homes = clauses.homes if clauses.homes is not None else roles.get("home", ()) or None
+    abodes = clauses.abodes or roles.get("abode", ()) or None
+    nations = clauses.nationality or roles.get("nationality", ()) or None
+    vital = clauses.vital or (roles.get("vital", ()) or (None,))[0]
+    management = roles.get("management", ())
+    if homes is None and not (abodes or nations or vital or management):
         return None
+    company = bool(management) or (facts.beneficiary_kind == "company" and not clauses.personal)
     return TiebreakerFacts(
-        person="company" if (facts.beneficiary_kind == "company" or management) else "individual",
-        permanent_home_in=homes or None,
-        vital_interests_in=vital[0] if vital else None,
-        habitual_abode_in=abodes or None,
-        nationality=nations or None,
+        person="company" if company else "individual",
+        permanent_home_in=homes,
+        vital_interests_in=vital,
+        habitual_abode_in=abodes,
+        nationality=nations,
         effective_management_in=management[0] if management else None,
     )

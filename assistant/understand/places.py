@@ -108,7 +108,7 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
     tokens = g.tokens
     j = mentions[k].start - 1
     prep: str | None = None
-    company = possessive = after_conj = skipped = False
+    company = possessive = after_conj = skipped = lent_to = False
     steps = 0
     while j >= 0 and steps < 8:
         tok = tokens[j]
@@ -178,7 +178,7 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
                 continue
             prep = prep or "from"
         elif _is_to_prep(tokens, j, cat):
-            prep = prep or "to"
+            prep, lent_to = prep or "to", True
         elif cat == "payer" and not skipped:              # "cliente brasileiro"
             return "source", prep, True, possessive
         elif cat == "company" and not skipped:
@@ -190,6 +190,8 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
                 return "source", prep, company, possessive
         elif cat in ("pay_verbs", "receive_verbs") and prep is not None:
             return ("source" if prep == "from" else "residence"), prep, company, possessive
+        elif cat == "lend_verbs" and lent_to:             # "conceder um empréstimo a uma fábrica de Manaus"
+            return "borrower", prep, company, possessive
         elif cat == "supply_verbs" and prep == "to":       # "presta serviços a um cliente brasileiro"
             return "source", prep, company, possessive
         elif cat == "supply_verbs" and prep == "from":     # "prestamos serviços desde Lisboa": the supplier
@@ -246,6 +248,10 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
         if role is None and possessive and company:
             role = "residence"
         m.role, m.company = role, company
+    if any(m.role == "borrower" for m in mentions):          # the lender is the beneficiary of the interest
+        for m in mentions:
+            m.role = "source" if m.role == "borrower" else "residence" if m.role == "source" and m.company \
+                else m.role
 
 
 def unique(codes) -> tuple[str, ...]:

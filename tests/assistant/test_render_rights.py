@@ -30,3 +30,12 @@ def test_alternatives_name_the_deciding_fact_and_notes_follow_the_language() -> 
     assert "Protocol, item 3" in en and "Protocolo, ponto 3" not in en   # notes rendered in English
     alternatives = _card(taxing_rights("PT-BR", "capital_gains", "PT"), "es")
     assert "Depende de hechos" in alternatives and "inmueble" in alternatives and "en los demás casos" in alternatives
+
+
+def test_shared_taxation_says_both_states_in_words() -> None:
+    """Shares sold (art. 13(4) PT-BR): the card says that both States may tax, not only who."""
+    result = taxing_rights("PT-BR", "capital_gains", "BR", Facts(gain_kind="other"))
+    assert "ambos os Estados podem tributar" in _card(result, "pt")
+    assert "both States may tax" in _card(result, "en")
+    exclusive = taxing_rights("PT-BR", "pensions", "PT", Facts(pension_kind="social_security"))
+    assert "ambos" not in _card(exclusive, "pt")

@@ -160,3 +160,15 @@ def test_results_serialise() -> None:
     d = cap("PT-BR", "dividends", "BR").to_dict()
     assert d["type"] == "WithholdingResult" and d["alternatives"][0]["conditions"][0]["code"]
     assert cap("BR-PT".lower(), "interest", "PT").treaty == "PT-BR"
+
+
+def test_br_es_public_debt_interest_has_no_treaty_cap():
+    """BR-ES 11(4)(b): interest on a Government's public debt is taxable only in that State, so the 11(2) cap
+    is not the answer; without that fact the 15% cap stands and public debt is listed as assumed not."""
+    from rules import withholding_cap
+    from rules.facts import Facts
+    debt = withholding_cap("BR-ES", "interest", "BR", Facts(beneficiary_kind="individual", government_debt=True))
+    assert debt.outcome == "no_treaty_limit" and debt.rate is None
+    assert any(c.paragraph == "4" and c.subparagraph == "b" for c in debt.citations)
+    plain = withholding_cap("BR-ES", "interest", "BR", Facts(beneficiary_kind="individual"))
+    assert plain.rate == 15 and "government_debt" in [a.code for a in plain.assumptions]

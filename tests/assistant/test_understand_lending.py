@@ -1,0 +1,28 @@
+"""A bank granting a loan: the lender is the beneficiary (residence), the borrower the source of the interest.
+Phrasings not in the eval set."""
+from __future__ import annotations
+
+from assistant.understand import understand
+
+TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"), "MLI": ()}
+
+
+def test_bank_lending_abroad_is_the_beneficiary():
+    query = understand("Trabalho na área de crédito de um banco de Lisboa. Vamos emprestar a uma siderúrgica de Vitória, "
+                       "a 11 anos, para comprar equipamento industrial. Que retenção aplica o Brasil aos juros?",
+                       TREATIES)
+    assert (query.treaty, query.residence_state, query.source_state) == ("PT-BR", "PT", "BR")
+    assert query.facts.beneficiary_kind == "financial_institution"
+    assert query.facts.loan_term_years == 11
+    assert query.facts.loan_purpose == "equipment"
+
+
+def test_interest_from_a_bank_deposit_keeps_the_bank_as_payer():
+    query = understand("Vivo em Madrid e recebo juros de um banco de Curitiba por um depósito a prazo.", TREATIES)
+    assert (query.residence_state, query.source_state) == ("ES", "BR")
+    assert query.facts.beneficiary_kind != "financial_institution"
+
+
+def test_a_city_with_a_free_zone_is_not_a_free_zone_regime():
+    query = understand("Uma empresa de Manaus paga juros a um banco do Porto. Qual o limite?", TREATIES)
+    assert query.facts.free_zone_regime is None
