@@ -109,6 +109,10 @@ def _withholding(result: rules.WithholdingResult, language: str, cite: CiteRef,
         met = [c for c in result.conditions if c.code != "otherwise"]
         if met:
             lines.append("  " + "; ".join(f"{STATUS_MARK.get(c.status, '')} {c.text_in(language)}" for c in met))
+    for alt in result.ruled_out:                 # why a lower rate does not apply: the stated fact that fails it
+        failed = "; ".join(f"{STATUS_MARK['not_met']} {c.text_in(language)}" for c in alt.conditions)
+        if failed:
+            lines.append(f"  {msg(language, 'ruled_out', conditions=failed)} {_refs(alt.citations, cite)}".rstrip())
     if result.assumptions:
         lines.append(msg(language, "assumptions", items="; ".join(c.text_in(language) for c in result.assumptions)))
     if result.coverage == "summary":

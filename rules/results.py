@@ -123,6 +123,8 @@ class WithholdingResult(Serialisable, WithNotes):
     rule_id: str | None = None
     effective_from: date | None = None
     coverage: str = "full"         # "full" | "summary"
+    ruled_out: list[Alternative] = field(default_factory=list)  # lower alternatives a stated fact rules out,
+    #                                                             with only the conditions that failed
 
 
 @dataclass(frozen=True)

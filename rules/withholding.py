@@ -136,9 +136,13 @@ def _evaluate(data: TreatyData, income: str, spec: IncomeSpec, source: str, resi
             extra_cites += _cites(rule.citations, source)
 
     candidates: list[tuple[Rule, str, list[Condition]]] = []
+    ruled_out: list[Alternative] = []
     for rule in (r for r in rules if not r.exclusion):
         status, conditions = _check(rule, facts)
         if status == "not_met":
+            ruled_out.append(Alternative(rule_id=rule.id, outcome=rule.outcome, rate=rule.value,
+                                         conditions=[c for c in conditions if c.status == "not_met"],
+                                         citations=_cites(rule.citations, source)))
             continue
         candidates.append((rule, status, conditions))
         if status == "met":
@@ -167,7 +171,7 @@ def _evaluate(data: TreatyData, income: str, spec: IncomeSpec, source: str, resi
                                  missing_facts=_dedupe(requirement_missing),
                                  citations=_cites(rule.citations, source) + extra_cites,
                                  notes=notes + list(rule.notes), rule_id=rule.id,
-                                 effective_from=rule.effective_from)
+                                 effective_from=rule.effective_from, ruled_out=ruled_out)
     alternatives = [Alternative(rule_id=r.id, outcome=r.outcome, rate=r.value, conditions=conds,
                                 citations=_cites(r.citations, source)) for r, _, conds in candidates]
     missing = _dedupe([f for _, _, conds in candidates for f in _missing(conds)] + requirement_missing)

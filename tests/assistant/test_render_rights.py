@@ -39,3 +39,13 @@ def test_shared_taxation_says_both_states_in_words() -> None:
     assert "both States may tax" in _card(result, "en")
     exclusive = taxing_rights("PT-BR", "pensions", "PT", Facts(pension_kind="social_security"))
     assert "ambos" not in _card(exclusive, "pt")
+
+
+def test_card_names_the_failed_condition_of_the_lower_rate() -> None:
+    from rules import withholding_cap
+    result = withholding_cap("PT-BR", "dividends", "BR", Facts(beneficiary_kind="company", holding_pct=30,
+                                                               direct_holding=True, holding_months=9))
+    pt = render_card(RuleRun(withholding=[result]), "dividends", "pt", _cite).markdown
+    assert "não se aplica" in pt and "✘" in pt and "2 anos" in pt
+    en = render_card(RuleRun(withholding=[result]), "dividends", "en", _cite).markdown
+    assert "does not apply" in en

@@ -172,3 +172,16 @@ def test_br_es_public_debt_interest_has_no_treaty_cap():
     assert any(c.paragraph == "4" and c.subparagraph == "b" for c in debt.citations)
     plain = withholding_cap("BR-ES", "interest", "BR", Facts(beneficiary_kind="individual"))
     assert plain.rate == 15 and "government_debt" in [a.code for a in plain.assumptions]
+
+
+def test_a_stated_fact_that_fails_the_lower_rate_is_reported():
+    """24% held: the 15% cap applies, and the result says which condition of the 10% rate failed."""
+    from rules import withholding_cap
+    from rules.facts import Facts
+    r = withholding_cap("PT-BR", "dividends", "BR", Facts(beneficiary_kind="company", holding_pct=24,
+                                                          direct_holding=True, holding_months=40))
+    assert r.rate == 15
+    assert [a.rate for a in r.ruled_out] == [10]
+    assert [c.code for c in r.ruled_out[0].conditions] == ["holding_min_pct"]
+    unknown = withholding_cap("PT-BR", "dividends", "BR", Facts())
+    assert unknown.outcome == "alternatives" and unknown.ruled_out == []
