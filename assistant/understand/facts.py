@@ -95,8 +95,10 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
         return "government"
     not_bank = {i for m in hits("not_beneficiary_bank") for i in range(m.start, m.end)}
     lends = any(cat == "lend_verbs" for _, cat in g.by_start.values())
+    loan_ends = {m.end for m in hits("loan")}
     for m in hits("financial_institution"):
-        if m.start in not_bank or ("from_preps" in g.categories_before(m.start - 1, 2) and not lends):
+        loan_from = any(0 <= m.start - end <= 3 for end in loan_ends)   # "empréstimo de um banco": the lender
+        if m.start in not_bank or ("from_preps" in g.categories_before(m.start - 1, 2) and not (lends or loan_from)):
             continue                                   # a bank account, or interest "from a bank": the payer
         return "financial_institution"
     if employment:

@@ -26,3 +26,10 @@ def test_interest_from_a_bank_deposit_keeps_the_bank_as_payer():
 def test_a_city_with_a_free_zone_is_not_a_free_zone_regime():
     query = understand("Uma empresa de Manaus paga juros a um banco do Porto. Qual o limite?", TREATIES)
     assert query.facts.free_zone_regime is None
+
+
+def test_loan_from_a_bank_makes_the_bank_the_lender():
+    query = understand("A nossa fábrica tem um empréstimo de um banco de Osaka, a 4 anos. Quanto retemos nos juros "
+                       "que pagamos a partir do Porto?", TREATIES)
+    assert query.facts.beneficiary_kind == "financial_institution"
+    assert query.facts.loan_term_years == 4
