@@ -4,71 +4,27 @@ Types a question, waits for the card and a numbered citation, gives feedback and
 in the database. The screenshot is saved in tests/artifacts/ for the CI run."""
 import os
 import re
-import socket
 import sqlite3
-import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from tests.app.conftest import APP, ARTIFACTS, REPO
+from tests.app.conftest import ARTIFACTS
+from tests.app.live_app import CHROMIUM, CHROMIUM_ARGS, live_app
 
 pytestmark = pytest.mark.slow  # a real app with real models, driven by Chromium
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run"]
-STARTUP_S = 90
 ANSWER_MS = 240_000
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _wait_healthy(url: str, proc: subprocess.Popen, log: Path) -> None:
-    deadline = time.time() + STARTUP_S
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            raise AssertionError(f"a app terminou ao arrancar:\n{log.read_text(errors='replace')[-3000:]}")
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    return
-        except OSError:
-            time.sleep(0.5)
-    raise AssertionError(f"a app não respondeu em {STARTUP_S} s:\n{log.read_text(errors='replace')[-3000:]}")
 
 
 @pytest.fixture
 def running_app(tmp_path):
-    port = _free_port()
     db = tmp_path / "feedback.sqlite3"
-    log = tmp_path / "streamlit.log"
-    env = {**os.environ, "TREATY_LLM_BACKEND": os.environ.get("TREATY_APP_TEST_LLM", "none"),
-           "TREATY_FEEDBACK_DB": str(db), "TREATY_APP_PORT": str(port)}
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(APP), "--server.headless", "true",
-             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-             "--server.fileWatcherType", "none"],
-            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc, log)
+    env = {"TREATY_LLM_BACKEND": os.environ.get("TREATY_APP_TEST_LLM", "none"), "TREATY_FEEDBACK_DB": str(db)}
+    with live_app(env, tmp_path / "streamlit.log") as url:
         yield url, db
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def _feedback_rows(db: Path, wait_s: float = 30) -> list[tuple]:

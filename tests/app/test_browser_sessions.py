@@ -4,16 +4,12 @@ each explanation streams, and no session errors. The server is the app's own (a 
 so it ends with the app."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import pytest
 from playwright.sync_api import sync_playwright
 
 from config import load_settings
-from tests.app.conftest import APP, ARTIFACTS, REPO
-from tests.app.test_browser import CHROMIUM, CHROMIUM_ARGS, _free_port, _wait_healthy
+from tests.app.conftest import ARTIFACTS
+from tests.app.live_app import CHROMIUM, CHROMIUM_ARGS, live_app
 
 QUESTIONS = [
     "Sou residente em Portugal e recebo dividendos de uma empresa brasileira. Qual a taxa máxima?",
@@ -43,33 +39,17 @@ BACKGROUND_ARGS = ["--disable-background-timer-throttling", "--disable-renderer-
 @pytest.fixture
 def app_with_model(tmp_path):
     settings = load_settings()
-    port = _free_port()
-    log = tmp_path / "streamlit.log"
-    env = {**os.environ, "TREATY_LLM_BACKEND": "local", "TREATY_CACHE_DIR": str(tmp_path / "cache"),
+    env = {"TREATY_LLM_BACKEND": "local", "TREATY_CACHE_DIR": str(tmp_path / "cache"),
            "TREATY_LLM_MODEL_PATH": str(settings.llm_model_file),
            "TREATY_EMBEDDING_MODEL": settings.embedding_model_ref, "TREATY_LLM_MAX_TOKENS": "24",
            "TREATY_LLM_TIMEOUT_S": "600",  # the fourth session waits for three others: no time limit here
            # This checks concurrency, not speed; on a busy machine one thread decodes ~10x faster than two
            # (eval/RESULTS.md), which keeps the test short wherever it runs.
            "TREATY_LLM_THREADS": "1",
-           "TREATY_FEEDBACK_DB": str(tmp_path / "feedback.sqlite3"), "TREATY_APP_PORT": str(port)}
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(APP), "--server.headless", "true",
-             "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
-             "--server.fileWatcherType", "none"],
-            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc, log)
+           "TREATY_FEEDBACK_DB": str(tmp_path / "feedback.sqlite3")}
+    log = tmp_path / "streamlit.log"
+    with live_app(env, log) as url:
         yield url, log
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.mark.slow

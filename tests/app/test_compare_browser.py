@@ -3,7 +3,8 @@ import re
 
 from playwright.sync_api import sync_playwright
 
-from tests.app.test_browser import CHROMIUM, CHROMIUM_ARGS, running_app  # noqa: F401  (the fixture)
+from tests.app.live_app import CHROMIUM, CHROMIUM_ARGS
+from tests.app.test_browser import running_app  # noqa: F401  (the fixture)
 
 
 def test_comparison_page_cell_leads_to_its_quote(running_app):  # noqa: F811

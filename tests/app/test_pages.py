@@ -1,7 +1,6 @@
 """App structure: one page per tool (only the open one runs), the question box pinned below the conversation,
 Material icons instead of emoji, no markdown images from user or model text, no file watcher in `make run`."""
 import re
-from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
