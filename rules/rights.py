@@ -12,12 +12,12 @@ from dataclasses import replace
 
 from rules.conditions import describe, evaluate
 from rules.facts import TOPICS, Facts
-from rules.lookup import known_treaties, other_party, treaty_or_not_covered
+from rules.lookup import other_party, treaty_or_not_covered
 from rules.results import (Citation, Condition, Figure, Message, NotCovered, Relief, RightsCase, StateRight,
                            TaxingRightsResult, WithholdingResult)
 from rules.rights_data import RightsCase as CaseSpec
 from rules.treaty_data import TreatyData
-from rules.withholding import topic_list, validate_facts, withholding_cap
+from rules.withholding import bilateral_treaty, topic_list, withholding_cap
 
 TAXING = ("exclusive", "shared", "capped")
 
@@ -118,14 +118,10 @@ def _cases(data: TreatyData, income: str, residence: str, source: str, facts: Fa
 def taxing_rights(treaty: str, income: str, residence_state: str, facts: Facts | None = None
                   ) -> TaxingRightsResult | NotCovered:
     """Who may tax `income` received by a resident of `residence_state` from the other party, and the relief."""
-    data = treaty_or_not_covered(treaty)
+    data = bilateral_treaty(treaty, facts)
     if isinstance(data, NotCovered):
         return data
     facts = Facts() if facts is None else facts
-    validate_facts(facts)
-    if len(data.parties) != 2:
-        return NotCovered.because(data.treaty, sorted(known_treaties()), "rules.not_covered.not_bilateral",
-                                  treaty=data.treaty)
     source = other_party(data, residence_state)       # validates the State; the other party is the source
     residence = other_party(data, source)
     if income not in data.rights:

@@ -80,16 +80,24 @@ def _dedupe(items: list) -> list:
     return list(dict.fromkeys(items))
 
 
-def withholding_cap(treaty: str, income: str, source_state: str, facts: Facts | None = None
-                    ) -> WithholdingResult | NotCovered:
+def bilateral_treaty(treaty: str, facts: Facts | None) -> TreatyData | NotCovered:
+    """The treaty's data once the facts are valid: the rules that split taxing rights need two States."""
     data = treaty_or_not_covered(treaty)
     if isinstance(data, NotCovered):
         return data
-    facts = Facts() if facts is None else facts
-    validate_facts(facts)
+    validate_facts(Facts() if facts is None else facts)
     if len(data.parties) != 2:
         return NotCovered.because(data.treaty, sorted(known_treaties()), "rules.not_covered.not_bilateral",
                                   treaty=data.treaty)
+    return data
+
+
+def withholding_cap(treaty: str, income: str, source_state: str, facts: Facts | None = None
+                    ) -> WithholdingResult | NotCovered:
+    data = bilateral_treaty(treaty, facts)
+    if isinstance(data, NotCovered):
+        return data
+    facts = Facts() if facts is None else facts
     residence = other_party(data, source_state)
     source = str(source_state).strip().upper()
     if income not in INCOME_TYPES or income not in data.incomes:
