@@ -33,14 +33,7 @@ def _merge(spans: list[tuple[int, int]], limit: int) -> list[tuple[int, int]]:
 
 def highlight_html(passage: str, quote: str = "") -> str:
     """The passage as HTML with every occurrence of the quote wrapped in <mark>."""
-    marks = quote_spans(passage, quote) if quote else []
-    out, pos = [], 0
-    for start, end in _merge(marks, len(passage)):
-        out.append(html.escape(passage[pos:start]))
-        out.append(f"<mark>{html.escape(passage[start:end])}</mark>")
-        pos = end
-    out.append(html.escape(passage[pos:]))
-    return without_images("".join(out))
+    return without_images(_marked(passage, quote_spans(passage, quote) if quote else []))
 
 
 def _raw_quote_range(unit: Unit, source: str, quote: str) -> tuple[int, int] | None:
