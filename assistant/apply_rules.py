@@ -8,7 +8,7 @@ from typing import Any
 
 import rules
 from assistant.understand import Query
-from rules import (Condition, EmploymentResult, Facts, Figure, NotCovered, RulesInputError, TaxingRightsResult,
+from rules import (Condition, EmploymentResult, Facts, Figure, Message, NotCovered, RulesInputError, TaxingRightsResult,
                    TiebreakerFacts, TiebreakerResult, WithholdingResult)
 from rules.conditions import describe
 
@@ -27,7 +27,7 @@ class RuleRun:
     relief: list[rules.Relief] = field(default_factory=list)         # relief methods (a relief question, no income)
     not_covered: NotCovered | None = None
     missing_facts: list[str] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
+    errors: list[Message] = field(default_factory=list)
     source_unknown: bool = False
 
     def citations(self) -> list[rules.Citation]:
@@ -69,7 +69,7 @@ def merge_facts(facts: Facts, extra: dict[str, Any] | None) -> Facts:
     known = {f.name for f in dataclasses.fields(Facts)}
     unknown = sorted(set(extra) - known)
     if unknown:
-        raise RulesInputError(f"facto desconhecido: {', '.join(unknown)}")
+        raise RulesInputError("unknown_fact", names=", ".join(unknown))
     return dataclasses.replace(facts, **extra)
 
 
@@ -117,7 +117,7 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
             if not isinstance(docs, NotCovered):
                 run.documents = [d for d in docs if d.relation in ("modifies", "not_established")]
     except RulesInputError as exc:
-        run.errors.append(str(exc))
+        run.errors.append(exc.message)
     return run
 
 

@@ -124,7 +124,7 @@ class Assistant:
         try:
             facts = merge_facts(query.facts, extra_facts)
         except rules.RulesInputError as exc:
-            yield self._abstained(question, lang, str(exc), started, timings, query=query, treaty=treaty,
+            yield self._abstained(question, lang, exc.text_in(lang), started, timings, query=query, treaty=treaty,
                                   error=str(exc))
             return
         parts = [_Part(reading, q, run_rules(q, facts)) for reading, q in _readings(query, treaty)]

@@ -181,7 +181,7 @@ def render_card(run: RuleRun, topic: str | None, language: str, cite: CiteRef) -
     notes = [n for r in [*run.withholding, *run.rights] for n in r.notes_in(language)]
     if notes:
         lines.append(f"_{msg(language, 'notes')}:_ " + " ".join(dict.fromkeys(notes)))
-    lines += run.errors
+    lines += [e.text_in(language) for e in run.errors]
     return Card(markdown=join_markdown(lines), rates=rates)
 
 

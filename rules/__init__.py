@@ -2,7 +2,7 @@
 
 Values live in rules/data/<treaty>.yaml with exact quotes from the corpus; condition codes are listed in
 rules/README.md. Results hold codes and params; their words come from the message catalogue (i18n/).
-Bad input raises RulesInputError (Portuguese message); an uncovered treaty, income or topic returns
+Bad input raises RulesInputError (a catalogue message, text_in(language)); an uncovered treaty, income or topic returns
 NotCovered, never a number.
 """
 from rules.conditions import condition_text

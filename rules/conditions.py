@@ -101,8 +101,8 @@ OTHER_CODES = ("days_within_limit", "employer_not_resident_in_work_state", "not_
 
 def _known(code: str) -> None:
     if code not in SPECS and code not in OTHER_CODES:
-        raise RulesInputError(f"Código de condição desconhecido: {code!r} (códigos: "
-                              f"{', '.join(sorted(set(SPECS) | set(OTHER_CODES)))}).")
+        raise RulesInputError("unknown_condition", code=repr(code),
+                              known=", ".join(sorted(set(SPECS) | set(OTHER_CODES))))
 
 
 def condition_text(code: str, params: dict[str, Any], language: str) -> str:
@@ -111,7 +111,7 @@ def condition_text(code: str, params: dict[str, Any], language: str) -> str:
     try:
         return t(language, f"rules.conditions.{code}", **params)
     except CatalogueError as exc:
-        raise RulesInputError(f"A condição {code} precisa dos seus parâmetros ({exc}).") from exc
+        raise RulesInputError("condition_params", code=code, detail=str(exc)) from exc
 
 
 def evaluate(code: str, params: dict[str, Any], facts: Facts) -> Condition:

@@ -18,16 +18,15 @@ from rules.treaty_data import CitedQuote, EmploymentSpec, TreatyData, load_all
 
 def _presence(stays: list[tuple[date, date]]) -> set[date]:
     if not isinstance(stays, (list, tuple)):
-        raise RulesInputError("As estadias têm de ser uma lista de pares (início, fim).")
+        raise RulesInputError("stays_not_list")
     days: set[date] = set()
     for i, stay in enumerate(stays):
         if not (isinstance(stay, (list, tuple)) and len(stay) == 2
                 and all(isinstance(d, date) for d in stay)):
-            raise RulesInputError(f"Estadia {i + 1} inválida: use um par de datas (início, fim).")
+            raise RulesInputError("stay_not_pair", n=i + 1)
         start, end = stay
         if end < start:
-            raise RulesInputError(f"Estadia {i + 1}: a data de fim ({end.isoformat()}) é anterior à de início "
-                                  f"({start.isoformat()}).")
+            raise RulesInputError("stay_reversed", n=i + 1, end=end.isoformat(), start=start.isoformat())
         days.update(start + timedelta(n) for n in range((end - start).days + 1))
     return days
 
@@ -97,7 +96,7 @@ def employment_183_days(treaty: str, stays: list[tuple[date, date]],
         return NotCovered.because(f"{data.treaty}: emprego", [t for t, d in _with_employment()],
                                   "rules.not_covered.no_employment_rule", treaty=data.treaty)
     if fiscal_year is not None and (not isinstance(fiscal_year, int) or not 1900 <= fiscal_year <= 2200):
-        raise RulesInputError(f"Ano fiscal inválido: {fiscal_year!r}.")
+        raise RulesInputError("fiscal_year", value=repr(fiscal_year))
     days = _presence(stays)
     notes = list(spec.notes)
     if spec.window != "any_12_months":

@@ -39,8 +39,8 @@ def treaty_for(state_a: str, state_b: str) -> str | NotCovered:
 def other_party(data: TreatyData, source_state: str) -> str:
     state = str(source_state).strip().upper()
     if len(data.parties) != 2:
-        raise RulesInputError(f"{data.treaty} não é uma convenção bilateral: não há Estado da fonte nem de residência.")
+        raise RulesInputError("not_bilateral", treaty=data.treaty)
     if state not in data.parties:
-        raise RulesInputError(f"O Estado da fonte {source_state!r} não é parte da convenção {data.treaty} "
-                              f"(partes: {', '.join(data.parties)}).")
+        raise RulesInputError("source_not_party", state=repr(source_state), treaty=data.treaty,
+                              parties=", ".join(data.parties))
     return data.parties[1] if data.parties[0] == state else data.parties[0]

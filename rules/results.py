@@ -67,7 +67,15 @@ class WithNotes:
 
 
 class RulesInputError(ValueError):
-    """Bad input to a rule function; the message is Portuguese and safe to show to the user."""
+    """Bad input to a rule function: a catalogue message (rules.input.<key>), safe to show to the
+    user in their language; str() is the Portuguese text for logs and Portuguese-only pages."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        self.message = Message(f"rules.input.{key}", params)
+        super().__init__(self.message.text)
+
+    def text_in(self, language: str) -> str:
+        return self.message.text_in(language)
 
 
 @dataclass(frozen=True)

@@ -7,22 +7,22 @@ from __future__ import annotations
 
 from rules.facts import TiebreakerFacts
 from rules.lookup import treaty_or_not_covered
-from rules.results import NotCovered, RulesInputError, TiebreakerResult, TiebreakerStep
+from rules.results import Message, NotCovered, RulesInputError, TiebreakerResult, TiebreakerStep
 from rules.treaty_data import TreatyData, load_all
 
 def _step(step: str, outcome: str, state: str | None) -> TiebreakerStep:
     return TiebreakerStep(step, outcome, state)
 
 
-def _states(data: TreatyData, value: tuple[str, ...] | list[str] | str | None, name: str) -> tuple[str, ...] | None:
+def _states(data: TreatyData, value: tuple[str, ...] | list[str] | str | None, step: str) -> tuple[str, ...] | None:
     if value is None:
         return None
     items = (value,) if isinstance(value, str) else tuple(value)
     states = tuple(sorted({str(s).strip().upper() for s in items}))
     unknown = [s for s in states if s not in data.parties]
     if unknown:
-        raise RulesInputError(f"{name}: {', '.join(unknown)} não é parte da convenção {data.treaty} "
-                              f"(partes: {', '.join(data.parties)}).")
+        raise RulesInputError("state_not_party", field=Message(f"rules.tiebreaker_steps.{step}"),
+                              states=", ".join(unknown), treaty=data.treaty, parties=", ".join(data.parties))
     return states
 
 
@@ -31,9 +31,9 @@ def residence_tiebreaker(treaty: str, facts: TiebreakerFacts) -> TiebreakerResul
     if isinstance(data, NotCovered):
         return data
     if not isinstance(facts, TiebreakerFacts):
-        raise RulesInputError("Os factos do desempate têm de ser um objeto TiebreakerFacts.")
+        raise RulesInputError("facts_type", expected="TiebreakerFacts")
     if facts.person not in ("individual", "company"):
-        raise RulesInputError(f"Tipo de pessoa desconhecido: {facts.person!r} (use 'individual' ou 'company').")
+        raise RulesInputError("unknown_person", value=repr(facts.person))
     steps_data = data.residence_individual if facts.person == "individual" else data.residence_company
     if not steps_data:
         individual = facts.person == "individual"
@@ -57,12 +57,12 @@ def _result(data: TreatyData, person: str, steps: list[TiebreakerStep], result: 
 
 
 def _company(data: TreatyData, facts: TiebreakerFacts) -> TiebreakerResult:
-    place = _states(data, facts.effective_management_in, "Local de direção efetiva")
+    place = _states(data, facts.effective_management_in, "effective_management")
     if place is None:
         return _result(data, "company", [_step("effective_management", "unknown", None)], None,
                        ["effective_management_in"])
     if len(place) != 1:
-        raise RulesInputError("O local de direção efetiva é um só Estado.")
+        raise RulesInputError("one_management_place")
     return _result(data, "company", [_step("effective_management", "decided", place[0])], place[0], [])
 
 
@@ -80,7 +80,7 @@ def _individual(data: TreatyData, facts: TiebreakerFacts) -> TiebreakerResult:
     def next_step(step: str) -> None:
         steps.append(_step(step, "next", None))
 
-    home = _states(data, facts.permanent_home_in, "Habitação permanente")
+    home = _states(data, facts.permanent_home_in, "permanent_home")
     if home is None:
         return stop("permanent_home", "permanent_home_in")
     if len(home) == 1:
@@ -91,15 +91,15 @@ def _individual(data: TreatyData, facts: TiebreakerFacts) -> TiebreakerResult:
         if vital is None:
             return stop("vital_interests", "vital_interests_in")
         if vital.strip().lower() != "undetermined":
-            return decide("vital_interests", _states(data, vital, "Centro de interesses vitais")[0])
+            return decide("vital_interests", _states(data, vital, "vital_interests")[0])
         next_step("vital_interests")
-    abode = _states(data, facts.habitual_abode_in, "Permanência habitual")
+    abode = _states(data, facts.habitual_abode_in, "habitual_abode")
     if abode is None:
         return stop("habitual_abode", "habitual_abode_in")
     if len(abode) == 1:
         return decide("habitual_abode", abode[0])
     next_step("habitual_abode")
-    nationality = _states(data, facts.nationality, "Nacionalidade")
+    nationality = _states(data, facts.nationality, "nationality")
     if nationality is None:
         return stop("nationality", "nationality")
     if len(nationality) == 1:

@@ -35,30 +35,30 @@ def topic_list(topics: list[str]) -> TopicList:
 
 def validate_facts(facts: Facts) -> None:
     if not isinstance(facts, Facts):
-        raise RulesInputError("Os factos têm de ser um objeto Facts.")
+        raise RulesInputError("facts_type", expected="Facts")
     if facts.holding_pct is not None and not 0 <= facts.holding_pct <= 100:
-        raise RulesInputError(f"Percentagem de participação inválida: {facts.holding_pct} (tem de estar entre 0 e 100).")
+        raise RulesInputError("holding_pct", value=facts.holding_pct)
     if facts.holding_months is not None and facts.holding_months < 0:
-        raise RulesInputError(f"Período de detenção inválido: {facts.holding_months} meses (não pode ser negativo).")
+        raise RulesInputError("holding_months", value=facts.holding_months)
     if facts.loan_term_years is not None and facts.loan_term_years < 0:
-        raise RulesInputError(f"Prazo do empréstimo inválido: {facts.loan_term_years} anos (não pode ser negativo).")
+        raise RulesInputError("loan_term", value=facts.loan_term_years)
     if facts.holding_since and facts.payment_date and facts.holding_since > facts.payment_date:
-        raise RulesInputError("A data de início da participação é posterior à data do pagamento.")
+        raise RulesInputError("holding_after_payment")
     if facts.beneficiary_kind is not None and facts.beneficiary_kind not in BENEFICIARY_KINDS:
-        raise RulesInputError(f"Tipo de beneficiário desconhecido: {facts.beneficiary_kind!r} "
-                              f"(conhecidos: {', '.join(BENEFICIARY_KINDS)}).")
+        raise RulesInputError("unknown_value", name="beneficiary_kind", value=repr(facts.beneficiary_kind),
+                              known=", ".join(BENEFICIARY_KINDS))
     if facts.royalty_kind is not None and facts.royalty_kind not in ROYALTY_KINDS:
-        raise RulesInputError(f"Tipo de royalty desconhecido: {facts.royalty_kind!r} "
-                              f"(conhecidos: {', '.join(ROYALTY_KINDS)}).")
+        raise RulesInputError("unknown_value", name="royalty_kind", value=repr(facts.royalty_kind),
+                              known=", ".join(ROYALTY_KINDS))
     for name, known in (("pension_kind", PENSION_KINDS), ("gain_kind", GAIN_KINDS),
                         ("employment_kind", EMPLOYMENT_KINDS), ("student_payment_origin", STUDENT_PAYMENT_ORIGINS)):
         value = getattr(facts, name)
         if value is not None and value not in known:
-            raise RulesInputError(f"Valor desconhecido para {name}: {value!r} (conhecidos: {', '.join(known)}).")
+            raise RulesInputError("unknown_value", name=name, value=repr(value), known=", ".join(known))
     for name in ("pension_annual_usd", "student_annual_usd", "stay_years"):
         value = getattr(facts, name)
         if value is not None and value < 0:
-            raise RulesInputError(f"Valor inválido para {name}: {value} (não pode ser negativo).")
+            raise RulesInputError("negative_value", name=name, value=value)
 
 
 def _cites(items: tuple[CitedQuote, ...], source_state: str) -> list[Citation]:

@@ -15,6 +15,10 @@ Units produced (every one has an address that a citation can show):
   heading = the section title; when it ends with a citation ("Art. 4.º, n.º 2, alínea a), ..."
   or "art. 22(2)") that is refers_to and gives article/paragraph/subparagraph, otherwise the
   bullet is addressed by the section title and its position ("2");
+- a bullet citing several alíneas ("alíneas c) e d)") whose clauses each end with their own
+  marker ("... nacional (alínea c)); se for ... (alínea d)).") is addressed to the paragraph, and
+  each clause becomes kind="section", level="alinea", uid "s1.b3.c", so a citation of alínea d
+  shows the words of alínea d;
 - trailing text after the last section's list ("Dados verificados: ...") is kind="closing",
   article="Encerramento", uid "closing".
 A citation naming another instrument first ("MLI art. 9(4)", "Protocol para. 8") only gives the
@@ -34,6 +38,7 @@ _SEPARATOR_ROW = re.compile(r"\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?")
 _COMPACT_REF = re.compile(r"\b(?P<inst>(?:MLI|Protocol[oa]?|Prot\.)\s+)?art(?:igo|\.)?\s*(?P<num>\d+)\.?º?"
                           r"(?P<parts>(?:\s?\([0-9a-z]+\))*)", re.I)
 _CITATION_START = re.compile(r"\b[Aa]rt(?:igo|\.)\s*\d+")
+_INLINE_ALINEA = re.compile(r"\(al[íi]nea\s+([a-z])\)\)")
 _REF_HEADER = re.compile(r"artigo|article|art[íi]culo|refer|base legal|fonte|norma", re.I)
 _MAX_SECTION_TITLE = 100
 
@@ -122,17 +127,40 @@ def _add_table(b: UnitBuilder, section: Unit, rows: list[Line]) -> None:
               refers_to=cite or None)
 
 
+def _clauses(text: str, cite: str | None) -> list[tuple[str, int, int]]:
+    """(letter, start, end) of each clause closed by its own "(alínea x))", when together they
+    are exactly the alíneas the bullet's citation names; otherwise none."""
+    refs = prose_references(cite) if cite else []
+    cited = refs[0].letters if refs else []
+    marks = list(_INLINE_ALINEA.finditer(text))
+    if len(cited) < 2 or [m.group(1) for m in marks] != cited:
+        return []
+    out, prev = [], 0
+    for m in marks:
+        start = prev + len(text[prev:]) - len(text[prev:].lstrip(" ;,."))
+        out.append((m.group(1), start, m.end()))
+        prev = m.end()
+    return out
+
+
 def _add_bullets(b: UnitBuilder, section: Unit, bullets: list[tuple[int, int]]) -> None:
     for n, (start, end) in enumerate(bullets, 1):
         text = b.source[start:end]
         cite_at = [m.start() for m in _CITATION_START.finditer(text)]
         cite = text[cite_at[-1]:].strip() if cite_at else None
         addr = _citation_address(cite) if cite else None
-        b.add(uid=f"{section.uid}.b{n}", level="paragraph", kind="section", start=start, end=end,
-              article=addr.article if addr else section.article,
-              paragraph=addr.paragraph if addr else str(n),
-              subparagraph=addr.subparagraph if addr else None,
-              heading=section.heading, parent=section.uid, refers_to=cite)
+        clauses = _clauses(text, cite) if addr else []
+        bullet = b.add(uid=f"{section.uid}.b{n}", level="paragraph", kind="section", start=start, end=end,
+                       article=addr.article if addr else section.article,
+                       paragraph=addr.paragraph if addr else str(n),
+                       subparagraph=addr.subparagraph if addr and not clauses else None,
+                       heading=section.heading, parent=section.uid, refers_to=cite)
+        if bullet is None:
+            continue
+        for letter, s, e in clauses:
+            b.add(uid=f"{bullet.uid}.{letter}", level="alinea", kind="section", start=start + s,
+                  end=start + e, article=bullet.article, paragraph=bullet.paragraph,
+                  subparagraph=letter, heading=section.heading, parent=bullet.uid, refers_to=cite)
 
 
 def _add_section(b: UnitBuilder, number: int, lines: list[Line]) -> None:

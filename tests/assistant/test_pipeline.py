@@ -36,6 +36,15 @@ def test_quick_input_facts_rerun_the_rules(make_assistant):
     assert rates(answer) == [15.0]
 
 
+def test_bad_quick_input_is_refused_in_the_question_language(make_assistant):
+    question = "I live in Japan and receive interest from a Portuguese bank. What is the cap?"
+    unknown = make_assistant().ask(question, extra_facts={"no_such_fact": 1})
+    assert unknown.abstained and unknown.error
+    assert "Unknown fact: no_such_fact." in unknown.answer
+    bad = make_assistant().ask(question, extra_facts={"holding_pct": 140})
+    assert "Invalid holding percentage: 140" in bad.card and "Percentagem" not in bad.card
+
+
 def test_rule_quotes_are_exact_corpus_words(make_assistant, corpus_chunks):
     answer = make_assistant().ask(DIVIDENDS_PT)
     rule_cites = [c for c in answer.citations if c.source == "rule"]

@@ -19,7 +19,7 @@ def _check_units(source, units):
         assert u.text and all(normalise_ws(source[s:e]) == u.text for s, e in u.spans), u.uid
         assert u.article, u.uid            # every unit has an address
         if u.parent:
-            assert by_uid[u.parent].level == "article"
+            assert by_uid[u.parent].level == {"paragraph": "article", "alinea": "paragraph"}[u.level]
             assert by_uid[u.parent].start <= u.start and u.end <= by_uid[u.parent].end
     assert any(u.level == "article" for u in units)
 
@@ -74,10 +74,23 @@ def test_ptjp_bullets(ptjp):
     assert (b1.article, b1.paragraph, b1.subparagraph) == ("4", "2", "a")
     assert b1.kind == "section" and b1.level == "paragraph" and b1.parent == "s1"
     assert b1.refers_to.startswith("Art. 4.º, n.º 2, alínea a)")
-    assert by_uid["s1.b3"].subparagraph == "c"
+    both = by_uid["s1.b3"]              # "... (alínea c)); ... (alínea d)). Art. 4.º, n.º 2, alíneas c) e d)"
+    assert (both.paragraph, both.subparagraph) == ("2", None)
+    c, d = by_uid["s1.b3.c"], by_uid["s1.b3.d"]
+    assert (c.level, c.subparagraph, d.subparagraph) == ("alinea", "c", "d")
+    assert c.text.startswith("Se permanecer habitualmente") and c.text.endswith("nacional (alínea c))")
+    assert d.text.startswith("se for nacional de ambos") and d.text.endswith("comum acordo (alínea d))")
     japan = by_uid["s3.b1"]
     assert japan.text.startswith("Japão:") and (japan.article, japan.paragraph) == ("22", "2")
     assert by_uid["s3.b2"].paragraph == "1"
+
+
+def test_bullet_with_one_cited_alinea_is_not_split():
+    text = ("Residência\n- Decidem de comum acordo (alínea d)); antes disso vale a nacionalidade (alínea c)). "
+            "Art. 4.º, n.º 2, alíneas c) e d), da Convenção\n- Outra coisa. Art. 5.º, n.º 1\n")
+    units = parse("x", "Título\n" + text)
+    assert not [u for u in units if u.level == "alinea"]      # markers out of the cited order
+    assert next(u for u in units if u.uid == "s1.b1").subparagraph == "c"
 
 
 OTHER_PAIR = """Convenção Portugal – Canadá: pensões e juros

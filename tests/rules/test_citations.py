@@ -146,3 +146,14 @@ def test_fallbacks_are_reported() -> None:
             used[_id(cq)] = level
     print("\ncitações verificadas numa unidade envolvente:", used or "nenhuma")
     assert all(level in ("paragraph", "article") for level in used.values())
+
+
+def test_tie_breaker_alineas_resolve_to_their_own_words() -> None:
+    """The PT-JP summary prints alíneas c) and d) in one bullet; mutual agreement is alínea d)
+    and must be checked against the words of alínea d), not the enclosing paragraph."""
+    steps = TREATIES["PT-JP"].residence_individual
+    assert steps["mutual_agreement"].citation.subparagraph == "d"
+    for step in ("nationality", "mutual_agreement"):
+        texts, level = unit_texts(steps[step])
+        assert level == "exact", step
+        assert len(texts) == 1 and normalise_ws(steps[step].citation.quote) in texts[0]

@@ -183,3 +183,17 @@ def test_topic_unit_and_state_labels() -> None:
     assert state_name("FR", "es") == "FR"
     for parties in (d.parties for d in load_all().values()):
         assert all(state_name(p, "en") != p for p in parties)
+
+
+def test_input_errors_speak_the_question_language() -> None:
+    """Bad input to a rule is a catalogue message: the es/en answer must not get a Portuguese error."""
+    with pytest.raises(RulesInputError) as err:
+        employment_183_days("PT-BR", [(date(2024, 3, 1), date(2024, 2, 1))], False, False)
+    assert "anterior" in str(err.value)                       # logs and the Portuguese pages
+    assert err.value.text_in("es") == ("Estancia 1: la fecha de fin (2024-02-01) es anterior a la de "
+                                       "inicio (2024-03-01).")
+    assert err.value.text_in("en").startswith("Stay 1: the end date (2024-02-01) is before")
+    with pytest.raises(RulesInputError) as err:
+        residence_tiebreaker("PT-BR", TiebreakerFacts(permanent_home_in=("JP",)))
+    assert err.value.text_in("en").startswith("permanent home available to the person: JP is not a party")
+    assert err.value.text_in("es").startswith("vivienda permanente a su disposición: JP no es parte")
