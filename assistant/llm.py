@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import re
 import threading
 import time
 from dataclasses import dataclass
@@ -24,6 +25,20 @@ BACKENDS = ("local", "openai", "none")
 HUB_PREFIX = "hf:"
 # llama.cpp sampling that keeps the small model on the facts; other servers ignore unknown fields.
 LLAMA_SAMPLING = {"top_p": 0.9, "repeat_penalty": 1.1, "cache_prompt": True}
+
+
+# A sentence ends at . ! ? (or …), optionally followed by its passage references "[1][2]".
+_SENTENCE_END = re.compile(r"[.!?…](?:\s*\[\d+\])*(?=\s|$)")
+_ABBREVIATION = re.compile(r"\b(?:arts?|n|nos?|al|als|par|para|p|ex|cf|vd|sr|sra|dr|dra)\.$", re.I)
+
+
+def whole_sentences(text: str) -> str:
+    """The text up to its last finished sentence: an explanation cut by the token cap must not
+    end mid-sentence. A text with no finished sentence is kept as it is."""
+    text = text.strip()
+    ends = [m.end() for m in _SENTENCE_END.finditer(text)
+            if not _ABBREVIATION.search(text[:m.start() + 1])]
+    return text[:ends[-1]] if ends else text
 
 
 class LlmUnavailable(Exception):

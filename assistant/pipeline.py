@@ -15,7 +15,7 @@ import rules
 from assistant.answer import Answer, CitationRef, Guardrail, RateLine, ReadingChoice
 from assistant.apply_rules import RuleRun, merge_facts, run_rules
 from assistant.guardrail import verify, without_percentages
-from assistant.llm import LlmInfo, LlmUnavailable, make_chat_model, stream_tokens
+from assistant.llm import LlmInfo, LlmUnavailable, make_chat_model, stream_tokens, whole_sentences
 from assistant.prompting import build_messages, prompt
 from assistant.render import fmt_rate, follow_up, msg, render_card, treaty_name
 from assistant.retrieve import DenseUnavailable, HybridSearch, Hit, open_dense
@@ -366,7 +366,7 @@ class Assistant:
                 guard.action, guard.notes = "fallback", [f"falha do LLM: {str(exc)[:160]}"]
                 answer.guardrail = guard
                 return
-            text = "".join(pieces).strip()
+            text = whole_sentences("".join(pieces))
             verdict = verify(text, grounding, valid, question, answer.rule_results)
             guard.numbers_checked = verdict.numbers
             guard.ungrounded_numbers = verdict.ungrounded

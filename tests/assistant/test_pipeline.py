@@ -154,6 +154,12 @@ def test_grounded_explanation_is_kept(make_assistant):
     assert answer.explanation in answer.answer
 
 
+def test_an_explanation_cut_by_the_token_cap_ends_at_its_last_sentence(make_assistant):
+    model = scripted("O limite é 10% porque a sociedade detém 30% [1]. Se a participação fosse menor, o")
+    answer = make_assistant(model).ask(DIVIDENDS_COMPANY)
+    assert answer.explanation == "O limite é 10% porque a sociedade detém 30% [1]."
+
+
 def test_stream_yields_card_then_tokens_then_final(make_assistant):
     model = scripted("O limite é 10% [1].")
     events = list(make_assistant(model).stream(DIVIDENDS_COMPANY))
