@@ -72,7 +72,7 @@ class FeedbackStore:
                      for c in answer.citations]
         row = (datetime.now(timezone.utc).isoformat(timespec="seconds"), rating, redact(comment.strip()),
                redact(answer.question), answer.language, answer.treaty, redact(answer.answer),
-               redacted_json(citations), redacted_json(answer.rule_results),
+               redacted_json(citations), redacted_json(answer.rule_results.to_dicts() if answer.rule_results else []),
                answer.llm.get("backend"), answer.llm.get("model"), answer.timings_ms.get("total"),
                answer.guardrail.action, key)
         columns = (*COLUMNS[1:], _KEY_COLUMN)

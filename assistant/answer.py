@@ -1,12 +1,17 @@
 """The Answer: everything one question produced, serialisable to the CLI's JSON contract.
 
 The deterministic part (rate lines, card text, citations) is filled before the LLM runs and is
-complete on its own; the explanation is an optional addition that the guardrail vetted.
+complete on its own; the explanation is an optional addition that the guardrail vetted. What
+understanding read (Query) and what the rules gave (RuleRun) stay typed; to_dict() is the only
+place they become JSON.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
+
+from assistant.apply_rules import RuleRun
+from assistant.understand.query import Query
 
 
 @dataclass(frozen=True)
@@ -83,11 +88,14 @@ class Answer:
     missing_facts: list[str] = field(default_factory=list)
     follow_up: str = ""                      # the question asking for missing facts
     notices: list[str] = field(default_factory=list)
-    query: dict[str, Any] = field(default_factory=dict)       # what understanding read (triage panel)
-    rule_results: list[dict[str, Any]] = field(default_factory=list)
+    query: Query | None = None               # what understanding read (triage panel)
+    rule_results: RuleRun | None = None      # what the rules gave
     error: str | None = None                 # a clear message for bad input
     readings: list[ReadingChoice] = field(default_factory=list)   # candidate treaties, when uncertain
     premise: str = ""                        # the rate the user took for granted, confirmed or corrected
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(replace(self, query=None, rule_results=None))
+        data["query"] = self.query.to_dict() if self.query is not None else {}
+        data["rule_results"] = self.rule_results.to_dicts() if self.rule_results is not None else []
+        return data

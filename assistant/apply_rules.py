@@ -16,6 +16,10 @@ MLI_TOPICS = ("anti_abuse", "arbitration", "capital_gains")
 HOST_INCOMES = ("students", "professors")
 
 
+RuleResult = (WithholdingResult | EmploymentResult | TiebreakerResult | Figure | rules.DocumentApplication
+              | TaxingRightsResult | rules.Relief | NotCovered)
+
+
 @dataclass
 class RuleRun:
     withholding: list[WithholdingResult] = field(default_factory=list)
@@ -52,10 +56,25 @@ class RuleRun:
             unique.setdefault((c.doc, c.article, c.paragraph, c.subparagraph, c.quote), c)
         return list(unique.values())
 
+    def results(self) -> list[RuleResult]:
+        items = [*self.withholding, self.employment, self.tiebreaker, *self.figures,
+                 *self.documents, *self.rights, *self.relief, self.not_covered]
+        return [x for x in items if x is not None]
+
     def to_dicts(self) -> list[dict[str, Any]]:
-        items: list[Any] = [*self.withholding, self.employment, self.tiebreaker, *self.figures,
-                            *self.documents, *self.rights, *self.relief, self.not_covered]
-        return [x.to_dict() for x in items if x is not None]
+        return [x.to_dict() for x in self.results()]
+
+    @property
+    def gives_exemption(self) -> bool:
+        """A result (or one of its alternatives) exempts at source, or leaves the income to one State
+        only: then an explanation may say "isento" / "exempt"."""
+        outcomes = [o for r in self.withholding for o in (r.outcome, *(a.outcome for a in r.alternatives))]
+        cases = [case for r in self.rights for case in r.cases]
+        rights = [sr.right for case in cases for sr in case.rights]
+        reliefs = [*self.relief, *(rel for case in cases for rel in case.relief)]
+        return ("exempt" in outcomes or (self.employment is not None and self.employment.taxable_in_work_state is False)
+                or any(right in ("exclusive", "none", "exempt") for right in rights)
+                or any(rel.method.startswith("exemption") for rel in reliefs))
 
     @property
     def has_result(self) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Iterable
 
 _CITE = re.compile(r"\[(\d+)\]")
 _NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:[. ]\d{3})+|\d+)(?:[.,](\d+))?(?![\w])")
@@ -197,14 +197,6 @@ def exemption_claims(text: str) -> list[str]:
     return [m.group(0) for m in _EXEMPTION.finditer(text)]
 
 
-def rules_give_exemption(rule_results: Sequence[dict[str, Any]]) -> bool:
-    """A rule result (or one of its alternatives) exempts at source, or leaves the income to the residence State."""
-    for r in rule_results:
-        outcomes = [r.get("outcome"), *(a.get("outcome") for a in r.get("alternatives") or ())]
-        if "exempt" in outcomes or r.get("taxable_in_work_state") is False:
-            return True
-    return False
-
 
 # ---- the check -----------------------------------------------------------------------------------------
 def citation_refs(text: str) -> list[int]:
@@ -231,9 +223,10 @@ class Verdict:
 
 
 def verify(generated: str, grounding_texts: list[str], valid_refs: set[int], question: str = "",
-           rule_results: Sequence[dict[str, Any]] = ()) -> Verdict:
+           exemption_given: bool = False) -> Verdict:
     """Grounding texts (card, passages, labels) ground any number; the question grounds plain numbers and the
-    percentages it states as facts, restated as facts; an exemption needs a rule result that gives one."""
+    percentages it states as facts, restated as facts; an exemption claim needs the rules to give one
+    (RuleRun.gives_exemption)."""
     facts_pct = stated_facts_percentages(question)
     allowed = {m.value for m in mentions(question) if not m.percent} | facts_pct
     allowed_pct: set[str] = set()
@@ -247,6 +240,6 @@ def verify(generated: str, grounding_texts: list[str], valid_refs: set[int], que
     numbers = [m.value for m in found]
     ungrounded = sorted(set(ungrounded), key=numbers.index)
     invalid = sorted(set(n for n in citation_refs(generated) if n not in valid_refs))
-    claims = [] if rules_give_exemption(rule_results) else exemption_claims(generated)
+    claims = [] if exemption_given else exemption_claims(generated)
     return Verdict(ok=not ungrounded and not invalid and not claims, numbers=numbers, ungrounded=ungrounded,
                    invalid_refs=invalid, unsupported_claims=claims)

@@ -179,7 +179,7 @@ class Assistant:
         return StreamEvent("final", Answer(
             question=question, language=lang, answer=text, card="" if error else text, abstained=True,
             treaty=treaty, error=error, llm=self._llm_dict(), timings_ms=timings,
-            query=_query_dict(query) if query else {}, rule_results=run.to_dicts() if run else []))
+            query=query, rule_results=run))
 
     def _decide_topic(self, question: str) -> DecideTopic | None:
         """The nearest-example classifier on the question's embedding (the one dense retrieval uses)."""
@@ -341,8 +341,8 @@ class Assistant:
         return Answer(question=question, language=lang, answer="", abstained=False,
                       treaty=treaties[0] if treaties else None, rates=rates, citations=citations,
                       card=f"{title}\n{body}", llm=self._llm_dict(), missing_facts=missing,
-                      follow_up=follow_up(missing, lang), notices=notices, query=_query_dict(query),
-                      rule_results=run.to_dicts(), readings=choices, premise=premise)
+                      follow_up=follow_up(missing, lang), notices=notices, query=query,
+                      rule_results=run, readings=choices, premise=premise)
 
     def _generate(self, answer: Answer, query: Query) -> Iterator[StreamEvent]:
         lang = answer.language
@@ -367,7 +367,8 @@ class Assistant:
                 answer.guardrail = guard
                 return
             text = whole_sentences("".join(pieces))
-            verdict = verify(text, grounding, valid, question, answer.rule_results)
+            verdict = verify(text, grounding, valid, question,
+                             answer.rule_results is not None and answer.rule_results.gives_exemption)
             guard.numbers_checked = verdict.numbers
             guard.ungrounded_numbers = verdict.ungrounded
             guard.invalid_citations = verdict.invalid_refs
@@ -465,22 +466,6 @@ def _heading_terms(query: Query) -> tuple[str, ...]:
 
 def _spans(chunk: Chunk | None) -> tuple[tuple[int, int], ...]:
     return tuple(tuple(s) for s in json.loads(chunk.spans)) if chunk else ()
-
-
-def _query_dict(query: Query) -> dict[str, Any]:
-    data = dataclasses.asdict(query)
-    data.pop("text", None)
-    return _plain(data)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if hasattr(value, "isoformat"):
-        return value.isoformat()
-    return value
 
 
 def _compose(answer: Answer) -> str:

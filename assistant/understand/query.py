@@ -1,8 +1,10 @@
 """What understanding read from one question: the Query the rules, retrieval and the card work from."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any
 
 from rules.facts import Facts, TiebreakerFacts
 
@@ -49,3 +51,19 @@ class Query:
     mentions_mli: bool = False                     # the question names the MLI / BEPS
     stated_rates: tuple[float, ...] = ()           # percentages the user asserts as rates (their premise)
     readings: tuple[Reading, ...] = ()             # candidate treaties when the pair is not certain
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form (CLI, eval): every field but the raw text, dates as ISO strings."""
+        data = dataclasses.asdict(self)
+        data.pop("text", None)
+        return _plain(data)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if hasattr(value, "isoformat"):
+        return value.isoformat()
+    return value

@@ -8,6 +8,8 @@ import pytest
 
 from app_support.feedback import COLUMNS, FeedbackError, FeedbackStore
 from assistant.answer import Answer, CitationRef
+from assistant.apply_rules import RuleRun
+from rules import Facts, Message, NotCovered, withholding_cap
 
 
 def _answer() -> Answer:
@@ -18,8 +20,9 @@ def _answer() -> Answer:
                                quote="15% do montante bruto dos dividendos, nos restantes casos", chunk_id=None,
                                source="rule")],
         llm={"backend": "none", "model": ""}, timings_ms={"total": 42.5},
-        rule_results=[{"type": "WithholdingResult", "treaty": "PT-BR", "outcome": "cap", "rate": 15.0,
-                       "notes": ["CPF 529.982.247-25 do titular"]}])
+        rule_results=RuleRun(not_covered=NotCovered("PT-BR CPF 529.982.247-25 do titular", [],
+                                                     Message("rules.input.unknown_fact", {"names": "x"})),
+                             withholding=[withholding_cap("PT-BR", "dividends", "BR", Facts(beneficiary_kind="individual"))]))
 
 
 def test_record_writes_a_redacted_row(tmp_path):
@@ -34,7 +37,9 @@ def test_record_writes_a_redacted_row(tmp_path):
     assert "912 345 678" not in row["answer"] and "**15%**" in row["answer"]
     assert "PT50" not in row["comment"] and "[IBAN]" in row["comment"]
     assert "529.982.247-25" not in row["rule_results"]
-    assert json.loads(row["rule_results"])[0]["rate"] == 15.0
+    stored = json.loads(row["rule_results"])
+    assert stored[0]["type"] == "WithholdingResult" and stored[0]["rate"] == 15.0
+    assert stored[-1]["type"] == "NotCovered" and "529.982" not in stored[-1]["subject"]
     assert json.loads(row["citations"])[0]["label"] == "PT-BR art. 10(2)(b)"
     assert (row["treaty"], row["llm_backend"], row["total_ms"]) == ("PT-BR", "none", 42.5)
 

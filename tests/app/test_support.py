@@ -6,6 +6,9 @@ from app_support.highlight import highlight_html
 from app_support.quick_inputs import QUICK_INPUTS, quick_inputs_for, to_facts
 from app_support.render import DISCLAIMER, reply_draft, triage_rows
 from assistant.answer import Answer, CitationRef
+from assistant.apply_rules import RuleRun
+from assistant.understand import Query
+from rules import taxing_rights, withholding_cap
 from ingest.units import ParsedDocument, Unit
 from rules.facts import Facts
 
@@ -91,16 +94,19 @@ def test_reply_draft_has_answer_sources_and_the_disclaimer_last():
 
 
 def test_triage_rows_show_the_reading_of_the_query():
-    answer = _answer(query={"treaty": "BR-ES", "source_state": "ES", "residence_state": "BR", "topic": "dividends",
-                            "facts": {"holding_pct": 30.0, "beneficiary_kind": None}},
-                     missing_facts=["beneficiary_kind"], llm={"backend": "none", "model": ""},
-                     timings_ms={"understand": 3.2, "total": 120.0},
-                     rule_results=[{"type": "WithholdingResult", "treaty": "BR-ES", "income": "dividends",
-                                    "source_state": "ES", "outcome": "cap", "rate": 15.0}])
+    facts = Facts(holding_pct=30.0)
+    query = Query(text="q", language="es", treaty="BR-ES", source_state="ES", residence_state="BR",
+                  topic="dividends", facts=facts)
+    run = RuleRun(withholding=[withholding_cap("BR-ES", "dividends", "ES", facts)],
+                  rights=[taxing_rights("PT-BR", "pensions", "PT", Facts(pension_kind="social_security"))])
+    answer = _answer(query=query, missing_facts=["beneficiary_kind"], llm={"backend": "none", "model": ""},
+                     timings_ms={"understand": 3.2, "total": 120.0}, rule_results=run)
     rows = dict(triage_rows(answer))
     assert rows["Estado da fonte"] == "Espanha" and rows["Estado de residência"] == "Brasil"
     assert rows["Tipo de rendimento / tema"] == "dividendos"
     assert rows["Factos encontrados"] == "holding_pct = 30.0"
     assert rows["Factos em falta"] == "beneficiary_kind"
-    assert "15%" in rows["Resultado das regras"]
+    assert "BR-ES · dividendos · fonte ES: Taxa máxima de 15%" in rows["Resultado das regras"]
+    assert "PT-BR · pensões" in rows["Resultado das regras"]
+    assert "só Brasil pode tributar; Portugal não pode tributar" in rows["Resultado das regras"]
     assert rows["Tempo"].startswith("120 ms")

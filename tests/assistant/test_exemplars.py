@@ -55,4 +55,4 @@ def test_understanding_asks_the_classifier_only_when_the_lexicon_is_silent_or_to
 def test_real_embeddings_find_the_topic_the_lexicon_misses(real_assistant):
     answer = real_assistant.ask("Dou aulas de piano em digressões pela Europa e no verão vou tocar em São Paulo; "
                                 "o Brasil fica com parte do cachê?")
-    assert answer.query["topic"] == "artistes_sportsmen"
+    assert answer.query.topic == "artistes_sportsmen"

@@ -1,4 +1,8 @@
+from datetime import date
+
+from assistant.apply_rules import RuleRun
 from assistant.guardrail import citation_refs, numbers_in, verify
+from rules import Facts, employment_183_days, taxing_rights, withholding_cap
 
 
 def test_numbers_are_normalised_across_formats():
@@ -131,29 +135,40 @@ EXEMPTION_CLAIMS = [
 ]
 
 
+def _run(**results) -> RuleRun:
+    return RuleRun(**results)
+
+
 def test_an_exemption_claim_needs_a_rule_result_that_gives_one():
-    cap = [{"type": "WithholdingResult", "outcome": "cap", "rate": 15.0, "alternatives": []}]
+    cap = _run(withholding=[withholding_cap("PT-BR", "dividends", "BR", Facts(beneficiary_kind="individual"))])
+    assert cap.withholding[0].outcome == "cap" and not cap.gives_exemption
     passages = ["no máximo 15% [1]", "os juros pagos ao Governo são isentos de imposto"]  # another case's words
     for text in EXEMPTION_CLAIMS:
-        verdict = verify(text, passages, {1}, rule_results=cap)
+        verdict = verify(text, passages, {1}, exemption_given=cap.gives_exemption)
         assert not verdict.ok and verdict.unsupported_claims, text
         assert "exemption" in verdict.problems()
 
 
 def test_an_exemption_given_by_the_rules_may_be_said():
-    exempt = [{"type": "WithholdingResult", "outcome": "exempt", "rate": 0.0, "alternatives": []}]
-    alternatives = [{"type": "WithholdingResult", "outcome": "alternatives",
-                     "alternatives": [{"outcome": "exempt", "rate": 0.0}, {"outcome": "cap", "rate": 15.0}]}]
-    only_residence = [{"type": "EmploymentResult", "taxable_in_work_state": False}]
-    assert verify("Os juros estão isentos no Estado da fonte [1].", ["isento (0%)"], {1}, rule_results=exempt).ok
-    assert verify("Pode ficar isento se for o Governo [1].", ["x"], {1}, rule_results=alternatives).ok
-    assert verify("The salary is not taxed in Spain [1].", ["x"], {1}, rule_results=only_residence).ok
+    exempt = _run(withholding=[withholding_cap("PT-BR", "interest", "BR", Facts(beneficiary_kind="government"))])
+    alternatives = _run(withholding=[withholding_cap("PT-BR", "interest", "BR", Facts())])
+    short_stay = employment_183_days("PT-BR", [(date(2024, 3, 1), date(2024, 3, 20))], False, False)
+    only_residence = _run(employment=short_stay)
+    social_security = _run(rights=[taxing_rights("PT-BR", "pensions", "PT", Facts(pension_kind="social_security"))])
+    assert exempt.withholding[0].outcome == "exempt"
+    assert alternatives.withholding[0].outcome == "alternatives"
+    assert short_stay.taxable_in_work_state is False
+    for run in (exempt, alternatives, only_residence, social_security):
+        assert run.gives_exemption
+    assert verify("Os juros estão isentos no Estado da fonte [1].", ["isento (0%)"], {1},
+                  exemption_given=exempt.gives_exemption).ok
+    assert verify("The pension is exempt in Portugal [1].", ["x"], {1},
+                  exemption_given=social_security.gives_exemption).ok
 
 
 def test_text_without_an_exemption_claim_passes():
-    cap = [{"type": "WithholdingResult", "outcome": "cap", "rate": 15.0}]
     assert verify("O Brasil pode reter no máximo 15% [1]; o resto é tributado em Portugal.", ["no máximo 15%"],
-                  {1}, rule_results=cap).ok
+                  {1}).ok
 
 
 # ---------------------------------------------------------------- the question grounds facts, never rates
