@@ -14,7 +14,7 @@ import argparse
 import json
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from assistant.retrieve import RETRIEVERS, DenseUnavailable, Hit
 
@@ -160,19 +160,12 @@ def _retrieve(assistant: "Assistant", args: argparse.Namespace) -> int:
                 print(f"{h['rank']:2}. {h['score']:.4f} {h['treaty']} art. {h['article']}"
                       f"{'(' + h['paragraph'] + ')' if h['paragraph'] else ''} [{h['language']}] {h['text'][:120]}")
         return 0
-    failed = False
-    for line in read_batch(args.batch):
-        if line.error:
-            _emit({"id": line.id, "line": line.number, "error": line.error})
-            failed = True
-            continue
-        try:
-            hits = assistant.retrieve(line.question, args.k, args.retriever)
-            _emit({"id": line.id, "results": [_hit_dict(i, h) for i, h in enumerate(hits, start=1)]})
-        except Exception as exc:  # noqa: BLE001 - one bad question must not stop the batch
-            _emit({"id": line.id, "line": line.number, "error": f"linha {line.number}: {exc}"})
-            failed = True
-    return 1 if failed else 0
+
+    def retrieved(question: str) -> tuple[dict[str, Any], bool]:
+        hits = assistant.retrieve(question, args.k, args.retriever)
+        return {"results": [_hit_dict(i, h) for i, h in enumerate(hits, start=1)]}, False
+
+    return _batch(args.batch, retrieved)
 
 
 def _ask(assistant: "Assistant", args: argparse.Namespace) -> int:
@@ -183,20 +176,31 @@ def _ask(assistant: "Assistant", args: argparse.Namespace) -> int:
         else:
             print(clean(answer.answer))
         return 1 if answer.error else 0
+
+    def answered(question: str) -> tuple[dict[str, Any], bool]:
+        answer = assistant.ask(question)
+        return answer.to_dict(), answer.error is not None
+
+    return _batch(args.batch, answered)
+
+
+def _batch(path: str, run: Callable[[str], tuple[dict[str, Any], bool]]) -> int:
+    """One output line per input line, in order; a line that fails (bad input, or an exception while
+    answering it) is an error line with its number and never stops the rest. Exit 1 when any failed."""
     failed = False
-    for line in read_batch(args.batch):
+    for line in read_batch(path):
         if line.error:
             _emit({"id": line.id, "line": line.number, "error": line.error})
             failed = True
             continue
         try:
-            answer = assistant.ask(line.question)
+            result, line_failed = run(line.question)
         except Exception as exc:  # noqa: BLE001 - one bad question must not stop the batch
             _emit({"id": line.id, "line": line.number, "error": f"linha {line.number}: {type(exc).__name__}: {exc}"})
             failed = True
             continue
-        _emit({"id": line.id, **answer.to_dict()})
-        failed = failed or answer.error is not None
+        _emit({"id": line.id, **result})
+        failed = failed or line_failed
     return 1 if failed else 0
 
 

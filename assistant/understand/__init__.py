@@ -31,11 +31,19 @@ __all__ = ["DecideTopic", "LANGUAGES", "MAX_QUESTION_CHARS", "Query", "Reading",
 # or None to keep the lexicon's reading. The pipeline's is the nearest-example classifier.
 DecideTopic = Callable[[tuple[str, ...]], "str | None"]
 
+# Incomes whose taxing rights the rules give, besides the salary (which the tie-breaker can decide).
+OTHER_INCOMES = INCOME_TYPES + ("immovable_property", "capital_gains", "pensions", "government_service",
+                                "independent_services", "directors_fees", "artistes_sportsmen", "students",
+                                "professors", "business_profits", "other_income")
+
 
 def _tiebreaker_question(facts: TiebreakerFacts | None, topic_list: tuple[str, ...]) -> bool:
     """Homes in both States, where the family lives, or a company's place of management, with no income and no
-    question-type topic named: the question is who the person is resident of (art. 4)."""
+    question-type topic named: the question is who the person is resident of (art. 4). A named income other
+    than the salary ("o aluguel paga imposto onde?") keeps the question about that income."""
     if facts is None or (topic_list and topic_list[0] not in ("employment", "residence")):
+        return False
+    if set(topic_list) & set(OTHER_INCOMES):
         return False
     homes = facts.permanent_home_in
     strong = (homes is not None and len(homes) != 1) or facts.vital_interests_in is not None
@@ -72,9 +80,11 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         return unique(c for n in names for c in roles.get(n, ()))
 
     residence_states = role("residence")
+    # rent and gains come from where the property is; a job named beside them is context, not the source
     homes = ("home",) if {"immovable_property", "capital_gains"} & set(topic_list) else ()
-    way = direction(folded, mentions, treaties, residence_states, role("source", "work", "property", *homes, "pe"),
-                    lang, bool(topic_list))
+    work = () if set(topic_list[:1]) & {"immovable_property", "capital_gains"} else ("work",)
+    sources = ("source", *work, "property", *homes, "pe")
+    way = direction(folded, mentions, treaties, residence_states, role(*sources), lang, bool(topic_list))
     parties = set(treaties.get(way.treaty, ())) if way.treaty else set()
     work_state = (role("work") or (None,))[0]
     if work_state is None and is_employment(topic_list):

@@ -345,7 +345,8 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
 
 def _tiebreaker(roles: dict[str, tuple[str, ...]], facts: Facts, clauses: ResidenceFacts) -> TiebreakerFacts | None:
     """The clause reading (residence.py) first; the roles of the words before each country fill the rest."""
-    homes = clauses.homes if clauses.homes is not None else roles.get("home", ()) or None
+    role_homes = tuple(c for c in roles.get("home", ()) if c not in clauses.let_homes)
+    homes = clauses.homes if clauses.homes is not None else role_homes or None
     abodes = clauses.abodes or roles.get("abode", ()) or None
     nations = clauses.nationality or roles.get("nationality", ()) or None
     vital = clauses.vital or (roles.get("vital", ()) or (None,))[0]

@@ -8,7 +8,7 @@ the treaty; a clause starting "onde"/"where" speaks of the country of the clause
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from assistant.lexicon import cues
 from assistant.lexicon.text import Token
@@ -22,6 +22,7 @@ class ResidenceFacts:
     vital: str | None = None                 # a State code, or "undetermined"
     abodes: tuple[str, ...] | None = None
     nationality: tuple[str, ...] | None = None
+    let_homes: tuple[str, ...] = ()          # where a home is let to others (a source of rent, not a home)
     personal: bool = False                   # a home, family, abode or nationality cue: an individual
     cues: set[str] = field(default_factory=set)
 
@@ -39,12 +40,28 @@ def _clauses(tokens: list[Token]) -> list[tuple[int, int]]:
     return spans
 
 
-_TAKES_COUNTRIES = ("home", "family", "vital", "abode", "nationality")
+_TAKES_COUNTRIES = ("home", "let_home", "family", "vital", "abode", "nationality")
 
 
 def _distance(cue_start: int, cue_end: int, at: int) -> tuple[int, int]:
     """Tokens between a cue and a country; on a tie the cue before the country wins."""
     return (at - cue_end + 1, 0) if at >= cue_end else (cue_start - at, 1)
+
+
+_NEAR = 3      # tokens between a home word and the words that say it is let (or lived in)
+
+
+def _let_homes(found: list) -> set[int]:
+    """Start positions of home cues that name a property let to others."""
+    let = [m for m in found if m.value == "let_out"]
+    lives = [m for m in found if m.value == "lives"]
+    out = set()
+    for h in (m for m in found if m.value == "home"):
+        near_let = any(0 <= m.start - h.end < _NEAR or 0 <= h.start - m.end < _NEAR for m in let)
+        lived_in = any(0 <= h.start - m.end < _NEAR for m in lives)
+        if near_let and not lived_in:
+            out.add(h.start)
+    return out
 
 
 def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[str, ...]) -> ResidenceFacts:
@@ -53,6 +70,9 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     Each country in a clause belongs to the nearest fact cue ("a família vive em Portugal e tenho
     nacionalidade japonesa"); "both" belongs to the nearest fact cue too."""
     found = cues().tiebreaker.find(tokens)
+    let = _let_homes(found)
+    found = [replace(m, value="let_home") if m.value == "home" and m.start in let else m
+             for m in found if m.value not in ("let_out", "lives")]
     out = ResidenceFacts()
     by_fact: dict[str, list[str]] = {name: [] for name in _TAKES_COUNTRIES}
     previous: tuple[str, ...] = ()
@@ -85,6 +105,7 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
         out.homes = homes
     if vital and out.vital is None:
         out.vital = vital[0]
+    out.let_homes = unique(by_fact["let_home"])
     out.abodes = unique(by_fact["abode"]) or None
     out.nationality = unique(by_fact["nationality"]) or None
     out.personal = bool(out.cues & {"home", "no_home", "family", "abode", "nationality", "vital"})

@@ -46,8 +46,9 @@ def lexicon_topics(tokens: list[Token], language: str) -> tuple[str, ...]:
     lex = topics()
     ignored = lex.not_in_language.get(language, frozenset())
     skip = {i for i, t in enumerate(tokens) if t.norm in ignored}
+    matches = lex.index.find(tokens, skip)
     found: list[str] = []
-    for m in lex.index.find(tokens, skip):
+    for m in matches:
         if m.value not in found:
             found.append(m.value)
     ordered: list[str] = []
@@ -56,7 +57,17 @@ def lexicon_topics(tokens: list[Token], language: str) -> tuple[str, ...]:
             ordered += [t for t in found if t in ("dividends", "interest", "royalties") and t not in ordered]
         elif slot in found and slot not in ordered:
             ordered.append(slot)
-    return tuple(ordered)
+    return _side_job_last(tuple(ordered), matches, _focus(tokens))
+
+
+def _side_job_last(ordered: tuple[str, ...], matches: list, focus: tuple[int, int]) -> tuple[str, ...]:
+    """"Trabalho em Aveiro mas tenho um apartamento arrendado em Recife. O aluguel paga imposto onde?":
+    the job is context when only the other income is named in the sentence that asks."""
+    start, end = focus
+    asked = {m.value for m in matches if start <= m.start < end}
+    if "employment" not in ordered or "employment" in asked or not asked - {"residence"}:
+        return ordered
+    return tuple(t for t in ordered if t != "employment") + ("employment",)
 
 
 def read_topics(tokens: list[Token], found: tuple[str, ...]) -> TopicReading:

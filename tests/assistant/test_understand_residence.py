@@ -54,3 +54,26 @@ def test_centre_of_interests_is_not_interest_income():
 def test_a_house_sold_is_not_a_tiebreaker_question():
     query = understand("Vendi uma casa em Recife e moro em Lisboa. Quem tributa a mais-valia?", TREATIES)
     assert query.topic == "capital_gains"
+
+
+@pytest.mark.parametrize("text, residence, source", [
+    ("Trabalho em Aveiro mas tenho um apartamento arrendado em Recife. O aluguel paga imposto onde?", "PT", "BR"),
+    ("Moro em Lisboa e tenho uma casa alugada em Fortaleza. Onde pago imposto sobre isso?", "PT", "BR"),
+    ("Resido en Valencia y tengo un piso alquilado en Belo Horizonte; ¿quién grava lo que me pagan los inquilinos?",
+     "ES", "BR"),
+    ("I live in Porto and rent out my flat in Rio. Who taxes the rent?", "PT", "BR"),
+])
+def test_a_home_let_to_others_is_an_income_source_not_a_tiebreaker_home(text, residence, source):
+    """A let flat is the source of rent: the question is who taxes the rent (art. 6), not where the
+    person is resident."""
+    query = understand(text, TREATIES)
+    assert query.topic == "immovable_property", query.topics
+    assert query.source_state == source and query.residence_state in (None, residence)   # None: the other party
+    assert query.tiebreaker is None or query.tiebreaker.permanent_home_in in (None, (residence,))
+
+
+def test_a_rented_home_the_person_lives_in_is_still_a_home():
+    query = understand("Moro numa casa alugada em Lisboa e tenho casa própria em Campinas, onde vive a minha "
+                       "mulher. De que país sou residente?", TREATIES)
+    assert query.topic == "residence"
+    assert set(query.tiebreaker.permanent_home_in) == {"PT", "BR"}
