@@ -93,7 +93,7 @@ def row(label: str, sessions: int, timings: Sequence[Timing]) -> str:
            if t.first_token_s is not None and t.total_s > t.first_token_s]
     return (f"| {label} | {sessions} | {percentile(firsts, 50):.1f} / {percentile(firsts, 95):.1f} s | "
             f"{percentile(totals, 50):.1f} / {percentile(totals, 95):.1f} s | {percentile(gen, 50):.1f} | "
-            f"{len(timings)} |")
+            f"{len(firsts)} de {len(timings)} |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     prompts = chat_prompts(args.questions + args.sessions)
     single, together = prompts[:args.questions], prompts[args.questions:args.questions + args.sessions]
     lines = ["| Servidor | Pedidos em simultâneo | 1.º token p50 / p95 | Resposta completa p50 / p95 | "
-             "Geração (pedaços/s) p50 | n |", "|---|---|---|---|---|---|"]
+             "Geração (pedaços/s) p50 | Com texto / pedidos |", "|---|---|---|---|---|---|"]
     for i, url in enumerate(args.urls):
         label = args.labels[i] if i < len(args.labels) else url
         stream_once(url, args.model, single[0], 8)          # load and cache the fixed system prompt
