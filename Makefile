@@ -48,8 +48,11 @@ run: index
 	$(PY) -m assistant.llm_server run -- $(PY) -m streamlit run app.py --server.headless true \
 	  --server.port $${TREATY_APP_PORT:-8501} --browser.gatherUsageStats false --server.fileWatcherType none
 
+# Two pytest workers: the browser, model-server and subprocess tests spend much of their time waiting, so the
+# second core runs the rest meanwhile (tests/conftest.py gives a real model one thread when the other is busy).
+TEST_WORKERS ?= 2
 test: index browser
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 bench: index
 	$(PY) -m eval.bench

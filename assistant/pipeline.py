@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any, Iterator
@@ -23,6 +24,8 @@ from assistant.understand import DecideTopic, Query, Reading, understand, valida
 from assistant.understand.exemplars import ExemplarClassifier
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
+from ingest.embedding_cache import EmbeddingCache, cached_queries
+from ingest.model_fingerprint import model_fingerprint
 from ingest.ocr_reading import clean_passage
 from ingest.chunks import Chunk
 from ingest.index import read_chunks_file
@@ -54,7 +57,7 @@ class Assistant:
         self.llm_info = llm_info
         self.llm_error = llm_error
         self.default_mode = "hybrid" if search.dense is not None else "bm25"
-        self.classifier = _classifier_for(search.dense)
+        self.classifier = _classifier_for(search.dense, settings)
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None, llm: str | None = None,
@@ -391,14 +394,34 @@ class Assistant:
 _CLASSIFIERS: dict[int, ExemplarClassifier] = {}
 
 
-def _classifier_for(dense) -> ExemplarClassifier | None:
-    """One nearest-example classifier per dense index (its bank embedded once, with the same model)."""
+def _classifier_for(dense, settings: Settings) -> ExemplarClassifier | None:
+    """One nearest-example classifier per dense index, its bank embedded with the same model; the bank's
+    vectors are kept in the embedding cache (by model fingerprint), so a restart does not re-embed them."""
     embeddings = getattr(dense, "embeddings", None)
     if embeddings is None:
         return None
     if id(dense) not in _CLASSIFIERS:
-        _CLASSIFIERS[id(dense)] = ExemplarClassifier(lambda texts: [embeddings.embed_query(t) for t in texts])
+        _CLASSIFIERS[id(dense)] = ExemplarClassifier(_bank_embedder(embeddings, settings))
     return _CLASSIFIERS[id(dense)]
+
+
+def _bank_embedder(embeddings, settings: Settings):
+    def direct(texts):
+        return [embeddings.embed_query(t) for t in texts]
+
+    def embed(texts):
+        try:
+            cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite3")
+            model_ref = model_fingerprint(settings.embedding_model_ref, settings.cache_dir / "model-fingerprints.json")
+        except (OSError, sqlite3.Error):
+            return direct(texts)          # no writable cache: embed them, as before
+        try:
+            return cached_queries(embeddings.embed_query, cache, model_ref)(texts)
+        except sqlite3.Error:
+            return direct(texts)
+        finally:
+            cache.close()
+    return embed
 
 
 @dataclass(frozen=True)

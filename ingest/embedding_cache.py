@@ -1,11 +1,14 @@
 """Vectors already computed, kept outside the repo by content hash, so a fresh checkout (or CI)
 rebuilds its index without re-embedding unchanged text. Keyed by Chunk.content_hash, which
-includes the model reference: another model never reuses these vectors."""
+includes the model reference: another model never reuses these vectors. Fixed texts embedded as
+queries (the topic classifier's example bank) are kept the same way, under query_key()."""
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from array import array
 from pathlib import Path
+from typing import Callable, Sequence
 
 
 class EmbeddingCache:
@@ -31,3 +34,22 @@ class EmbeddingCache:
 
     def close(self) -> None:
         self._db.close()
+
+
+def query_key(model_ref: str, text: str) -> str:
+    """The cache key of `text` embedded as a query by the model `model_ref` (its content fingerprint)."""
+    return hashlib.sha256(f"query\0{model_ref}\0{text}".encode()).hexdigest()
+
+
+def cached_queries(embed_query: Callable[[str], list[float]], cache: EmbeddingCache,
+                   model_ref: str) -> Callable[[Sequence[str]], list[list[float]]]:
+    """embed(texts) that takes each query vector from the cache, computing and keeping only the missing."""
+    def embed(texts: Sequence[str]) -> list[list[float]]:
+        keys = [query_key(model_ref, t) for t in texts]
+        found = cache.get_many(keys)
+        missing = {k: embed_query(t) for k, t in zip(keys, texts) if k not in found}
+        if missing:
+            cache.put_many(missing)
+        return [found.get(k) or missing[k] for k in keys]
+    return embed
+

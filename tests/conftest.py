@@ -22,6 +22,30 @@ from ingest.index import CHUNKS_FILE
 SESSION_MARK = os.environ.setdefault("TREATY_TEST_SESSION", uuid.uuid4().hex)
 
 
+def _busy_cores(window_s: float = 0.3) -> float:
+    """Cores kept busy by other processes right now (this one sleeps while it measures)."""
+    def sample() -> tuple[int, int]:
+        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        idle = values[3] + (values[4] if len(values) > 4 else 0)
+        return sum(values), idle
+    total0, idle0 = sample()
+    time.sleep(window_s)
+    total1, idle1 = sample()
+    cores = os.cpu_count() or 1
+    return cores * (1 - (idle1 - idle0) / max(total1 - total0, 1))
+
+
+def cpu_threads() -> int:
+    """Threads for a real model in a test: every core when the machine is otherwise idle (CI); one when other
+    work keeps a core busy, where two llama.cpp or torch threads wait for each other (~10x slower, see
+    eval/RESULTS.md). Measured now, not from the load average, which lags the heavy tests before."""
+    cores = os.cpu_count() or 1
+    try:
+        return cores if _busy_cores() < 0.5 else 1
+    except (OSError, ValueError, IndexError):
+        return 1
+
+
 @pytest.fixture(scope="session")
 def real_assistant():
     import torch
@@ -31,7 +55,7 @@ def real_assistant():
     settings = load_settings()
     assert (settings.index_dir / CHUNKS_FILE).is_file(), \
         f"índice em falta em {settings.index_dir}: corra `python -m ingest` (o `make test` constrói-o)"
-    torch.set_num_threads(1)  # one short query at a time: one thread is faster on a busy 2-core machine
+    torch.set_num_threads(cpu_threads())
     return Assistant.from_settings(settings, llm="none", dense=True)
 
 
@@ -56,6 +80,8 @@ def pytest_sessionfinish(session, exitstatus):
     from assistant.llm_server import stop_owned
 
     stop_owned()
+    if hasattr(session.config, "workerinput"):
+        return      # a pytest-xdist worker: the other worker's servers may still be in use; the controller checks
     deadline = time.monotonic() + 5  # a server whose owner just exited notices within a second
     while (orphans := leftover_servers()) and time.monotonic() < deadline:
         time.sleep(0.5)

@@ -4,11 +4,14 @@ each explanation streams, and no session errors. The server is the app's own (a 
 so it ends with the app."""
 from __future__ import annotations
 
+import shutil
+
 import pytest
 from playwright.sync_api import sync_playwright
 
 from config import load_settings
 from tests.app.conftest import ARTIFACTS
+from tests.conftest import cpu_threads
 from tests.app.live_app import CHROMIUM, CHROMIUM_ARGS, live_app
 
 QUESTIONS = [
@@ -41,12 +44,16 @@ def app_with_model(tmp_path):
     settings = load_settings()
     env = {"TREATY_LLM_BACKEND": "local", "TREATY_CACHE_DIR": str(tmp_path / "cache"),
            "TREATY_LLM_MODEL_PATH": str(settings.llm_model_file),
-           "TREATY_EMBEDDING_MODEL": settings.embedding_model_ref, "TREATY_LLM_MAX_TOKENS": "24",
+           "TREATY_EMBEDDING_MODEL": settings.embedding_model_ref, "TREATY_LLM_MAX_TOKENS": "12",
            "TREATY_LLM_TIMEOUT_S": "600",  # the fourth session waits for three others: no time limit here
-           # This checks concurrency, not speed; on a busy machine one thread decodes ~10x faster than two
-           # (eval/RESULTS.md), which keeps the test short wherever it runs.
-           "TREATY_LLM_THREADS": "1",
+           # This checks concurrency, not speed: short prompts (two passages) and short explanations
+           "TREATY_LLM_THREADS": str(cpu_threads()), "TREATY_RETRIEVAL_K": "2",
            "TREATY_FEEDBACK_DB": str(tmp_path / "feedback.sqlite3")}
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    for name in ("embeddings.sqlite3", "model-fingerprints.json"):   # vectors and model hashes already known
+        if (settings.cache_dir / name).is_file():
+            shutil.copy2(settings.cache_dir / name, cache / name)
     log = tmp_path / "streamlit.log"
     with live_app(env, log) as url:
         yield url, log

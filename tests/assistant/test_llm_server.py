@@ -17,6 +17,7 @@ from langchain_core.messages import HumanMessage
 from assistant.llm import LlmUnavailable, LocalServerChat, make_chat_model, stream_tokens
 from assistant.llm_server import ensure_server, running_server, state_file, stop_owned
 from config import REPO_ROOT, load_settings
+from tests.conftest import cpu_threads
 
 MODEL = load_settings().llm_model_file
 
@@ -119,11 +120,11 @@ def test_orphan_check_sees_a_marked_server_process():
 @pytest.mark.slow
 def test_app_keeps_answering_when_the_server_dies_mid_answer(tmp_path, make_assistant, own_servers):
     """The card still comes, with a notice; the next question starts a new server and gets its explanation."""
-    settings = _settings(tmp_path, llm_threads=1).replace(llm_max_tokens=24)
+    settings = _settings(tmp_path, llm_threads=cpu_threads()).replace(llm_max_tokens=16)
     chat = LocalServerChat(settings=settings, model_file=MODEL)
     chat.client()
     first = running_server(settings, MODEL)
-    assistant = make_assistant(chat, llm_max_tokens=24, llm_timeout_s=600)
+    assistant = make_assistant(chat, llm_max_tokens=16, llm_timeout_s=600, retrieval_k=2)
     question = "Sou residente em Portugal e recebo dividendos de uma empresa brasileira. Qual a taxa?"
     final, killed = None, False
     for event in assistant.stream(question):

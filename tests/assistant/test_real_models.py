@@ -26,10 +26,14 @@ def test_real_embeddings_rank_the_dividend_paragraph_first():
     assert ids[int(np.argmax(scores))] == wanted, dict(zip(ids, scores.round(3)))
 
 
-def test_local_llm_end_to_end():
+def test_local_llm_end_to_end(real_assistant):
+    """The configured local model through its server (started on demand), with the shared real index."""
+    from assistant.llm import make_chat_model
     from assistant.pipeline import Assistant
 
-    assistant = Assistant.from_settings(llm="local")
+    settings = real_assistant.settings.replace(llm_max_tokens=48)
+    chat, info = make_chat_model(settings, "local")
+    assistant = Assistant(settings, real_assistant.catalog, real_assistant.search, chat, info)
     answer = assistant.ask("A minha empresa portuguesa detém diretamente 40% de uma sociedade brasileira "
                            "há 5 anos. Qual é a taxa máxima de retenção sobre os dividendos?")
     assert answer.llm["backend"] == "local" and answer.llm["model"].endswith(".gguf")
