@@ -406,13 +406,19 @@ def _classifier_for(dense, settings: Settings) -> ExemplarClassifier | None:
 
 
 def _bank_embedder(embeddings, settings: Settings):
+    """Cached only for a sentence-transformers model named by its folder or hub id (keyed by that model's
+    own fingerprint); any other embedder embeds the bank directly."""
     def direct(texts):
         return [embeddings.embed_query(t) for t in texts]
+
+    model_name = getattr(embeddings, "model_name", None)
+    if not isinstance(model_name, str) or not model_name:
+        return direct
 
     def embed(texts):
         try:
             cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite3")
-            model_ref = model_fingerprint(settings.embedding_model_ref, settings.cache_dir / "model-fingerprints.json")
+            model_ref = model_fingerprint(model_name, settings.cache_dir / "model-fingerprints.json")
         except (OSError, sqlite3.Error):
             return direct(texts)          # no writable cache: embed them, as before
         try:

@@ -37,17 +37,24 @@ class EmbeddingCache:
 
 
 def query_key(model_ref: str, text: str) -> str:
-    """The cache key of `text` embedded as a query by the model `model_ref` (its content fingerprint)."""
-    return hashlib.sha256(f"query\0{model_ref}\0{text}".encode()).hexdigest()
+    """The cache key of `text` embedded as a query by the model `model_ref` (the content fingerprint of
+    the model that computes it, never of a configured one it may differ from)."""
+    return hashlib.sha256(f"query-vector\0{model_ref}\0{text}".encode()).hexdigest()
 
 
 def cached_queries(embed_query: Callable[[str], list[float]], cache: EmbeddingCache,
                    model_ref: str) -> Callable[[Sequence[str]], list[list[float]]]:
-    """embed(texts) that takes each query vector from the cache, computing and keeping only the missing."""
+    """embed(texts) that takes each query vector from the cache, computing and keeping only the missing.
+    Vectors of another length than the fresh ones are not trusted: all are computed again."""
     def embed(texts: Sequence[str]) -> list[list[float]]:
         keys = [query_key(model_ref, t) for t in texts]
         found = cache.get_many(keys)
+        if len({len(v) for v in found.values()}) > 1:
+            found = {}
         missing = {k: embed_query(t) for k, t in zip(keys, texts) if k not in found}
+        if found and missing and len(next(iter(missing.values()))) != len(next(iter(found.values()))):
+            found = {}
+            missing = {k: embed_query(t) for k, t in zip(keys, texts)}
         if missing:
             cache.put_many(missing)
         return [found.get(k) or missing[k] for k in keys]

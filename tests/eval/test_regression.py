@@ -45,8 +45,8 @@ def evaluated(real_assistant):
     """The shared real Assistant (tests/conftest.py): loaded once for the whole session."""
     settings, dense = real_assistant.settings, real_assistant.search.dense
     cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite3")
-    model_ref = model_fingerprint(settings.embedding_model_ref, settings.cache_dir / "model-fingerprints.json")
     real = dense.embeddings
+    model_ref = model_fingerprint(real.model_name, settings.cache_dir / "model-fingerprints.json")
     dense.embeddings = _CachedQueries(real, cache, model_ref)
     try:
         scores, records = run_answers(ITEMS, ours_answer(real_assistant))

@@ -18,3 +18,12 @@ def test_bank_vectors_are_computed_once_per_model(tmp_path):
     cached_queries(embed_query, cache, "sha256:bbb")(["juros"])    # another model never reuses them
     assert calls[-1] == "juros" and len(calls) == 4
     cache.close()
+
+
+def test_vectors_of_another_length_are_computed_again(tmp_path):
+    """A cache holding another model's vectors under this key (another length) is not trusted."""
+    cache = EmbeddingCache(tmp_path / "e.sqlite3")
+    cached_queries(lambda t: [1.0] * 4, cache, "sha256:aaa")(["juros"])
+    vectors = cached_queries(lambda t: [2.0] * 8, cache, "sha256:aaa")(["juros", "royalties"])
+    assert vectors == [[2.0] * 8, [2.0] * 8]
+    cache.close()
