@@ -66,15 +66,13 @@ class RuleRun:
 
     @property
     def gives_exemption(self) -> bool:
-        """A result (or one of its alternatives) exempts at source, or leaves the income to one State
-        only: then an explanation may say "isento" / "exempt"."""
+        """A result (or one of its alternatives) exempts at source, or says a State may not tax the income:
+        then an explanation may say "isento" / "exempt". A relief method alone (exemption with progression
+        beside a source cap) does not: the claim could be read as no tax at source."""
         outcomes = [o for r in self.withholding for o in (r.outcome, *(a.outcome for a in r.alternatives))]
-        cases = [case for r in self.rights for case in r.cases]
-        rights = [sr.right for case in cases for sr in case.rights]
-        reliefs = [*self.relief, *(rel for case in cases for rel in case.relief)]
+        rights = [sr.right for r in self.rights for case in r.cases for sr in case.rights]
         return ("exempt" in outcomes or (self.employment is not None and self.employment.taxable_in_work_state is False)
-                or any(right in ("exclusive", "none", "exempt") for right in rights)
-                or any(rel.method.startswith("exemption") for rel in reliefs))
+                or any(right in ("none", "exempt") for right in rights))
 
     @property
     def has_result(self) -> bool:

@@ -200,3 +200,12 @@ def test_written_percentages_in_the_question_follow_the_same_rule():
     assert not verify("A retenção é de cinco por cento [1].", ["no máximo 15%"], {1}, question=question).ok
     assert verify("Com cinco por cento do capital, o limite é 15% [1].", ["no máximo 15%"], {1},
                   question=question).ok
+
+
+def test_a_capped_income_with_its_relief_does_not_allow_an_exemption_claim():
+    facts = Facts(beneficiary_kind="individual")
+    run = RuleRun(withholding=[withholding_cap("PT-BR", "dividends", "BR", facts)],
+                  rights=[taxing_rights("PT-BR", "dividends", "PT", facts)])
+    assert run.rights[0].cases and not run.gives_exemption
+    assert not verify("Os dividendos estão isentos no Brasil [1].", ["no máximo 15%"], {1},
+                      exemption_given=run.gives_exemption).ok
