@@ -2,15 +2,13 @@
 rules' card and the keyword-search passages, with a visible notice, never "erro interno (ConnectError)"."""
 from __future__ import annotations
 
-import os
 import socket
 
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
 
-import config
-from tests.app.conftest import APP
+from tests.app.conftest import APP, settings_env
 
 
 def _dead_port() -> int:
@@ -23,18 +21,10 @@ def _dead_port() -> int:
 def store_down_env(tmp_path):
     env = {"TREATY_LLM_BACKEND": "none", "TREATY_FEEDBACK_DB": str(tmp_path / "fb.sqlite3"),
            "TREATY_CHROMA_MODE": "http", "TREATY_CHROMA_PORT": str(_dead_port())}
-    saved = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    config.load_settings.cache_clear()
-    st.cache_resource.clear()          # the app's Assistant must be built with these settings
-    yield
-    for key, value in saved.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
-    config.load_settings.cache_clear()
-    st.cache_resource.clear()
+    with settings_env(env):
+        st.cache_resource.clear()          # the app's Assistant must be built with these settings
+        yield
+    st.cache_resource.clear()              # and the next app test's with its own
 
 
 @pytest.mark.slow
