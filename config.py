@@ -42,6 +42,16 @@ class Settings:
         return self.cache_dir / "models"
 
     @property
+    def embedding_cache_file(self) -> Path:
+        """Vectors already computed (chunks, and fixed query texts), by content hash."""
+        return self.cache_dir / "embeddings.sqlite3"
+
+    @property
+    def model_fingerprints_file(self) -> Path:
+        """Memo of the model files' hashes (by size and mtime), so a fingerprint does not re-read them."""
+        return self.cache_dir / "model-fingerprints.json"
+
+    @property
     def embedding_model_ref(self) -> str:
         """A local folder or a hub id; defaults to the folder `make models` assembles."""
         return self.embedding_model or str(self.models_dir / "embeddinggemma-300m")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 import time
 from dataclasses import dataclass
 from typing import Any, Iterator
@@ -24,8 +23,7 @@ from assistant.understand import DecideTopic, Query, Reading, understand, valida
 from assistant.understand.exemplars import ExemplarClassifier
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
-from ingest.embedding_cache import EmbeddingCache, cached_queries
-from ingest.model_fingerprint import model_fingerprint
+from ingest.embedding_cache import query_embedder
 from ingest.ocr_reading import clean_passage
 from ingest.chunks import Chunk
 from ingest.index import read_chunks_file
@@ -401,33 +399,8 @@ def _classifier_for(dense, settings: Settings) -> ExemplarClassifier | None:
     if embeddings is None:
         return None
     if id(dense) not in _CLASSIFIERS:
-        _CLASSIFIERS[id(dense)] = ExemplarClassifier(_bank_embedder(embeddings, settings))
+        _CLASSIFIERS[id(dense)] = ExemplarClassifier(query_embedder(embeddings, settings))
     return _CLASSIFIERS[id(dense)]
-
-
-def _bank_embedder(embeddings, settings: Settings):
-    """Cached only for a sentence-transformers model named by its folder or hub id (keyed by that model's
-    own fingerprint); any other embedder embeds the bank directly."""
-    def direct(texts):
-        return [embeddings.embed_query(t) for t in texts]
-
-    model_name = getattr(embeddings, "model_name", None)
-    if not isinstance(model_name, str) or not model_name:
-        return direct
-
-    def embed(texts):
-        try:
-            cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite3")
-            model_ref = model_fingerprint(model_name, settings.cache_dir / "model-fingerprints.json")
-        except (OSError, sqlite3.Error):
-            return direct(texts)          # no writable cache: embed them, as before
-        try:
-            return cached_queries(embeddings.embed_query, cache, model_ref)(texts)
-        except sqlite3.Error:
-            return direct(texts)
-        finally:
-            cache.close()
-    return embed
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     except CorpusError as exc:
         print(f"erro no corpus: {exc}\nO índice existente não foi alterado.", file=sys.stderr)
         return 2
-    cache = None if args.no_cache else EmbeddingCache(settings.cache_dir / "embeddings.sqlite3")
+    cache = None if args.no_cache else EmbeddingCache(settings.embedding_cache_file)
     try:
         report, count = _index(settings, chunks, args.rebuild, not args.quiet, cache)
     except EmbeddingModelMissing as exc:
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
 def _index(settings: Settings, chunks: list[Chunk], full: bool, progress: bool,
            cache: EmbeddingCache | None) -> tuple[SyncReport, int]:
     """Sync (or rebuild) the collection; any store failure becomes one StoreUnavailable line."""
-    model_ref = model_fingerprint(settings.embedding_model_ref, settings.cache_dir / "model-fingerprints.json")
+    model_ref = model_fingerprint(settings.embedding_model_ref, settings.model_fingerprints_file)
     client = chroma_client(settings)
     try:
         if full:

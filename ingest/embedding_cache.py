@@ -8,7 +8,12 @@ import hashlib
 import sqlite3
 from array import array
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
+
+from ingest.model_fingerprint import model_fingerprint
+
+if TYPE_CHECKING:
+    from config import Settings
 
 
 class EmbeddingCache:
@@ -58,5 +63,32 @@ def cached_queries(embed_query: Callable[[str], list[float]], cache: EmbeddingCa
         if missing:
             cache.put_many(missing)
         return [found.get(k) or missing[k] for k in keys]
+    return embed
+
+
+def query_embedder(embeddings: Any, settings: Settings) -> Callable[[Sequence[str]], list[list[float]]]:
+    """embed(texts) embedding fixed texts as queries (the topic classifier's example bank, the eval's
+    questions), kept in the embedding cache. Cached only for a model named by its folder or hub id, keyed by
+    that model's own fingerprint; any other embedder (a test's fake), or a cache that cannot be opened,
+    embeds them directly."""
+    def direct(texts: Sequence[str]) -> list[list[float]]:
+        return [embeddings.embed_query(t) for t in texts]
+
+    model_name = getattr(embeddings, "model_name", None)
+    if not isinstance(model_name, str) or not model_name:
+        return direct
+
+    def embed(texts: Sequence[str]) -> list[list[float]]:
+        try:
+            cache = EmbeddingCache(settings.embedding_cache_file)
+            model_ref = model_fingerprint(model_name, settings.model_fingerprints_file)
+        except (OSError, sqlite3.Error):
+            return direct(texts)
+        try:
+            return cached_queries(embeddings.embed_query, cache, model_ref)(texts)
+        except sqlite3.Error:
+            return direct(texts)
+        finally:
+            cache.close()
     return embed
 

@@ -51,9 +51,9 @@ def app_with_model(tmp_path):
            "TREATY_FEEDBACK_DB": str(tmp_path / "feedback.sqlite3")}
     cache = tmp_path / "cache"
     cache.mkdir()
-    for name in ("embeddings.sqlite3", "model-fingerprints.json"):   # vectors and model hashes already known
-        if (settings.cache_dir / name).is_file():
-            shutil.copy2(settings.cache_dir / name, cache / name)
+    for known in (settings.embedding_cache_file, settings.model_fingerprints_file):   # vectors, model hashes
+        if known.is_file():
+            shutil.copy2(known, cache / known.name)
     log = tmp_path / "streamlit.log"
     with live_app(env, log) as url:
         yield url, log

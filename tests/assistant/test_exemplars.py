@@ -61,11 +61,11 @@ def test_real_embeddings_find_the_topic_the_lexicon_misses(real_assistant):
 def test_a_fake_embedder_never_writes_the_real_models_bank_vectors(tmp_path):
     """Only a named sentence-transformers model caches the bank, under its own fingerprint: a test's fake
     embedder (no model_name) embeds it directly and leaves the cache alone."""
-    from assistant.pipeline import _bank_embedder
     from config import load_settings
+    from ingest.embedding_cache import query_embedder
     from tests.fakes import HashEmbedder
 
     settings = load_settings().replace(cache_dir=tmp_path)
-    vectors = _bank_embedder(HashEmbedder(), settings)(["juros", "royalties"])
+    vectors = query_embedder(HashEmbedder(), settings)(["juros", "royalties"])
     assert len(vectors) == 2 and len(vectors[0]) == len(HashEmbedder().embed_query("x"))
-    assert not (tmp_path / "embeddings.sqlite3").exists()
+    assert not settings.embedding_cache_file.exists()

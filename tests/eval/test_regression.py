@@ -11,8 +11,7 @@ import yaml
 
 from eval.gold import CORE_SPLIT, load_eval_set, splits
 from eval.run import ours_answer, run_answers, summarise, worst_categories
-from ingest.embedding_cache import EmbeddingCache, cached_queries
-from ingest.model_fingerprint import model_fingerprint
+from ingest.embedding_cache import query_embedder
 
 FLOORS_FILE = Path(__file__).resolve().parents[2] / "eval" / "floors.yaml"
 FLOORS = yaml.safe_load(FLOORS_FILE.read_text(encoding="utf-8"))
@@ -29,9 +28,9 @@ def _floor(split: str, metric: str) -> float:
 class _CachedQueries:
     """The real embedder, its query vectors read from / written to the embedding cache."""
 
-    def __init__(self, embeddings, cache: EmbeddingCache, model_ref: str):
+    def __init__(self, embeddings, settings):
         self._embeddings = embeddings
-        self._embed = cached_queries(embeddings.embed_query, cache, model_ref)
+        self._embed = query_embedder(embeddings, settings)
 
     def embed_query(self, text: str) -> list[float]:
         return self._embed([text])[0]
@@ -43,16 +42,13 @@ class _CachedQueries:
 @pytest.fixture(scope="module")
 def evaluated(real_assistant):
     """The shared real Assistant (tests/conftest.py): loaded once for the whole session."""
-    settings, dense = real_assistant.settings, real_assistant.search.dense
-    cache = EmbeddingCache(settings.cache_dir / "embeddings.sqlite3")
+    dense = real_assistant.search.dense
     real = dense.embeddings
-    model_ref = model_fingerprint(real.model_name, settings.cache_dir / "model-fingerprints.json")
-    dense.embeddings = _CachedQueries(real, cache, model_ref)
+    dense.embeddings = _CachedQueries(real, real_assistant.settings)
     try:
         scores, records = run_answers(ITEMS, ours_answer(real_assistant))
     finally:
         dense.embeddings = real
-        cache.close()
     return summarise(scores)["by_split"], records
 
 
