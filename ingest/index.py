@@ -17,9 +17,8 @@ from typing import Callable
 from langchain_core.embeddings import Embeddings
 from tqdm import tqdm
 
-from ingest.catalog import load_catalog
 from ingest.chunks import Chunk, chunk_document
-from ingest.corpus import parse_document
+from ingest.corpus import parse_catalogued
 from ingest.embedding_cache import EmbeddingCache
 from ingest.store import chunk_collection, drop_collection
 
@@ -40,8 +39,8 @@ class SyncReport:
 
 def build_chunks(corpus_dir: Path) -> list[Chunk]:
     chunks: list[Chunk] = []
-    for info in load_catalog(corpus_dir):
-        chunks.extend(chunk_document(info, parse_document(info)))
+    for info, doc in parse_catalogued(corpus_dir):
+        chunks.extend(chunk_document(info, doc))
     return chunks
 
 

@@ -49,6 +49,7 @@ def test_removed_text_and_removed_file_delete_their_chunks(small_corpus, store):
     text = portaria.read_text(encoding="utf-8")
     cut = text[: text.index("XII - ")] + "PEDRO SAMPAIO MALAN\n"
     portaria.write_text(cut, encoding="utf-8")
+    _declare(small_corpus / "catalog.yaml", "br-portaria-pt-br", articles=11)  # an honest edit says so
     report = sync(store, build_chunks(small_corpus), lambda: embedder, "fake", progress=False)
     assert report.deleted == 1 and not store.get(ids=["br-portaria-pt-br:XII:0"])["ids"]
 
@@ -57,6 +58,13 @@ def test_removed_text_and_removed_file_delete_their_chunks(small_corpus, store):
     sync(store, build_chunks(small_corpus), lambda: embedder, "fake", progress=False)
     remaining = store.get(include=["metadatas"])
     assert remaining["ids"] and all(m["doc"] == "pt-jp-2011-summary" for m in remaining["metadatas"])
+
+
+def _declare(catalog, doc_id: str, **fields) -> None:
+    import yaml
+    data = yaml.safe_load(catalog.read_text(encoding="utf-8"))
+    next(d for d in data["documents"] if d["id"] == doc_id).update(fields)
+    catalog.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
 
 
 def _drop_entry(catalog_text: str, doc_id: str) -> str:
