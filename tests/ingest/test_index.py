@@ -191,3 +191,44 @@ def test_model_fingerprint_follows_content_not_path(tmp_path):
     (tmp_path / "b" / "model" / "sub" / "weights.bin").write_bytes(b"\x01\x03" * 1000)
     assert model_fingerprint(str(tmp_path / "b" / "model"), memo) != a
     assert model_fingerprint("google/embeddinggemma-300m", memo) == "google/embeddinggemma-300m"
+
+
+def test_plain_ingest_killed_after_a_corpus_edit_is_detected_and_finished(small_corpus, tmp_path, monkeypatch):
+    """Issue 21: same ids, new text in some vectors and old text in chunks.jsonl — the check compares
+    text hashes, so the half-done sync is reported, and the next sync finishes it."""
+    from ingest.index import IndexIncomplete, check_index
+
+    monkeypatch.setattr("ingest.index.BATCH", 2)
+    old = build_chunks(small_corpus)
+    collection = chunk_collection(_client(tmp_path), "chunks")
+    sync(collection, old, HashEmbedder, "fake", progress=False)
+    check_index(collection, old)
+    for path in small_corpus.glob("00*.txt"):
+        path.write_text(path.read_text(encoding="utf-8").replace("imposto", "tributo"), encoding="utf-8")
+    new = build_chunks(small_corpus)
+    changed = [c.id for c, d in zip(old, new) if c.text_hash != d.text_hash]
+    assert [c.id for c in old] == [c.id for c in new] and len(changed) > 4
+    with pytest.raises(KeyboardInterrupt):
+        sync(collection, new, lambda: FailingEmbedder(batches=2), "fake", progress=False)
+    with pytest.raises(IndexIncomplete, match=f"{len(old) - 4} de {len(old)} passagens com vetor do texto atual"):
+        check_index(collection, old)  # chunks.jsonl still holds the old text
+    with pytest.raises(IndexIncomplete, match="índice incompleto"):
+        check_index(collection, new)
+    report = sync(collection, new, HashEmbedder, "fake", progress=False)
+    assert report.embedded == len(changed) - 4
+    check_index(collection, new)
+
+
+def test_vectors_indexed_before_text_hashes_get_them_without_embedding(small_corpus, tmp_path):
+    from ingest.index import IndexIncomplete, check_index
+
+    chunks = build_chunks(small_corpus)
+    collection = chunk_collection(_client(tmp_path), "chunks")
+    sync(collection, chunks, HashEmbedder, "fake", progress=False)
+    got = collection.get(include=["metadatas"])
+    collection.update(ids=got["ids"], metadatas=[{**m, "text_hash": ""} for m in got["metadatas"]])
+    with pytest.raises(IndexIncomplete):
+        check_index(collection, chunks)
+    report = sync(collection, chunks, lambda: pytest.fail("no embedding needed"), "fake", progress=False)
+    assert report.embedded == 0
+    check_index(collection, chunks)
