@@ -30,8 +30,8 @@ def cite_label(c: rules.Citation) -> str:
 def outcome_pt(outcome: str, rate: float | None) -> str:
     if outcome == "cap" and rate is not None:
         return t(UI, "app.outcome.cap", rate=f"{rate:g}".replace(".", ","))
-    return t(UI, f"app.outcome.{outcome}") if outcome in ("exempt", "no_treaty_limit", "no_treaty_benefit", "not_in_corpus",
-                                                            "alternatives") else outcome
+    return t(UI, f"app.outcome.{outcome}") if outcome in ("exempt", "no_treaty_limit", "pe_article_7", "source_only",
+                                                            "no_treaty_benefit", "not_in_corpus", "alternatives") else outcome
 
 
 def condition_line(c: rules.Condition) -> str:

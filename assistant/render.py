@@ -68,7 +68,8 @@ def _outcome(outcome: str, rate: float | None, language: str) -> str:
         return msg(language, "rate_cap", rate=fmt_rate(rate, language))
     if outcome == "exempt":
         return msg(language, "rate_exempt")
-    return msg(language, outcome) if outcome in ("no_treaty_limit", "no_treaty_benefit", "not_in_corpus") else outcome
+    return msg(language, outcome) if outcome in ("no_treaty_limit", "pe_article_7", "source_only", "no_treaty_benefit",
+                                                     "not_in_corpus") else outcome
 
 
 def _refs(citations, cite: CiteRef) -> str:

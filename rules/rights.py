@@ -87,8 +87,11 @@ def _cases(data: TreatyData, income: str, residence: str, source: str, facts: Fa
         status, conditions = _check(case.when, facts)
         if status == "not_met":
             continue
-        if status == "unknown" and case.assumed_not:
-            assumptions += [replace(c, status="assumed_not_met") for c in conditions if c.status == "unknown"]
+        assumed = [c for c in conditions if c.status == "unknown" and c.code in case.assumed_not]
+        if status == "unknown" and assumed:
+            first = replace(assumed[0], status="assumed_not_met")   # the first unstated one is what is assumed
+            if first not in assumptions:
+                assumptions.append(first)
             continue
         chosen.append((case, conditions))
         if status == "met":
