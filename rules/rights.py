@@ -108,7 +108,8 @@ def _cases(data: TreatyData, income: str, residence: str, source: str, facts: Fa
                 out.append(RightsCase(rule_id=r.rule_id, article=r.article, rights=r.rights,
                                       conditions=shown + r.conditions,
                                       citations=[c.citation for c in case.citations] + r.citations,
-                                      relief=r.relief, notes=list(case.notes) + r.notes, income=r.income))
+                                      relief=r.relief, notes=list(case.notes) + r.notes, income=r.income,
+                                      via=[case.id] + r.via))
             continue
         rights, notes = _state_rights(data, case, residence, source, facts)
         out.append(RightsCase(rule_id=case.id, article=case.article, rights=rights, conditions=shown,
