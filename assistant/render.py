@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 import rules
-from i18n import has, t
 from assistant.answer import RateLine, citation_label
 from assistant.apply_rules import RuleRun
 from assistant.render_rights import relief_only_lines, rights_lines
+from i18n import has, t
 from rules.labels import state_name, topic_label, unit_label
 
 CiteRef = Callable[[rules.Citation], str]   # citation -> "[n]"

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Callable
 
-from rules.facts import EMPLOYMENT_KINDS, GAIN_KINDS, PENSION_KINDS, STUDENT_PAYMENT_ORIGINS, Facts
 from i18n import CatalogueError, t
+from rules.facts import EMPLOYMENT_KINDS, GAIN_KINDS, PENSION_KINDS, STUDENT_PAYMENT_ORIGINS, Facts
 from rules.results import Condition, RulesInputError
 
 Evaluator = Callable[[Facts, dict[str, Any]], "bool | None"]

@@ -13,8 +13,18 @@ from dataclasses import replace
 from rules.conditions import describe, evaluate
 from rules.facts import TOPICS, Facts
 from rules.lookup import other_party, treaty_or_not_covered
-from rules.results import (Citation, Condition, Figure, Message, NotCovered, Relief, RightsCase, StateRight,
-                           TaxingRightsResult, WithholdingResult)
+from rules.results import (
+    Citation,
+    Condition,
+    Figure,
+    Message,
+    NotCovered,
+    Relief,
+    RightsCase,
+    StateRight,
+    TaxingRightsResult,
+    WithholdingResult,
+)
 from rules.rights_data import RightsCase as CaseSpec
 from rules.treaty_data import TreatyData
 from rules.withholding import bilateral_treaty, topic_list, withholding_cap
@@ -49,7 +59,8 @@ def _relief(data: TreatyData, income: str, residence: str, rights: dict[str, str
         return []
     out, displaced = [], set()
     for spec in data.relief:
-        if residence not in spec.residence_states or spec.applies != mode or (spec.incomes and income not in spec.incomes):
+        if (residence not in spec.residence_states or spec.applies != mode
+                or (spec.incomes and income not in spec.incomes)):
             continue
         status, conditions = _check(spec.when, facts)
         if status == "not_met":

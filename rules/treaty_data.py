@@ -315,7 +315,8 @@ def load_treaty_file(path: Path) -> TreatyData:
     reader = _Reader(path, treaty)
     parties = tuple(str(p) for p in _as_tuple(raw.get("parties")))
     if len(parties) not in (0, 2):
-        raise reader.fail("parties", "uma convenção bilateral tem duas partes (ou nenhuma, num instrumento multilateral)")
+        raise reader.fail("parties",
+                          "uma convenção bilateral tem duas partes (ou nenhuma, num instrumento multilateral)")
     withholding = raw.get("withholding") or {}
     common = tuple(replace(reader.rule(r, f"withholding.common_exclusions {i + 1}"), exclusion=True)
                    for i, r in enumerate(_as_tuple(withholding.get("common_exclusions"))))

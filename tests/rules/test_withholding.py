@@ -139,7 +139,8 @@ def test_audit_br_es_government_text_lists_only_its_entities() -> None:
     result = withholding_cap("BR-ES", "interest", "BR", Facts(beneficiary_kind="government"))
     text = " ".join(c.text_in("pt") for c in result.conditions)
     assert "agência" in text and "autarquia" not in text
-    assert taxing_rights("BR-ES", "interest", "ES", Facts(government_debt=True)).cases[0].rule_id == "br-es.rights.11-4-b"
+    debt = taxing_rights("BR-ES", "interest", "ES", Facts(government_debt=True))
+    assert debt.cases[0].rule_id == "br-es.rights.11-4-b"
     assert isinstance(withholding_cap("PT-JP", "technical_services", "JP", Facts()), NotCovered)
 
 
