@@ -4,10 +4,10 @@ from __future__ import annotations
 import dataclasses
 
 import rules
-from i18n import t
 from assistant.answer import Answer, citation_label
 from assistant.apply_rules import RuleResult
 from assistant.understand import Query
+from i18n import t
 from rules.labels import state_name, topic_label
 
 UI = "pt"                                      # the app's language
@@ -30,8 +30,9 @@ def cite_label(c: rules.Citation) -> str:
 def outcome_pt(outcome: str, rate: float | None) -> str:
     if outcome == "cap" and rate is not None:
         return t(UI, "app.outcome.cap", rate=f"{rate:g}".replace(".", ","))
-    return t(UI, f"app.outcome.{outcome}") if outcome in ("exempt", "no_treaty_limit", "no_treaty_benefit", "not_in_corpus",
-                                                            "alternatives") else outcome
+    named = ("exempt", "no_treaty_limit", "pe_article_7", "source_only", "no_treaty_benefit", "not_in_corpus",
+             "alternatives")
+    return t(UI, f"app.outcome.{outcome}") if outcome in named else outcome
 
 
 def condition_line(c: rules.Condition) -> str:

@@ -8,8 +8,19 @@ from typing import Any
 
 import rules
 from assistant.understand import Query
-from rules import (Condition, EmploymentResult, Facts, Figure, Message, NotCovered, RulesInputError, TaxingRightsResult,
-                   TiebreakerFacts, TiebreakerResult, WithholdingResult)
+from rules import (
+    Condition,
+    EmploymentResult,
+    Facts,
+    Figure,
+    Message,
+    NotCovered,
+    RulesInputError,
+    TaxingRightsResult,
+    TiebreakerFacts,
+    TiebreakerResult,
+    WithholdingResult,
+)
 from rules.conditions import describe
 
 MLI_TOPICS = ("anti_abuse", "arbitration", "capital_gains")

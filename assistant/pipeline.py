@@ -18,15 +18,15 @@ from assistant.guardrail import verify, without_percentages
 from assistant.llm import LlmInfo, LlmUnavailable, make_chat_model, stream_tokens, whole_sentences
 from assistant.prompting import build_messages, prompt
 from assistant.render import fmt_rate, follow_up, msg, render_card, treaty_name
-from assistant.retrieve import DenseUnavailable, HybridSearch, Hit, open_dense
+from assistant.retrieve import DenseUnavailable, Hit, HybridSearch, open_dense
 from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
 from assistant.understand.exemplars import ExemplarClassifier
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
-from ingest.embedding_cache import query_embedder
-from ingest.ocr_reading import clean_passage
 from ingest.chunks import Chunk
+from ingest.embedding_cache import query_embedder
 from ingest.index import read_chunks_file
+from ingest.ocr_reading import clean_passage
 from ingest.units import normalise_ws
 from rules.labels import state_name, topic_label
 
@@ -333,7 +333,8 @@ class Assistant:
         notices = []
         if query.injection:
             notices.append(msg(lang, "injection_notice"))
-        notices += [msg(lang, "side_note", what=msg(lang, f"out_of_scope.{code}", default=msg(lang, "out_of_scope.other")))
+        notices += [msg(lang, "side_note",
+                        what=msg(lang, f"out_of_scope.{code}", default=msg(lang, "out_of_scope.other")))
                     for code in query.side_notes]
         run = _combined([p.run for p in parts])
         missing = list(run.missing_facts)
@@ -348,7 +349,8 @@ class Assistant:
     def _generate(self, answer: Answer, query: Query) -> Iterator[StreamEvent]:
         lang = answer.language
         valid = {c.n for c in answer.citations}  # every passage shown to the user may be cited
-        card = answer.card.replace(answer.premise, "") if answer.premise else answer.card  # the user's rate is no ground
+        # the user's rate is no ground
+        card = answer.card.replace(answer.premise, "") if answer.premise else answer.card
         grounding = [card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations)]
         question = without_percentages(answer.question, query.stated_rates)  # facts only, never asserted rates
         guard = Guardrail(checked=True)

@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from typing import Callable
 
 import rules
-from i18n import has, t
 from assistant.answer import RateLine, citation_label
 from assistant.apply_rules import RuleRun
 from assistant.render_rights import relief_only_lines, rights_lines
+from i18n import has, t
 from rules.labels import state_name, topic_label, unit_label
 
 CiteRef = Callable[[rules.Citation], str]   # citation -> "[n]"
@@ -68,7 +68,8 @@ def _outcome(outcome: str, rate: float | None, language: str) -> str:
         return msg(language, "rate_cap", rate=fmt_rate(rate, language))
     if outcome == "exempt":
         return msg(language, "rate_exempt")
-    return msg(language, outcome) if outcome in ("no_treaty_limit", "no_treaty_benefit", "not_in_corpus") else outcome
+    return msg(language, outcome) if outcome in ("no_treaty_limit", "pe_article_7", "source_only", "no_treaty_benefit",
+                                                     "not_in_corpus") else outcome
 
 
 def _refs(citations, cite: CiteRef) -> str:

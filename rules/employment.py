@@ -16,6 +16,7 @@ from rules.lookup import treaty_or_not_covered
 from rules.results import Condition, EmploymentResult, Message, NotCovered, RulesInputError
 from rules.treaty_data import CitedQuote, EmploymentSpec, TreatyData, load_all
 
+
 def _presence(stays: list[tuple[date, date]]) -> set[date]:
     if not isinstance(stays, (list, tuple)):
         raise RulesInputError("stays_not_list")

@@ -274,6 +274,7 @@ class RightsCase(Serialisable, WithNotes):
     relief: list[Relief]
     notes: list[Message] = field(default_factory=list)
     income: str = ""               # the income whose rule this is (differs from the question's after a redirect)
+    via: list[str] = field(default_factory=list)  # the redirecting cases that led here (e.g. 19(3) → art. 15)
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,18 @@ from dataclasses import replace
 from rules.conditions import describe, evaluate
 from rules.facts import TOPICS, Facts
 from rules.lookup import other_party, treaty_or_not_covered
-from rules.results import (Citation, Condition, Figure, Message, NotCovered, Relief, RightsCase, StateRight,
-                           TaxingRightsResult, WithholdingResult)
+from rules.results import (
+    Citation,
+    Condition,
+    Figure,
+    Message,
+    NotCovered,
+    Relief,
+    RightsCase,
+    StateRight,
+    TaxingRightsResult,
+    WithholdingResult,
+)
 from rules.rights_data import RightsCase as CaseSpec
 from rules.treaty_data import TreatyData
 from rules.withholding import bilateral_treaty, topic_list, withholding_cap
@@ -49,7 +59,8 @@ def _relief(data: TreatyData, income: str, residence: str, rights: dict[str, str
         return []
     out, displaced = [], set()
     for spec in data.relief:
-        if residence not in spec.residence_states or spec.applies != mode or (spec.incomes and income not in spec.incomes):
+        if (residence not in spec.residence_states or spec.applies != mode
+                or (spec.incomes and income not in spec.incomes)):
             continue
         status, conditions = _check(spec.when, facts)
         if status == "not_met":
@@ -87,8 +98,11 @@ def _cases(data: TreatyData, income: str, residence: str, source: str, facts: Fa
         status, conditions = _check(case.when, facts)
         if status == "not_met":
             continue
-        if status == "unknown" and case.assumed_not:
-            assumptions += [replace(c, status="assumed_not_met") for c in conditions if c.status == "unknown"]
+        assumed = [c for c in conditions if c.status == "unknown" and c.code in case.assumed_not]
+        if status == "unknown" and assumed:
+            first = replace(assumed[0], status="assumed_not_met")   # the first unstated one is what is assumed
+            if first not in assumptions:
+                assumptions.append(first)
             continue
         chosen.append((case, conditions))
         if status == "met":
@@ -105,7 +119,8 @@ def _cases(data: TreatyData, income: str, residence: str, source: str, facts: Fa
                 out.append(RightsCase(rule_id=r.rule_id, article=r.article, rights=r.rights,
                                       conditions=shown + r.conditions,
                                       citations=[c.citation for c in case.citations] + r.citations,
-                                      relief=r.relief, notes=list(case.notes) + r.notes, income=r.income))
+                                      relief=r.relief, notes=list(case.notes) + r.notes, income=r.income,
+                                      via=[case.id] + r.via))
             continue
         rights, notes = _state_rights(data, case, residence, source, facts)
         out.append(RightsCase(rule_id=case.id, article=case.article, rights=rights, conditions=shown,

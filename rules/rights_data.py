@@ -32,7 +32,8 @@ class RightsCase:
     cap_from: str | None = None      # withholding income giving the source cap
     redirect: str | None = None      # income whose cases apply instead
     notes: tuple[Message, ...] = ()
-    assumed_not: bool = False        # an exception: when its fact is not stated, assumed not to apply
+    assumed_not: tuple[str, ...] = ()  # condition codes of an exception: when one of them is unknown, the
+    #                                    case is assumed not to apply (listed in assumptions, no alternative)
 
 
 @dataclass(frozen=True)
@@ -111,10 +112,15 @@ def _case(reader: Any, raw: Any, where: str) -> RightsCase:
         raise reader.fail(where, f"'rights' precisa de papéis {ROLES} com direitos {RIGHTS}")
     if "capped" in rights.values() and not raw.get("cap_from"):
         raise reader.fail(where, "um direito 'capped' precisa de 'cap_from' (o rendimento das regras de retenção)")
-    return RightsCase(id=str(raw["id"]), article=str(raw["article"]), when=reader.conditions(raw.get("when"), where),
+    when = reader.conditions(raw.get("when"), where)
+    assumed = raw.get("assumed_not") or ()
+    codes = tuple(c.code for c in when) if assumed is True else tuple(str(c) for c in assumed)
+    if any(c not in {w.code for w in when} for c in codes):
+        raise reader.fail(where, "'assumed_not' lista códigos que não estão em 'when'")
+    return RightsCase(id=str(raw["id"]), article=str(raw["article"]), when=when,
                       rights=rights, citations=reader.citations(raw.get("citations"), where),
                       cap_from=raw.get("cap_from"), redirect=raw.get("redirect"),
-                      notes=reader.notes(raw.get("notes"), where), assumed_not=bool(raw.get("assumed_not")))
+                      notes=reader.notes(raw.get("notes"), where), assumed_not=codes)
 
 
 def read_relief(reader: Any, raw: dict, parties: tuple[str, ...]) -> tuple[ReliefSpec, ...]:

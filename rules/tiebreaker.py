@@ -10,6 +10,7 @@ from rules.lookup import treaty_or_not_covered
 from rules.results import Message, NotCovered, RulesInputError, TiebreakerResult, TiebreakerStep
 from rules.treaty_data import TreatyData, load_all
 
+
 def _step(step: str, outcome: str, state: str | None) -> TiebreakerStep:
     return TiebreakerStep(step, outcome, state)
 

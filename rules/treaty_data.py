@@ -25,7 +25,7 @@ from rules.results import Citation, Message
 from rules.rights_data import ArticleEntry, ReliefSpec, RightsIncome, read_relief, read_rights
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
-OUTCOMES = ("cap", "exempt", "no_treaty_limit", "no_treaty_benefit", "not_in_corpus")
+OUTCOMES = ("cap", "exempt", "no_treaty_limit", "pe_article_7", "source_only", "no_treaty_benefit", "not_in_corpus")
 WINDOWS = ("calendar_year", "any_12_months", "12_months_in_fiscal_year")
 INDIVIDUAL_STEPS = ("permanent_home", "vital_interests", "habitual_abode", "nationality", "mutual_agreement")
 
@@ -315,7 +315,8 @@ def load_treaty_file(path: Path) -> TreatyData:
     reader = _Reader(path, treaty)
     parties = tuple(str(p) for p in _as_tuple(raw.get("parties")))
     if len(parties) not in (0, 2):
-        raise reader.fail("parties", "uma convenção bilateral tem duas partes (ou nenhuma, num instrumento multilateral)")
+        raise reader.fail("parties",
+                          "uma convenção bilateral tem duas partes (ou nenhuma, num instrumento multilateral)")
     withholding = raw.get("withholding") or {}
     common = tuple(replace(reader.rule(r, f"withholding.common_exclusions {i + 1}"), exclusion=True)
                    for i, r in enumerate(_as_tuple(withholding.get("common_exclusions"))))

@@ -11,13 +11,21 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from rules.conditions import describe, evaluate
-from rules.facts import (BENEFICIARY_KINDS, EMPLOYMENT_KINDS, GAIN_KINDS, INCOME_TYPES, PENSION_KINDS, ROYALTY_KINDS,
-                         STUDENT_PAYMENT_ORIGINS, Facts)
+from rules.facts import (
+    BENEFICIARY_KINDS,
+    EMPLOYMENT_KINDS,
+    GAIN_KINDS,
+    INCOME_TYPES,
+    PENSION_KINDS,
+    ROYALTY_KINDS,
+    STUDENT_PAYMENT_ORIGINS,
+    Facts,
+)
 from rules.labels import topic_label
 from rules.lookup import known_treaties, other_party, treaty_or_not_covered
-from rules.results import (Alternative, Citation, Condition, Message, NotCovered, RulesInputError,
-                           WithholdingResult)
+from rules.results import Alternative, Citation, Condition, Message, NotCovered, RulesInputError, WithholdingResult
 from rules.treaty_data import CitedQuote, IncomeSpec, Rule, TreatyData
+
 
 @dataclass(frozen=True)
 class TopicList(Message):

@@ -70,7 +70,8 @@ def test_ask_batch_keeps_order_ids_and_survives_bad_lines(real_assistant, tmp_pa
 def test_undecodable_bytes_cost_only_their_line(make_assistant, tmp_path, capsys):
     batch = tmp_path / "q.jsonl"
     good = json.dumps({"id": "ok", "q": "Sou residente em Portugal e recebo dividendos do Brasil"}).encode()
-    batch.write_bytes(good + b"\n" + b'{"id": "bad", "q": "dividendos \xff\xfe Brasil"}\n' + good.replace(b'"ok"', b'"ok2"'))
+    bad = b'{"id": "bad", "q": "dividendos \xff\xfe Brasil"}\n'
+    batch.write_bytes(good + b"\n" + bad + good.replace(b'"ok"', b'"ok2"'))
     code = main(["ask", "--batch", str(batch), "--json"], make_assistant())
     lines = json_lines(capsys.readouterr().out)
     assert code == 1
@@ -168,7 +169,8 @@ def test_missing_index_is_a_clear_error(tmp_path, capsys, monkeypatch):
 def test_subprocess_smoke(tmp_path):
     """`python -m assistant` as a user runs it (BM25, so no model load): real argv, stdout and exit code."""
     batch = tmp_path / "q.jsonl"
-    batch.write_bytes(json.dumps({"id": "a", "q": "royalties Brasil Espanha"}).encode() + b"\n{\"id\": \"b\", \"q\": \"\xff\"}\n")
+    batch.write_bytes(json.dumps({"id": "a", "q": "royalties Brasil Espanha"}).encode()
+                      + b"\n{\"id\": \"b\", \"q\": \"\xff\"}\n")
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TREATY_LLM_BACKEND": "none"}
     result = subprocess.run([sys.executable, "-m", "assistant", "retrieve", "--batch", str(batch), "-k", "2",
                              "--json", "--retriever", "bm25"], cwd=REPO_ROOT, env=env, capture_output=True, timeout=300)

@@ -1,8 +1,9 @@
 """The pipeline end to end with the real corpus and rules, a scripted chat model and no dense index."""
 from __future__ import annotations
 
-from tests.assistant.conftest import BrokenModel, SlowModel, scripted
 from langchain_core.messages import AIMessage
+
+from tests.assistant.conftest import BrokenModel, SlowModel, scripted
 
 DIVIDENDS_PT = "Sou residente em Portugal e recebo dividendos de uma empresa brasileira. Qual a taxa?"
 DIVIDENDS_COMPANY = ("A minha sociedade portuguesa detém diretamente 30% de uma empresa brasileira há 3 anos. "
