@@ -53,6 +53,8 @@ def stated_facts(query: Query) -> dict[str, FactValue]:
         value = getattr(query, name)
         if value is not None:
             out[name] = _plain(value)
+    if "stay_days" not in out and query.stays:      # dates of stay: the days they cover, both ends counted
+        out["stay_days"] = sum((end - start).days + 1 for start, end in query.stays)
     tb = query.tiebreaker
     if tb is not None:
         for name in _TIEBREAKER_LISTS:
