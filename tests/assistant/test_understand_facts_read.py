@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 
 from assistant.understand import understand
-from assistant.understand.stated import stated_facts
+from assistant.understand.stated import read_facts
 
 TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"), "MLI": ()}
 
 
 def read(text: str) -> dict:
-    return stated_facts(understand(text, TREATIES))
+    return read_facts(understand(text, TREATIES))
 
 
 @pytest.mark.parametrize("text", [
@@ -129,7 +129,7 @@ def test_an_employer_of_the_other_state(text):
 def test_a_pension_in_dollars_is_an_amount_not_a_country(text, usd):
     q = understand(text, TREATIES)
     assert q.treaty == "BR-ES" and "US" not in q.countries
-    assert stated_facts(q)["pension_annual_usd"] == usd
+    assert read_facts(q)["pension_annual_usd"] == usd
 
 
 @pytest.mark.parametrize("text, state", [
