@@ -370,8 +370,9 @@ class Assistant:
                 answer.guardrail = guard
                 return
             text = whole_sentences("".join(pieces))
-            verdict = verify(text, grounding, valid, question,
-                             answer.rule_results is not None and answer.rule_results.gives_exemption)
+            runs = answer.rule_results
+            verdict = verify(text, grounding, valid, question, runs is not None and runs.gives_exemption,
+                             runs.states_that_may_tax if runs is not None else frozenset())
             guard.numbers_checked = verdict.numbers
             guard.ungrounded_numbers = verdict.ungrounded
             guard.invalid_citations = verdict.invalid_refs
