@@ -1,0 +1,3 @@
+"""placeholder"""
+def reply_text(card):
+    return ""
