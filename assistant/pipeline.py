@@ -20,8 +20,8 @@ from assistant.presentation.build import Part as CardPart, build_card, say
 from assistant.presentation.card import Card, Line, Source
 from assistant.presentation.grounding import grounding_texts
 from assistant.presentation.markdown import card_markdown, follow_up_markdown
-from assistant.presentation.reply import reply_text
-from assistant.presentation.values import Formatter, Join, Phrase, StateName, Treaty, msg, render
+from assistant.presentation.reply import refusal, reply_text
+from assistant.presentation.values import Formatter, Join, Phrase, StateForm, StateName, Treaty, msg, render
 from assistant.prompting import build_messages, prompt
 from assistant.retrieve import DenseUnavailable, HybridSearch, Hit, open_dense
 from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
@@ -184,6 +184,7 @@ class Assistant:
         timings["total"] = _ms(started)
         return StreamEvent("final", Answer(
             question=question, language=lang, answer=text, card="" if error else text, abstained=True,
+            reply="" if error else refusal(lang, text).text,
             treaty=treaty, error=error, llm=self._llm_dict(), timings_ms=timings,
             query=query, rule_results=run))
 
@@ -312,7 +313,7 @@ class Assistant:
 
         kinds = {d.id: (d.kind[0] if d.kind else "") for d in self.catalog}
         sources = [Source(c.n, c.doc, kinds.get(c.doc, ""), c.treaty, c.article, c.paragraph, c.subparagraph,
-                          c.heading) for c in citations]
+                          c.heading, c.quote) for c in citations]
         treaties = list(dict.fromkeys(p.query.treaty for p in parts if p.query.treaty))
         intro, outro = [], []
         if len(parts) > 1:
@@ -437,13 +438,18 @@ def _combined(runs: list[RuleRun]) -> RuleRun:
 def _reading_label(reading: Reading) -> Phrase:
     key = {"residence": "reading_residence", "source": "reading_source"}.get(reading.assumed_role or "",
                                                                             "reading_other")
-    return say(key, state=StateName(reading.assumed or ""), treaty=Treaty(reading.treaty))
+    return say(key, state=StateName(reading.assumed or "", _FORM.get(reading.assumed_role or "", "name")),
+               treaty=Treaty(reading.treaty))
 
 
 def _clarification(reading: Reading, lang: str) -> str:
     key = {"residence": "clarify_residence", "source": "clarify_source"}.get(reading.assumed_role or "",
                                                                             "clarify_other")
-    return msg(lang, key, state=state_name(reading.assumed or "", lang))
+    return render(say(key, state=StateName(reading.assumed or "", _FORM.get(reading.assumed_role or "", "name"))),
+                  Formatter(lang))
+
+
+_FORM: dict[str, StateForm] = {"residence": "in", "source": "from"}   # "residente no Brasil", "vem do Brasil"
 
 
 def _rate_lines(card: Card) -> list[RateLine]:

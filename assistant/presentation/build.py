@@ -95,7 +95,7 @@ class _Builder:
         if result.result == "mutual_agreement":
             head = say("tiebreaker_mutual", mutual=word("mutual"))
         elif result.result:
-            head = say("tiebreaker_result", state=Emph(StateName(result.result)),
+            head = say("tiebreaker_result", state=Emph(StateName(result.result, "of")),
                        step=say(f"steps.{result.deciding_step}"))
         else:
             head = say("tiebreaker_unknown", items=_facts(result.missing_facts))
@@ -111,7 +111,7 @@ class _Builder:
         return Line(kind, text, level=level, refs=self.refs(fig.citations))  # type: ignore[arg-type]
 
     def figures(self, figures: list[rules.Figure], topic: str) -> list[Line]:
-        return [Line("intro", say("figures_intro", topic=Topic(topic))), *(self.figure(f, 1) for f in figures)]
+        return [Line("figure", say("figures_intro", topic=Topic(topic))), *(self.figure(f, 1, "figure") for f in figures)]
 
     # ---- who may tax ----------------------------------------------------------------------------
     def rights(self, result: rules.TaxingRightsResult, caps_shown: bool) -> list[Line]:
@@ -147,19 +147,19 @@ class _Builder:
         if not case.relief:
             own = next((r.right for r in case.rights if r.role == "residence"), None)
             if own == "exclusive":
-                return [Line("outcome", say("rights.no_double_tax", state=StateName(result.residence_state)))]
+                return [Line("relief", say("rights.no_double_tax", state=StateName(result.residence_state, "the")))]
             return []
         return self.reliefs(case.relief, result.residence_state)
 
     def reliefs(self, reliefs: Sequence[rules.Relief], state: str) -> list[Line]:
-        lines = [Line("intro", say("rights.relief_intro", state=StateName(state)))]
+        lines = [Line("relief", say("rights.relief_intro", state=StateName(state, "the")))]
         for relief in reliefs:
             method: Value = say(f"rights.method.{relief.method}")
             conditions = _all(relief.conditions)
             if conditions is not None:
                 method = Join((method, say("if_conditions", conditions=conditions)), " — ")
-            lines.append(Line("outcome", method, level=1, refs=self.refs(relief.citations)))
-            lines += [self.figure(f, 2, "detail") for f in relief.figures]
+            lines.append(Line("relief", method, level=1, refs=self.refs(relief.citations)))
+            lines += [self.figure(f, 2, "relief") for f in relief.figures]
         return lines
 
     # ---- the whole run --------------------------------------------------------------------------
@@ -230,7 +230,7 @@ def _ref(citations: Sequence[rules.Citation]) -> Ref | None:
 def _who(right: rules.StateRight, result: rules.TaxingRightsResult) -> Value:
     if right.role == "effective_management":
         return say("rights.effective_management")
-    state = StateName(right.state or "")
+    state = StateName(right.state or "", "the")
     if right.role == "source":
         return say("rights.state_with_role", state=state, role=Phrase(result.source_role))
     return say("rights.state_residence", state=state)

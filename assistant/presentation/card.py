@@ -12,6 +12,8 @@ LineKind = Literal[
     "heading",      # what the block answers: the income and its direction
     "intro",        # a sentence that introduces the items below (alternatives, relief, figures, documents)
     "outcome",      # an answer: a rate, who may tax, the 183-day result, the tie-breaker result
+    "figure",       # what the corpus fixes on the topic (thresholds, periods), with its introduction
+    "relief",       # how the residence State removes the double taxation, and the figures of its methods
     "detail",       # the facts behind the line above (conditions met / failed, a figure of a method)
     "assumption",   # exceptions assumed not to apply
     "note",         # a note of a rule, the summary-only warning
@@ -80,6 +82,7 @@ class Source:
     paragraph: str | None
     subparagraph: str | None
     heading: str = ""                  # the article's heading, in the corpus's words
+    quote: str = ""                    # the exact words relied on (shown in a reply only on request)
 
     def ref(self) -> Ref:
         return Ref(self.treaty, self.article, self.paragraph, self.subparagraph)
@@ -98,7 +101,6 @@ class Card:
     premise: Line | None = None             # the rate the user took for granted, confirmed or corrected
     missing_facts: tuple[str, ...] = ()     # Facts names that would decide between alternatives
     sources: tuple[Source, ...] = ()        # every passage shown, in [n] order
-    abstained: Value | None = None          # the refusal, when the assistant does not answer
 
     def lines(self) -> Iterator[Line]:
         """Every line in reading order (premise first)."""

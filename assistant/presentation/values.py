@@ -6,6 +6,7 @@ plain reply, prompt facts, app) renders the same data its own way and nothing is
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, Callable, Literal, Mapping, Union
@@ -14,8 +15,11 @@ import rules
 from i18n import has, t
 from rules.labels import state_name, topic_label, unit_label
 
+_PROTOCOL = re.compile(r"^Protocolo\s+(\d+)$")      # the rules data name protocol points "Protocolo 5"
+_ROMAN = re.compile(r"^[IVXLC]+$")                    # the items of an order: "I", "XI"
+
 Status = Literal["met", "not_met", "unknown", "assumed_not_met"]
-StateForm = Literal["name", "in"]
+StateForm = Literal["name", "the", "in", "of", "from"]
 
 
 @dataclass(frozen=True)
@@ -33,7 +37,8 @@ class Num:
 
 @dataclass(frozen=True)
 class StateName:
-    """A State by its code; form "in" is the locative ("no Brasil", "en España", "in Japan")."""
+    """A State by its code, in the form its place in the sentence needs: "the" as a subject ("o Brasil"),
+    "in" ("no Brasil", "en España"), "of" ("do Brasil", "of Brazil"), "from" ("from Brazil")."""
     code: str
     form: StateForm = "name"
 
@@ -120,15 +125,18 @@ class Formatter:
         return f"{self.number(value)} {unit_label(unit, value, self.language)}" if unit else self.number(value)
 
     def state(self, code: str, form: StateForm = "name") -> str:
-        key = f"presentation.state_in.{code.upper()}"
-        if form == "in" and has(key):
+        key = f"presentation.state.{form}.{code.upper()}"
+        if form != "name" and has(key):
             return t(self.language, key)
         name = state_name(code, self.language)
-        return t(self.language, "presentation.state_in_default", state=name) if form == "in" else name
+        default = f"presentation.state_default.{form}"
+        return t(self.language, default, state=name) if has(default) else name
 
     def treaty(self, code: str) -> str:
         parties = rules.known_treaties().get(code)
-        return "–".join(self.state(p) for p in parties) if parties else code
+        if parties:
+            return "–".join(self.state(p) for p in parties)
+        return t(self.language, f"presentation.treaty.{code}") if has(f"presentation.treaty.{code}") else code
 
     def topic(self, code: str, capitalised: bool = False) -> str:
         label = topic_label(code, self.language)
@@ -140,12 +148,45 @@ class Formatter:
     def text(self, key: str, **params: Any) -> str:
         return t(self.language, key, **params)
 
+    def article(self, treaty: str, article: str | None, paragraph: str | None, subparagraph: str | None,
+                doc_kind: str = "convention") -> str:
+        """An article named in full: "artigo 18.º, n.º 2, da Convenção Portugal–Brasil", "artículo 18,
+        apartado 2, del Convenio Brasil–España", "Article 18(2) of the Portugal–Brazil Convention"."""
+        return self.in_document(self.unit(article, paragraph, subparagraph), doc_kind, treaty,
+                                numbered(article) and bool(paragraph))
+
+    def unit(self, article: str | None, paragraph: str | None, subparagraph: str | None) -> str:
+        """The article, paragraph and sub-paragraph (a protocol point, an order's item) in words."""
+        article = article or ""
+        protocol = _PROTOCOL.match(article)
+        if protocol:
+            return self.text("presentation.cite.protocol", point=protocol.group(1))
+        if _ROMAN.match(article):
+            return self.text("presentation.cite.item", article=article)
+        if numbered(article):
+            key = "article_paragraph_sub" if paragraph and subparagraph else \
+                "article_paragraph" if paragraph else "article"
+            return self.text(f"presentation.cite.{key}", article=article, paragraph=paragraph, sub=subparagraph)
+        return self.text("presentation.cite.other", article=article)
+
+    def in_document(self, units: str, doc_kind: str, treaty: str, ends_in_paragraph: bool) -> str:
+        """Units of one document, then the document: "…, n.º 2, da Convenção Portugal–Brasil"."""
+        kind = doc_kind if has(f"presentation.cite.in_doc.{doc_kind}") else "convention"
+        group = "in_doc_paragraph" if ends_in_paragraph else "in_doc"
+        return self.text(f"presentation.cite.{group}.{kind}", unit=units, treaty=self.treaty(treaty))
+
+
+def numbered(article: str | None) -> bool:
+    """An article with a number (its paragraphs are named); protocol points and order items are not."""
+    return bool(article) and article[:1].isdigit()  # type: ignore[index]
+
 
 @dataclass(frozen=True)
 class Markup:
     """How a view writes emphasis and statuses; the words come from the Formatter."""
     emph: Callable[[str], str] = lambda text: text
     mark: Callable[[Status], str] = lambda status: ""
+    keys: Mapping[str, str] = field(default_factory=dict)   # a view's shorter wording of some phrases
 
 
 PLAIN = Markup()
@@ -172,7 +213,8 @@ def render(value: Value, fmt: Formatter, markup: Markup = PLAIN) -> str:
     if isinstance(value, Day):
         return fmt.day(value.value)
     if isinstance(value, Phrase):
-        return fmt.text(value.key, **{k: render(v, fmt, markup) for k, v in value.params.items()})
+        return fmt.text(markup.keys.get(value.key, value.key),
+                        **{k: render(v, fmt, markup) for k, v in value.params.items()})
     if isinstance(value, Check):
         mark = markup.mark(value.status)
         text = render(value.phrase, fmt, markup)

@@ -22,7 +22,7 @@ def _card(result, language: str) -> str:
 def test_social_security_pension_card_in_three_languages() -> None:
     result = taxing_rights("PT-BR", "pensions", "PT", Facts(pension_kind="social_security"))
     pt, es, en = (_card(result, lang) for lang in ("pt", "es", "en"))
-    assert "Quem pode tributar" in pt and "só **Brasil" in pt and "art. 18.º" in pt and "Portugal" in pt
+    assert "Quem pode tributar" in pt and "só **o Brasil" in pt and "art. 18.º" in pt and "Portugal" in pt
     assert "isenção" in pt and "[23]" in pt                              # relief: art. 23(4)
     assert "Quién puede gravar" in es and "solo **Brasil" in es and "exención" in es
     assert "Who may tax" in en and "only **Brazil" in en and "exemption" in en
