@@ -19,22 +19,21 @@ from app_support.safe_markdown import plain, without_images
 from app_support.sources import citation_cards
 from app_support.widgets import quick_input_widget
 from assistant.answer import Answer
-from assistant.render import STATUS_MARK
+from assistant.presentation.markdown import card_markdown as card_view
 from assistant.understand import validate_question
 from i18n import t
 
 log = logging.getLogger("treaty_app")
 
 
-# The card marks met / unmet conditions with text symbols (also used in the CLI and the ticket draft);
-# on screen they become Material icons, which need no emoji or symbol font.
-CARD_MARKS = {STATUS_MARK["met"]: ":green[:material/check:]", STATUS_MARK["not_met"]: ":red[:material/close:]"}
+# On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI uses ✔ ✘ ? ≈.
+CARD_MARKS = {"met": ":green[:material/check:]", "not_met": ":red[:material/close:]", "unknown": "?",
+              "assumed_not_met": "≈"}
 
 
-def card_markdown(markdown: str) -> str:
-    """The card as shown: marks as icons, and its line breaks kept (markdown would merge the lines)."""
-    for mark, icon in CARD_MARKS.items():
-        markdown = markdown.replace(mark, icon)
+def card_markdown(answer: Answer) -> str:
+    """The card as shown: statuses as icons, and its line breaks kept (markdown would merge the lines)."""
+    markdown = card_view(answer.card_data, CARD_MARKS) if answer.card_data is not None else answer.answer
     return without_images(markdown).replace("\n", "  \n")
 
 
@@ -49,7 +48,7 @@ def ask(question: str, extra: dict[str, Any], shown: str) -> None:
         try:  # no lock: the model server queues concurrent sessions, so every card appears at once
             for ev in assistant().stream(question, extra_facts=extra or None):
                 if ev.kind == "card":
-                    card.markdown(card_markdown(ev.answer.card))
+                    card.markdown(card_markdown(ev.answer))
                 elif ev.kind == "token":
                     streamed += ev.text
                     explanation.markdown(plain(streamed) + "▌")
@@ -140,7 +139,7 @@ def show_turn(turn: dict[str, Any]) -> None:
         main, side = st.columns([2.3, 1])
         with main:
             with st.container(border=True):
-                st.markdown(card_markdown(answer.card or answer.answer))
+                st.markdown(card_markdown(answer))
             if answer.abstained:
                 covered = "; ".join(f"{c.treaty} ({' – '.join(state_pt(p) for p in c.parties) or 'multilateral'})"
                                     for c in rules.coverage())

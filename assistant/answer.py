@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from assistant.apply_rules import RuleRun
+from assistant.presentation.card import Card
 from assistant.understand.query import Query
 
 
@@ -93,9 +94,12 @@ class Answer:
     error: str | None = None                 # a clear message for bad input
     readings: list[ReadingChoice] = field(default_factory=list)   # candidate treaties, when uncertain
     premise: str = ""                        # the rate the user took for granted, confirmed or corrected
+    card_data: Card | None = None            # the card as data; `card`, `follow_up` and `reply` are its views
+    reply: str = ""                          # a reply the agent can send, plain text in the question's language
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(replace(self, query=None, rule_results=None))
+        data = asdict(replace(self, query=None, rule_results=None, card_data=None))
+        del data["card_data"]
         data["query"] = self.query.to_dict() if self.query is not None else {}
         data["rule_results"] = self.rule_results.to_dicts() if self.rule_results is not None else []
         return data

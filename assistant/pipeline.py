@@ -16,8 +16,13 @@ from assistant.answer import Answer, CitationRef, Guardrail, RateLine, ReadingCh
 from assistant.apply_rules import RuleRun, merge_facts, run_rules
 from assistant.guardrail import verify, without_percentages
 from assistant.llm import LlmInfo, LlmUnavailable, make_chat_model, stream_tokens, whole_sentences
+from assistant.presentation.build import Part as CardPart, build_card, say
+from assistant.presentation.card import Card, Line, Source
+from assistant.presentation.grounding import grounding_texts
+from assistant.presentation.markdown import card_markdown, follow_up_markdown
+from assistant.presentation.reply import refusal, reply_text
+from assistant.presentation.values import Formatter, Join, Phrase, StateForm, StateName, Treaty, msg, render
 from assistant.prompting import build_messages, prompt
-from assistant.render import fmt_rate, follow_up, msg, render_card, treaty_name
 from assistant.retrieve import DenseUnavailable, Hit, HybridSearch, open_dense
 from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
 from assistant.understand.exemplars import ExemplarClassifier
@@ -179,6 +184,7 @@ class Assistant:
         timings["total"] = _ms(started)
         return StreamEvent("final", Answer(
             question=question, language=lang, answer=text, card="" if error else text, abstained=True,
+            reply="" if error else refusal(lang, text).text,
             treaty=treaty, error=error, llm=self._llm_dict(), timings_ms=timings,
             query=query, rule_results=run))
 
@@ -200,7 +206,7 @@ class Assistant:
         return {"backend": self.llm_info.backend, "model": self.llm_info.model}
 
     def _covered(self, lang: str) -> str:
-        return ", ".join(f"{treaty_name(t, lang)} ({t})" for t in rules.known_treaties()) + \
+        return ", ".join(f"{Formatter(lang).treaty(t)} ({t})" for t in rules.known_treaties()) + \
             ", MLI"
 
     def _abstention(self, query: Query, treaty: str | None, lang: str) -> str | None:
@@ -302,56 +308,46 @@ class Assistant:
         index = {(c.doc, c.article, c.paragraph, c.subparagraph, c.quote): c.n
                  for c in citations if c.source == "rule"}
 
-        def cite(c: rules.Citation) -> str:
-            n = index.get((c.doc, c.article or "", c.paragraph, c.subparagraph, self._quote(c)))
-            return f"[{n}]" if n else ""
+        def cite(c: rules.Citation) -> int | None:
+            return index.get((c.doc, c.article or "", c.paragraph, c.subparagraph, self._quote(c)))
 
-        rates: list[RateLine] = []
-        sections: list[str] = []
-        for part in parts:
-            card = render_card(part.run, part.query.topic, lang, cite)
-            rates += card.rates
-            if part.reading is not None and card.markdown:
-                sections.append(f"#### {_reading_label(part.reading, lang)}\n{card.markdown}")
-            elif card.markdown:
-                sections.append(card.markdown)
-        body = "\n\n".join(sections)
-        if not body:  # no rule speaks to this: point at the passages themselves
-            body = msg(lang, "passages_intro") + "\n" + "\n".join(
-                f"- [{c.n}] {c.label()}{' — ' + c.heading if c.heading else ''}" for c in citations)
+        kinds = {d.id: (d.kind[0] if d.kind else "") for d in self.catalog}
+        sources = [Source(c.n, c.doc, kinds.get(c.doc, ""), c.treaty, c.article, c.paragraph, c.subparagraph,
+                          c.heading, c.quote) for c in citations]
         treaties = list(dict.fromkeys(p.query.treaty for p in parts if p.query.treaty))
-        names = " · ".join(treaty_name(t, lang) for t in treaties)
-        title = f"### {msg(lang, 'treaty_title', name=names)}"
+        intro, outro = [], []
         if len(parts) > 1:
-            body = msg(lang, "readings_intro") + "\n\n" + body
+            intro.append(say("readings_intro"))
         elif len(query.readings) > 1 and parts[0].reading is not None:   # the likeliest, the others offered
-            others = "; ".join(_reading_label(r, lang) for r in query.readings if r != parts[0].reading)
-            body += "\n\n" + msg(lang, "readings_others", others=others)
-        premise = _premise(query.stated_rates, rates, lang)
-        if premise:
-            body = premise + "\n\n" + body
+            others = tuple(_reading_label(r) for r in query.readings if r != parts[0].reading)
+            outro.append(say("readings_others", others=Join(others)))
+        run = _combined([p.run for p in parts])
+        missing = list(run.missing_facts)
+        card = build_card([CardPart(_reading_label(p.reading) if p.reading is not None else None, p.query.topic, p.run)
+                           for p in parts], cite, lang, treaties, sources, missing,
+                          intro=[Line("intro", x) for x in intro], outro=[Line("intro", x) for x in outro],
+                          stated_rates=query.stated_rates)
         notices = []
         if query.injection:
             notices.append(msg(lang, "injection_notice"))
         notices += [msg(lang, "side_note",
                         what=msg(lang, f"out_of_scope.{code}", default=msg(lang, "out_of_scope.other")))
                     for code in query.side_notes]
-        run = _combined([p.run for p in parts])
-        missing = list(run.missing_facts)
-        choices = [ReadingChoice(r.treaty, _reading_label(r, lang), _clarification(r, lang))
+        fmt = Formatter(lang)
+        choices = [ReadingChoice(r.treaty, render(_reading_label(r), fmt), _clarification(r, lang))
                    for r in (query.readings if parts[0].reading is not None else ())]
+        premise = render(card.premise.text, fmt) if card.premise else ""
         return Answer(question=question, language=lang, answer="", abstained=False,
-                      treaty=treaties[0] if treaties else None, rates=rates, citations=citations,
-                      card=f"{title}\n{body}", llm=self._llm_dict(), missing_facts=missing,
-                      follow_up=follow_up(missing, lang), notices=notices, query=query,
-                      rule_results=run, readings=choices, premise=premise)
+                      treaty=treaties[0] if treaties else None, rates=_rate_lines(card), citations=citations,
+                      card=card_markdown(card), card_data=card, llm=self._llm_dict(), missing_facts=missing,
+                      follow_up=follow_up_markdown(card), notices=notices, query=query,
+                      rule_results=run, readings=choices, premise=premise, reply=reply_text(card))
 
     def _generate(self, answer: Answer, query: Query) -> Iterator[StreamEvent]:
         lang = answer.language
         valid = {c.n for c in answer.citations}  # every passage shown to the user may be cited
-        # the user's rate is no ground
-        card = answer.card.replace(answer.premise, "") if answer.premise else answer.card
-        grounding = [card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations)]
+        card = grounding_texts(answer.card_data) if answer.card_data else []   # the user's rate is no ground
+        grounding = [*card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations)]
         question = without_percentages(answer.question, query.stated_rates)  # facts only, never asserted rates
         guard = Guardrail(checked=True)
         retry_note = ""
@@ -441,28 +437,29 @@ def _combined(runs: list[RuleRun]) -> RuleRun:
     return out
 
 
-def _reading_label(reading: Reading, lang: str) -> str:
+def _reading_label(reading: Reading) -> Phrase:
     key = {"residence": "reading_residence", "source": "reading_source"}.get(reading.assumed_role or "",
                                                                             "reading_other")
-    return msg(lang, key, state=state_name(reading.assumed or "", lang), treaty=treaty_name(reading.treaty, lang))
+    return say(key, state=StateName(reading.assumed or "", _FORM.get(reading.assumed_role or "", "name")),
+               treaty=Treaty(reading.treaty))
 
 
 def _clarification(reading: Reading, lang: str) -> str:
     key = {"residence": "clarify_residence", "source": "clarify_source"}.get(reading.assumed_role or "",
                                                                             "clarify_other")
-    return msg(lang, key, state=state_name(reading.assumed or "", lang))
+    return render(say(key, state=StateName(reading.assumed or "", _FORM.get(reading.assumed_role or "", "name"))),
+                  Formatter(lang))
 
 
-def _premise(stated: tuple[float, ...], rates: list[RateLine], lang: str) -> str:
-    """The rate the user took for granted, confirmed or corrected against the rules' rates."""
-    if not stated or not rates:
-        return ""
-    shown = sorted({r.value for r in rates})
-    fixed = " / ".join(fmt_rate(v, lang) for v in shown)
-    wrong = [v for v in dict.fromkeys(stated) if v not in shown]
-    if wrong:
-        return msg(lang, "stated_rate_correction", stated=", ".join(fmt_rate(v, lang) for v in wrong), fixed=fixed)
-    return msg(lang, "stated_rate_confirmed", stated=", ".join(fmt_rate(v, lang) for v in dict.fromkeys(stated)))
+_FORM: dict[str, StateForm] = {"residence": "in", "source": "from"}   # "residente no Brasil", "vem do Brasil"
+
+
+def _rate_lines(card: Card) -> list[RateLine]:
+    """The card's rates as the JSON contract's `rates` (condition in words, citation as a short label)."""
+    fmt = Formatter(card.language)
+    return [RateLine(value=r.value, income=r.income, source_state=r.source_state, residence_state=r.residence_state,
+                     condition=render(r.condition, fmt) if r.condition is not None else "",
+                     citation=r.ref.label() if r.ref else "") for r in card.rates()]
 
 
 def _heading_terms(query: Query) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from pathlib import Path
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from assistant.answer import Answer, CitationRef
-from assistant.render import msg
+from assistant.presentation.values import msg
 
 PROMPTS = Path(__file__).with_name("prompts")
 LANGUAGE_NAMES = {"pt": "European Portuguese", "es": "Spanish", "en": "English"}
