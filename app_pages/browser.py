@@ -63,7 +63,7 @@ def treaty_browser(ui: str) -> None:
     if want and want[0] == doc_id and want[1] in langs:
         st.session_state[f"br-lang-{doc_id}"] = want[1]
     language = cols[1].radio(t(ui, "app.browser.language"), langs, key=f"br-lang-{doc_id}", horizontal=True,
-                             format_func=lambda x: t(ui, f"app.ui.lang_of.{x}")) \
+                             format_func=lambda x: t(ui, f"app.ui.language_of_{x}")) \
         if len(langs) > 1 else (langs[0] if langs else None)
     if info.notes:
         st.caption(info.notes)

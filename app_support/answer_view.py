@@ -151,7 +151,7 @@ def render_answer(turn: Turn, ui: str, follow_ups: FollowUps, live: bool = False
         if answer.citations:
             show_sources(turn.id, answer.citations, ui, answer.language)
         if not answer.abstained:
-            st.markdown(f"**{t(ui, 'app.reply.title', language=t(ui, f'app.ui.lang_of.{answer.language}'))}**")
+            st.markdown(f"**{t(ui, 'app.reply.title', language=t(ui, f'app.ui.language_of_{answer.language}'))}**")
             st.code(reply_text(answer), language=None, wrap_lines=True)
         link, export = st.columns(2)
         link.markdown(f"[:material/link: {t(ui, 'app.answer.link')}]({answer_url(turn.current.question, turn.current.facts)})")

@@ -106,7 +106,7 @@ def source_html(source: Source, key: str, ui: str, answer_lang: str) -> str:
         for other in (lang for lang in languages(doc) if lang != source.language):
             counterpart = find_unit(doc, source.article, source.paragraph, source.subparagraph, other)
             if counterpart is not None and counterpart.language == other:
-                body.append(_details(t(ui, "app.source.other_language", language=t(ui, f"app.ui.lang_of.{other}")),
+                body.append(_details(t(ui, "app.source.other_language", language=t(ui, f"app.ui.language_of_{other}")),
                                      _block(reading_html(counterpart, doc.source), italic=True)))
         whole = find_article(doc, source.article, source.language)
         if whole is not None:
