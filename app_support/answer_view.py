@@ -138,7 +138,7 @@ def render_answer(turn: Turn, ui: str, follow_ups: FollowUps, live: bool = False
         return slot
     main, side = st.columns([2.3, 1])
     with main:
-        with st.container(border=True):
+        with st.container(border=True, key=f"card-{turn.id}"):
             st.markdown(card_markdown(answer.card or answer.answer, cite_targets(turn.id, answer.citations)))
         if answer.abstained:
             covered = "; ".join(f"{c.treaty} ({' – '.join(state_label(p, ui) for p in c.parties) or 'MLI'})"
