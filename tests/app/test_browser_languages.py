@@ -142,7 +142,7 @@ def test_comparison_and_browser_pages(app_url):
             page.screenshot(path=str(DOCS / "comparison.png"))
 
             page.goto(f"{app_url}/navegador?doc=br-es-1974&lang=es&art=11")
-            page.get_by_text("Artículo 11", exact=False).first.wait_for(timeout=60_000)
+            page.get_by_text(t("pt", "app.browser.article", article="11"), exact=False).first.wait_for(timeout=60_000)
             time.sleep(1)
             text = page.get_by_test_id("stMain").inner_text()
             assert "intereses" in text.lower() and "lntereses" not in text
