@@ -168,7 +168,7 @@ class Assistant:
         timings["generate"] = _ms(t)
         answer.answer = _compose(answer)
         timings["total"] = _ms(started)
-        answer.timings_ms = timings
+        answer.timings_ms = {**answer.timings_ms, **timings}   # with the model's first token and sentence
         yield StreamEvent("final", answer)
 
     def _abstained(self, question: str, lang: str, text: str, started: float, timings: dict[str, float],
