@@ -212,8 +212,9 @@ atexit.register(stop_owned)
 
 def serve(model: Path, state: Path, threads: int, context: int, parallel: int, watch_pid: int | None,
           warm: Path | None = None, speculative: str = "none", draft: Path | None = None) -> int:
-    """Load the model, read the fixed system prompt into the prompt cache (so the first question does not pay
-    for it), publish the state file, serve until signalled or until `watch_pid` is gone."""
+    """Load the model, publish the state file, read the fixed system prompt into the prompt cache (so the first
+    question does not pay for it: it queues behind the warm-up at worst), serve until signalled or until
+    `watch_pid` is gone."""
     import xllamacpp
 
     params = xllamacpp.CommonParams()
@@ -236,14 +237,12 @@ def serve(model: Path, state: Path, threads: int, context: int, parallel: int, w
     server = xllamacpp.Server(params)
     info = ServerInfo(pid=os.getpid(), url=server.listening_address.rstrip("/"), model=model.name,
                       owner_pid=watch_pid or 0)
-    if warm is not None:
-        started = time.monotonic()
-        warm_prefix(info, warm.read_text(encoding="utf-8"))
-        print(f"[llm-server] prompt de sistema em cache em {time.monotonic() - started:.1f} s", flush=True)
     tmp = state.with_suffix(".tmp")
     tmp.write_text(json.dumps(asdict(info)), encoding="utf-8")
     tmp.replace(state)
     print(f"[llm-server] {info.url} ({model.name})", flush=True)
+    if warm is not None:   # after publishing, beside the watch loop: on a busy machine it takes a while
+        threading.Thread(target=warm_prefix, args=(info, warm.read_text(encoding="utf-8")), daemon=True).start()
     try:
         while not stopping.wait(WATCH_INTERVAL_S):
             if watch_pid and not _alive(watch_pid):
@@ -281,9 +280,11 @@ def warm_prefix(info: ServerInfo, system_prompt: str, timeout_s: float = START_T
                                     {"role": "user", "content": "."}]}).encode()
     request = urllib.request.Request(f"{info.api_url}/chat/completions", data=body,
                                      headers={"Content-Type": "application/json"})
+    started = time.monotonic()
     try:
         with urllib.request.urlopen(request, timeout=timeout_s) as response:
             response.read()
+        print(f"[llm-server] prompt de sistema em cache em {time.monotonic() - started:.1f} s", flush=True)
     except (OSError, urllib.error.URLError) as exc:   # the server still serves; the first question pays
         print(f"[llm-server] aviso: prompt de sistema não ficou em cache ({exc})", flush=True)
 
