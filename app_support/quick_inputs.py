@@ -7,12 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, Literal
 
 from assistant.answer import ReadingChoice
 from assistant.presentation.values import Formatter
-from typing import Literal
-
 from i18n import t
 from rules.facts import BENEFICIARY_KINDS, ROYALTY_KINDS
 
