@@ -3,7 +3,7 @@ citation numbers. It is complete without the LLM and is what the guardrail falls
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, TypeVar
 
 import rules
 from assistant.answer import RateLine, citation_label
@@ -13,6 +13,7 @@ from i18n import has, t
 from rules.labels import state_name, topic_label, unit_label
 
 CiteRef = Callable[[rules.Citation], str]   # citation -> "[n]"
+T = TypeVar("T")
 STATUS_MARK = {"met": "✔", "not_met": "✘", "unknown": "?", "assumed_not_met": "≈"}
 
 
@@ -72,6 +73,25 @@ def _outcome(outcome: str, rate: float | None, language: str) -> str:
                                                      "not_in_corpus") else outcome
 
 
+def usual_first(options: list[T]) -> list[T]:
+    """Alternatives with the rule that holds "in all other cases" first: a question that does not say who
+    receives the income leads with the usual rate, not the rare government exemption."""
+    return sorted(options, key=lambda o: not all(c.code == "otherwise" for c in getattr(o, "conditions")))
+
+
+def _once(lines: list[str]) -> list[str]:
+    """A note line (italic) said once per card, however many blocks add it (e.g. "summary only")."""
+    seen: set[str] = set()
+    out = []
+    for line in lines:
+        if line.startswith("_") and line.endswith("_"):
+            if line in seen:
+                continue
+            seen.add(line)
+        out.append(line)
+    return out
+
+
 def _refs(citations, cite: CiteRef) -> str:
     return " ".join(dict.fromkeys(cite(c) for c in citations))
 
@@ -84,7 +104,7 @@ def _withholding(result: rules.WithholdingResult, language: str, cite: CiteRef,
     if show_direction:
         head += f" ({msg(language, 'direction', source=src, residence=res)})"
     lines.append(head)
-    options = result.alternatives if result.outcome == "alternatives" else [result]
+    options = usual_first(result.alternatives) if result.outcome == "alternatives" else [result]
     if result.outcome == "alternatives":
         lines.append(msg(language, "alternatives_intro"))
     for opt in options:
@@ -183,7 +203,7 @@ def render_card(run: RuleRun, topic: str | None, language: str, cite: CiteRef) -
     if notes:
         lines.append(f"_{msg(language, 'notes')}:_ " + " ".join(dict.fromkeys(notes)))
     lines += [e.text_in(language) for e in run.errors]
-    return Card(markdown=join_markdown(lines), rates=rates)
+    return Card(markdown=join_markdown(_once(lines)), rates=rates)
 
 
 def join_markdown(lines: list[str]) -> str:

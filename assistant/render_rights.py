@@ -102,7 +102,7 @@ def rights_lines(result: rules.TaxingRightsResult, language: str, cite: CiteRef,
         lines += [f"_{n}_" for n in case.notes_in(language)]
     else:
         lines.append(t(language, "assistant.alternatives_intro"))
-        for case in result.cases:
+        for case in sorted(result.cases, key=lambda c: any(x.code != "otherwise" for x in c.conditions)):
             conditions = "; ".join(c.text_in(language) for c in case.conditions)
             when = t(language, "assistant.if_conditions", conditions=conditions) if conditions else \
                 t(language, "rules.conditions.otherwise")
