@@ -13,22 +13,24 @@ from app_support.feedback import FeedbackError
 from app_support.highlight import highlight_html
 from app_support.quick_inputs import describe_facts, quick_inputs_for, with_reading
 from app_support.redaction import redact
-from app_support.render import reply_draft, state_pt, triage_rows
+from app_support.render import state_pt
 from app_support.resources import assistant, feedback_store, settings
 from app_support.safe_markdown import plain, without_images
 from app_support.sources import citation_cards
 from app_support.widgets import quick_input_widget
 from assistant.answer import Answer
 from assistant.presentation.markdown import card_markdown as card_view
+from assistant.presentation.triage import triage as triage_view
 from assistant.understand import validate_question
 from i18n import t
 
 log = logging.getLogger("treaty_app")
+UI_LANGUAGE = "pt"              # the app's own words; the answers follow the question's language
 
 
-# On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI uses ✔ ✘ ? ≈.
-CARD_MARKS = {"met": ":green[:material/check:]", "not_met": ":red[:material/close:]", "unknown": "?",
-              "assumed_not_met": "≈"}
+# On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI has text marks.
+CARD_MARKS = {"met": ":green[:material/check:]", "not_met": ":red[:material/close:]",
+              "unknown": ":orange[:material/help:]", "assumed_not_met": ":gray[:material/remove:]"}
 
 
 def card_markdown(answer: Answer) -> str:
@@ -124,7 +126,8 @@ def feedback(turn: dict[str, Any]) -> None:
 def triage(answer: Answer) -> None:
     with st.container(border=True):
         st.markdown("**Triagem**")
-        for label, value in triage_rows(answer):
+        rows = triage_view(answer.card_data, UI_LANGUAGE).rows(UI_LANGUAGE) if answer.card_data else []
+        for label, value in rows:
             st.markdown(f"<small><b>{label}</b><br>{highlight_html(value)}</small>", unsafe_allow_html=True)
 
 
@@ -155,7 +158,7 @@ def show_turn(turn: dict[str, Any]) -> None:
                 st.markdown("**Fontes**")
                 citation_cards(turn["id"], answer.citations)
             with st.expander("Rascunho de resposta para o ticket", icon=":material/edit_note:"):
-                st.code(reply_draft(answer), language=None, wrap_lines=True)
+                st.code(answer.reply or answer.answer, language=None, wrap_lines=True)
                 st.caption("Use o ícone de cópia no canto do bloco para copiar para a área de transferência.")
             feedback(turn)
         with side:

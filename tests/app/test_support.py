@@ -1,14 +1,9 @@
-"""App-side helpers: highlighting, quick inputs, corpus display, reply draft, triage rows."""
+"""App-side helpers: highlighting, quick inputs, corpus display."""
 from datetime import date
 
 from app_support.corpus_view import article_view, find_article, find_unit, protocol_items, referred_articles
 from app_support.highlight import highlight_html
 from app_support.quick_inputs import QUICK_INPUTS, quick_inputs_for, to_facts
-from app_support.render import DISCLAIMER, reply_draft, triage_rows
-from assistant.answer import Answer, CitationRef
-from assistant.apply_rules import RuleRun
-from assistant.understand import Query
-from rules import taxing_rights, withholding_cap
 from ingest.units import ParsedDocument, Unit
 from rules.facts import Facts
 
@@ -72,41 +67,3 @@ def test_protocol_items_follow_refers_to():
     assert referred_articles("13(4); 14(1)") == {"13", "14"}
     assert [u.uid for u in protocol_items(DOC, "5")] == ["prot2"]
     assert protocol_items(DOC, "5", "es") == []
-
-
-def _answer(**kw) -> Answer:
-    base = dict(question="q", language="es", answer="card\n\nexpl", abstained=False, treaty="BR-ES",
-                card="**15%** [1]", explanation="Explicación.", follow_up="",
-                citations=[CitationRef(n=1, doc="br-es-1974", treaty="BR-ES", article="10", paragraph="2",
-                                       subparagraph=None, quote="não poderá exceder 15%", chunk_id="c1",
-                                       source="rule")])
-    base.update(kw)
-    return Answer(**base)
-
-
-def test_reply_draft_has_answer_sources_and_the_disclaimer_last():
-    draft = reply_draft(_answer())
-    assert draft.startswith("**15%** [1]")
-    assert "Explicación." in draft
-    assert "Fuentes:\n[1] BR-ES art. 10(2) — “não poderá exceder 15%”" in draft
-    assert draft.endswith("Informação geral, não constitui aconselhamento jurídico.")
-    assert DISCLAIMER == "Informação geral, não constitui aconselhamento jurídico."
-
-
-def test_triage_rows_show_the_reading_of_the_query():
-    facts = Facts(holding_pct=30.0)
-    query = Query(text="q", language="es", treaty="BR-ES", source_state="ES", residence_state="BR",
-                  topic="dividends", facts=facts)
-    run = RuleRun(withholding=[withholding_cap("BR-ES", "dividends", "ES", facts)],
-                  rights=[taxing_rights("PT-BR", "pensions", "PT", Facts(pension_kind="social_security"))])
-    answer = _answer(query=query, missing_facts=["beneficiary_kind"], llm={"backend": "none", "model": ""},
-                     timings_ms={"understand": 3.2, "total": 120.0}, rule_results=run)
-    rows = dict(triage_rows(answer))
-    assert rows["Estado da fonte"] == "Espanha" and rows["Estado de residência"] == "Brasil"
-    assert rows["Tipo de rendimento / tema"] == "dividendos"
-    assert rows["Factos encontrados"] == "holding_pct = 30.0"
-    assert rows["Factos em falta"] == "beneficiary_kind"
-    assert "BR-ES · dividendos · fonte ES: Taxa máxima de 15%" in rows["Resultado das regras"]
-    assert "PT-BR · pensões" in rows["Resultado das regras"]
-    assert "só Brasil pode tributar; Portugal não pode tributar" in rows["Resultado das regras"]
-    assert rows["Tempo"].startswith("120 ms")
