@@ -8,7 +8,7 @@ place they become JSON.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from assistant.apply_rules import RuleRun
 from assistant.presentation.card import Card
@@ -63,12 +63,15 @@ class ReadingChoice:
 
 @dataclass
 class Guardrail:
+    """What the claim check did to the model's text: every sentence checked, the failed ones dropped."""
     checked: bool = False
-    action: str = "skipped"      # "passed" | "regenerated" | "fallback" | "skipped"
+    action: Literal["passed", "trimmed", "fallback", "skipped"] = "skipped"
     attempts: int = 0
     numbers_checked: list[str] = field(default_factory=list)
-    ungrounded_numbers: list[str] = field(default_factory=list)
-    invalid_citations: list[int] = field(default_factory=list)
+    sentences_kept: int = 0
+    sentences_dropped: int = 0
+    contradicted_claims: int = 0             # who-taxes claims the rule outcome contradicts (in dropped sentences)
+    dropped: list[str] = field(default_factory=list)   # each dropped sentence with its problems
     notes: list[str] = field(default_factory=list)
 
 

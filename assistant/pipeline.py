@@ -14,24 +14,26 @@ from typing import Any, Iterator
 import rules
 from assistant.answer import Answer, CitationRef, Guardrail, RateLine, ReadingChoice
 from assistant.apply_rules import RuleRun, merge_facts, run_rules
-from assistant.guardrail import verify, without_percentages
-from assistant.llm import LlmInfo, LlmUnavailable, make_chat_model, stream_tokens, whole_sentences
-from assistant.presentation.build import Part as CardPart, build_card, say
+from assistant.claims import Grounds, check_sentence, tax_outcome
+from assistant.guardrail import numbers_in, without_percentages
+from assistant.llm import LlmInfo, LlmUnavailable, SentenceBuffer, make_chat_model, stream_tokens
+from assistant.presentation.build import Part as CardPart
+from assistant.presentation.build import build_card, say
 from assistant.presentation.card import Card, Line, Source
 from assistant.presentation.grounding import grounding_texts
 from assistant.presentation.markdown import card_markdown, follow_up_markdown
 from assistant.presentation.reply import refusal, reply_text
 from assistant.presentation.values import Formatter, Join, Phrase, StateForm, StateName, Treaty, msg, render
-from assistant.prompting import build_messages, prompt
-from assistant.retrieve import DenseUnavailable, HybridSearch, Hit, open_dense
+from assistant.prompting import build_messages
+from assistant.retrieve import DenseUnavailable, Hit, HybridSearch, open_dense
 from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
 from assistant.understand.exemplars import ExemplarClassifier
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
-from ingest.embedding_cache import query_embedder
-from ingest.ocr_reading import clean_passage
 from ingest.chunks import Chunk
+from ingest.embedding_cache import query_embedder
 from ingest.index import read_chunks_file
+from ingest.ocr_reading import clean_passage
 from ingest.units import normalise_ws
 from rules.labels import state_name, topic_label
 
@@ -172,7 +174,7 @@ class Assistant:
         timings["generate"] = _ms(t)
         answer.answer = _compose(answer)
         timings["total"] = _ms(started)
-        answer.timings_ms = timings
+        answer.timings_ms = {**answer.timings_ms, **timings}   # with the model's first token and sentence
         yield StreamEvent("final", answer)
 
     def _abstained(self, question: str, lang: str, text: str, started: float, timings: dict[str, float],
@@ -330,7 +332,8 @@ class Assistant:
         notices = []
         if query.injection:
             notices.append(msg(lang, "injection_notice"))
-        notices += [msg(lang, "side_note", what=msg(lang, f"out_of_scope.{code}", default=msg(lang, "out_of_scope.other")))
+        notices += [msg(lang, "side_note",
+                        what=msg(lang, f"out_of_scope.{code}", default=msg(lang, "out_of_scope.other")))
                     for code in query.side_notes]
         fmt = Formatter(lang)
         choices = [ReadingChoice(r.treaty, render(_reading_label(r), fmt), _clarification(r, lang))
@@ -343,47 +346,66 @@ class Assistant:
                       rule_results=run, readings=choices, premise=premise, reply=reply_text(card))
 
     def _generate(self, answer: Answer, query: Query) -> Iterator[StreamEvent]:
+        """The model's paragraph, sentence by sentence: each finished sentence is checked against the card's
+        data (assistant.claims) and shown only if it passes; a failed sentence is dropped and counted. A
+        timeout or a backend failure keeps the sentences already verified."""
         lang = answer.language
-        valid = {c.n for c in answer.citations}  # every passage shown to the user may be cited
-        card = grounding_texts(answer.card_data) if answer.card_data else []   # the user's rate is no ground
-        grounding = [*card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations)]
-        question = without_percentages(answer.question, query.stated_rates)  # facts only, never asserted rates
-        guard = Guardrail(checked=True)
-        retry_note = ""
-        for attempt in (1, 2):
-            guard.attempts = attempt
-            messages = self._messages(answer, retry_note)
-            pieces: list[str] = []
-            try:
-                for token in stream_tokens(self.chat_model, messages, self.settings.llm_timeout_s):
-                    pieces.append(token)
-                    if attempt == 1:
-                        yield StreamEvent("token", text=token)
-            except Exception as exc:  # noqa: BLE001 - any backend failure degrades to the card
-                answer.notices.append(msg(lang, "llm_failed", reason=str(exc)[:160]))
-                guard.action, guard.notes = "fallback", [f"falha do LLM: {str(exc)[:160]}"]
-                answer.guardrail = guard
-                return
-            text = whole_sentences("".join(pieces))
-            verdict = verify(text, grounding, valid, question,
-                             answer.rule_results is not None and answer.rule_results.gives_exemption)
-            guard.numbers_checked = verdict.numbers
-            guard.ungrounded_numbers = verdict.ungrounded
-            guard.invalid_citations = verdict.invalid_refs
-            if verdict.ok:
-                guard.action = "passed" if attempt == 1 else "regenerated"
-                answer.explanation = text
-                answer.guardrail = guard
-                return
-            guard.notes.append(f"tentativa {attempt}: {verdict.problems()}")
-            retry_note = prompt("retry_note").format(problems=verdict.problems(),
-                                                     valid_refs=", ".join(map(str, sorted(valid))))
-        guard.action = "fallback"
-        answer.notices.append(msg(lang, "llm_fallback"))
+        grounds = self._grounds(answer, query)
+        guard = Guardrail(checked=True, attempts=1)
+        buffer = SentenceBuffer()
+        kept: list[str] = []
+        started = time.perf_counter()
+
+        def judge(sentences: list[str]) -> Iterator[StreamEvent]:
+            for sentence in sentences:
+                verdict = check_sentence(sentence, grounds)
+                guard.numbers_checked += numbers_in(sentence)
+                if verdict.ok:
+                    if not kept:
+                        answer.timings_ms["first_sentence"] = _ms(started)
+                    yield StreamEvent("token", text=(" " if kept else "") + sentence)
+                    kept.append(sentence)
+                else:
+                    guard.dropped.append(f"{sentence[:120]} — {'; '.join(verdict.problems)}")
+                    guard.contradicted_claims += len(verdict.contradictions)
+
+        failure = ""
+        try:
+            for token in stream_tokens(self.chat_model, self._messages(answer), self.settings.llm_timeout_s):
+                answer.timings_ms.setdefault("first_token", _ms(started))
+                yield from judge(buffer.feed(token))
+        except TimeoutError as exc:
+            failure = str(exc)
+            guard.notes.append(f"tempo esgotado: {exc}")
+        except Exception as exc:  # noqa: BLE001 - any backend failure degrades to the card
+            failure = str(exc)[:160]
+            guard.notes.append(f"falha do LLM: {failure}")
+        done, tail = buffer.finish()
+        yield from judge(done)
+        if tail and not buffer.released and not failure:   # a one-sentence answer without a full stop
+            yield from judge([tail])
+        guard.sentences_kept, guard.sentences_dropped = len(kept), len(guard.dropped)
+        answer.explanation = " ".join(kept)
+        guard.action = "passed" if kept and not guard.dropped else "trimmed" if kept else "fallback"
+        if failure and not kept:
+            answer.notices.append(msg(lang, "llm_failed", reason=failure))
+        elif not kept:
+            answer.notices.append(msg(lang, "llm_fallback"))
         answer.guardrail = guard
 
-    def _messages(self, answer: Answer, retry_note: str) -> list:
-        return build_messages(answer, retry_note)
+    @staticmethod
+    def _grounds(answer: Answer, query: Query) -> Grounds:
+        """The card's data the model's sentences are checked against. The user's asserted rates ground
+        nothing: the premise line that repeats them is left out, and the question keeps its facts only."""
+        card = grounding_texts(answer.card_data) if answer.card_data else ()
+        texts = (*card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations))
+        run = answer.rule_results
+        return Grounds(outcome=tax_outcome(run), exemption=run is not None and run.gives_exemption, texts=texts,
+                       refs=frozenset(c.n for c in answer.citations),
+                       question=without_percentages(answer.question, query.stated_rates), language=answer.language)
+
+    def _messages(self, answer: Answer) -> list:
+        return build_messages(answer)
 
 
 _CLASSIFIERS: dict[int, ExemplarClassifier] = {}

@@ -1,4 +1,4 @@
-"""The explanation's prompt: a fixed prefix the model server keeps in its prompt cache, then a small
+"""The prompt of the reply's plain-language paragraph (the model turns the card into words the taxpayer reads): a fixed prefix the model server keeps in its prompt cache, then a small
 variable part (the card as compact facts, a few passages clipped around the words that matter).
 
 Everything that changes between questions comes after the fixed system prompt, so the server reads
@@ -28,7 +28,7 @@ def prompt(name: str) -> str:
     return (PROMPTS / f"{name}.txt").read_text(encoding="utf-8")
 
 
-def build_messages(answer: Answer, retry_note: str = "") -> list[BaseMessage]:
+def build_messages(answer: Answer) -> list[BaseMessage]:
     """[fixed system prompt, question + facts + passages + the answer's language]."""
     shown = answer.citations[:PASSAGES]
     terms = _terms(answer.question)
@@ -38,7 +38,7 @@ def build_messages(answer: Answer, retry_note: str = "") -> list[BaseMessage]:
                 question=answer.question,
                 result=prompt_facts(answer.card_data, {c.n for c in shown}, CARD_CHARS) if answer.card_data else "",
                 passages=passages,
-                valid_refs=" ".join(f"[{c.n}]" for c in shown) or "-", retry_note=retry_note,
+                valid_refs=" ".join(f"[{c.n}]" for c in shown) or "-",
                 language_name=LANGUAGE_NAMES.get(answer.language, LANGUAGE_NAMES["pt"])))]
 
 

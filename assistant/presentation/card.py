@@ -2,7 +2,7 @@
 reply, prompt facts, grounding, triage) reads this and nothing else."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Iterator, Literal
 
 from assistant.presentation.values import Check, Join, Phrase, StateName, Status, Value, walk

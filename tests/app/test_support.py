@@ -1,10 +1,15 @@
-"""App-side helpers: highlighting, quick inputs, corpus display."""
+"""App-side helpers: highlighting, quick inputs, corpus display, reply draft, triage rows."""
 from datetime import date
 
 from app_support.corpus_view import article_view, find_article, find_unit, protocol_items, referred_articles
 from app_support.highlight import highlight_html
 from app_support.quick_inputs import QUICK_INPUTS, quick_inputs_for, to_facts
+from app_support.render import outcome_text, reply_text, source_label, technical_rows, triage_rows
+from assistant.answer import Answer, CitationRef
+from assistant.apply_rules import RuleRun
+from assistant.understand import Query
 from ingest.units import ParsedDocument, Unit
+from rules import taxing_rights, withholding_cap
 from rules.facts import Facts
 
 
@@ -67,3 +72,48 @@ def test_protocol_items_follow_refers_to():
     assert referred_articles("13(4); 14(1)") == {"13", "14"}
     assert [u.uid for u in protocol_items(DOC, "5")] == ["prot2"]
     assert protocol_items(DOC, "5", "es") == []
+
+
+def _answer(**kw) -> Answer:
+    base = dict(question="q", language="es", answer="card\n\nexpl", abstained=False, treaty="BR-ES",
+                card="**15%** [1]", explanation="Explicación.", follow_up="",
+                citations=[CitationRef(n=1, doc="br-es-1974", treaty="BR-ES", article="10", paragraph="2",
+                                       subparagraph=None, quote="não poderá exceder 15%", chunk_id="c1",
+                                       source="rule")])
+    base.update(kw)
+    return Answer(**base)
+
+
+def test_reply_falls_back_to_the_card_and_ends_with_the_disclaimer_in_the_ticket_language():
+    reply = reply_text(_answer(follow_up="¿Quién es el beneficiario?"))
+    assert reply.startswith("**15%** [1]") and "¿Quién es el beneficiario?" in reply
+    assert reply.endswith("Información general, no constituye asesoramiento jurídico.")
+
+
+def test_triage_speaks_to_the_agent_in_the_ui_language_and_keeps_codes_for_the_details():
+    facts = Facts(holding_pct=30.0)
+    query = Query(text="q", language="es", treaty="BR-ES", source_state="ES", residence_state="BR",
+                  topic="dividends", facts=facts)
+    run = RuleRun(withholding=[withholding_cap("BR-ES", "dividends", "ES", facts)],
+                  rights=[taxing_rights("PT-BR", "pensions", "PT", Facts(pension_kind="social_security"))])
+    answer = _answer(query=query, missing_facts=["beneficiary_kind"], llm={"backend": "none", "model": ""},
+                     timings_ms={"understand": 3.2, "total": 120.0}, rule_results=run)
+    rows = dict(triage_rows(answer, "en"))
+    assert rows["Treaty"] == "Brazil–Spain"
+    assert "Spain (source) may withhold; Brazil (residence) taxes" in rows["Who may tax"]
+    assert "only Brazil may tax; Portugal may not tax" in rows["Who may tax"]
+    assert rows["Cap in the source State"] == "Maximum rate of 15% in the source State"
+    assert rows["Missing facts"] == "Who is the beneficiary: a company or an individual?"
+    assert not any("beneficiary_kind" in v or "ms" in v.split() for v in rows.values())
+    tech = dict(technical_rows(answer, "pt"))
+    assert tech["Factos lidos"] == "holding_pct = 30.0" and tech["Factos em falta (códigos)"] == "beneficiary_kind"
+    assert tech["Tempo"].startswith("120 ms") and "BR-ES · dividends · ES: cap" in tech["Resultado das regras"]
+
+
+def test_rates_follow_the_language_and_labels_are_short():
+    assert outcome_text("cap", 12.5, "pt") == "Taxa máxima de 12,5% no Estado da fonte"
+    assert outcome_text("cap", 30.0, "en") == "Maximum rate of 30% in the source State"
+    assert source_label("PT-BR", ("convention",), "18", "2", None, "pt") == "Convenção Portugal–Brasil, art. 18.º, n.º 2"
+    assert source_label("BR-ES", ("convention",), "12", "2", "a", "es") == \
+        "Convenio Brasil–España, art. 12, apartado 2, letra a)"
+    assert source_label("PT-JP", ("summary",), "10", "2", "a", "en") == "Portugal–Japan Treaty summary, Art. 10(2)(a)"
