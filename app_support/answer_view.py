@@ -3,7 +3,6 @@ follow-up questions, the sources collapsed, the reply to send, link / export, fe
 text in its own box. The triage panel beside it speaks to the agent; internals stay collapsed."""
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Callable
 from urllib.parse import urlencode
@@ -23,10 +22,9 @@ from assistant.answer import Answer, CitationRef
 from assistant.presentation.markdown import card_markdown as card_view
 from i18n import t
 
-# On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI uses ✔ ✘ ? ≈.
+# On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI has text marks.
 CARD_MARKS = {"met": ":green[:material/check:]", "not_met": ":red[:material/close:]", "unknown": "?",
               "assumed_not_met": "≈"}
-_REF = re.compile(r"\[(\d+)\]")
 
 FollowUps = Callable[[Turn, str], None]
 
@@ -43,11 +41,9 @@ def cite_targets(key: str, citations: list[CitationRef]) -> dict[int, str]:
 
 def card_markdown(answer: Answer, targets: dict[int, str] | None = None) -> str:
     """The card as shown: statuses as icons, [n] as links to their source, line breaks kept."""
-    markdown = card_view(answer.card_data, CARD_MARKS) if answer.card_data is not None else \
-        (answer.card or answer.answer)
-    if targets:
-        markdown = _REF.sub(lambda m: f"[\\[{m.group(1)}\\]](#{targets[int(m.group(1))]})"
-                            if int(m.group(1)) in targets else m.group(0), markdown)
+    found = targets or {}
+    markdown = card_view(answer.card_data, CARD_MARKS, lambda n: f"#{found[n]}" if n in found else None) \
+        if answer.card_data is not None else (answer.card or answer.answer)
     return without_images(markdown).replace("\n", "  \n")
 
 

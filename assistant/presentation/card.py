@@ -35,6 +35,16 @@ class CardRate:
 
 
 @dataclass(frozen=True)
+class About:
+    """What a block of the card answers, typed, for the views that summarise it (the triage panel)."""
+    kind: Literal["withholding", "rights", "employment"]
+    income: str | None = None
+    source_state: str | None = None
+    residence_state: str | None = None
+    verdict: Literal["work_state", "residence_only", "undetermined"] | None = None   # employment
+
+
+@dataclass(frozen=True)
 class Line:
     kind: LineKind
     text: Value                        # a catalogue key + typed params (a Phrase, or values joined)
@@ -42,6 +52,7 @@ class Line:
     refs: tuple[int, ...] = ()         # the citation numbers ([n]) this line relies on
     rates: tuple[CardRate, ...] = ()
     status: Status | None = None       # a line that is itself a condition: met / not met / unknown
+    about: About | None = None         # on the line that opens a block: what the block answers
 
     def checks(self) -> list[Check]:
         return [v for v in walk(self.text) if isinstance(v, Check)]

@@ -3,7 +3,8 @@ the model can restate; no title, section labels, notes or assumptions, and only 
 from __future__ import annotations
 
 from assistant.presentation.card import Card, Line
-from assistant.presentation.markdown import STATUS_MARK, refs as ref_marks
+from assistant.presentation.markdown import STATUS_MARK
+from assistant.presentation.markdown import refs as ref_marks
 from assistant.presentation.values import Formatter, Markup, render
 
 LEFT_OUT = frozenset({"note", "notes", "assumption"})

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from assistant.presentation.card import Card, missing_questions
-from assistant.presentation.values import Formatter, Markup, Phrase, render, walk
+from assistant.presentation.card import Card, Line, missing_questions
+from assistant.presentation.values import Formatter, Markup, Phrase, StateName, render, walk
 
 RIGHT_PREFIX = "assistant.rights.right."
 # The panel names each State without its role: "só o Brasil pode tributar".
@@ -16,34 +16,35 @@ _BRIEF = Markup(keys={"assistant.rights.state_with_role": "presentation.brief.st
 @dataclass(frozen=True)
 class Triage:
     treaty: str
-    who_taxes: tuple[str, ...]         # one entry per case: "só o Brasil pode tributar; Portugal não pode tributar"
-    caps: tuple[str, ...]              # the rates the card states, lowest first
-    missing: tuple[str, ...]           # what to ask the customer
-
-    def rows(self, language: str) -> list[tuple[str, str]]:
-        fmt = Formatter(language)
-        rows = [(fmt.text("presentation.triage.treaty"), self.treaty or "—"),
-                (fmt.text("presentation.triage.who_taxes"), " | ".join(self.who_taxes) or "—")]
-        if self.caps:
-            rows.append((fmt.text("presentation.triage.cap"), " / ".join(self.caps)))
-        rows.append((fmt.text("presentation.triage.missing"), "; ".join(self.missing) or "—"))
-        return rows
+    who_taxes: tuple[str, ...]             # "Espanha (fonte) pode reter; …", "só o Brasil pode tributar; …"
+    caps: tuple[tuple[float, ...], ...]    # per income and source State: the rates the card states, lowest first
+    missing: tuple[str, ...]               # what to ask the customer, as the catalogue asks it
 
 
-def _who_taxes(card: Card, fmt: Formatter) -> list[str]:
-    found: list[str] = []
-    for line in card.lines():
-        rights = [v for v in walk(line.text) if isinstance(v, Phrase) and v.key.startswith(RIGHT_PREFIX)]
-        text = "; ".join(render(v, fmt, _BRIEF) for v in rights)
-        if text and text not in found:
-            found.append(text)
-    return found
+def _who(line: Line, fmt: Formatter) -> str:
+    about = line.about
+    if about is not None and about.kind == "withholding":
+        return render(Phrase("presentation.triage.source_may_withhold",
+                             {"source": StateName(about.source_state or ""),
+                              "residence": StateName(about.residence_state or "")}), fmt)
+    if about is not None and about.kind == "employment" and about.verdict:
+        return fmt.text(f"presentation.triage.employment.{about.verdict}")
+    rights = [v for v in walk(line.text) if isinstance(v, Phrase) and v.key.startswith(RIGHT_PREFIX)]
+    return "; ".join(render(v, fmt, _BRIEF) for v in rights)
 
 
 def triage(card: Card, language: str) -> Triage:
     """The card's answer in `language` (the agent's), from the same data the card was drawn from."""
     fmt = Formatter(language)
-    return Triage(treaty=" · ".join(fmt.treaty(t) for t in card.treaties),
-                  who_taxes=tuple(_who_taxes(card, fmt)),
-                  caps=tuple(fmt.rate(v) for v in sorted({r.value for r in card.rates()})),
+    who: list[str] = []
+    for text in (_who(line, fmt) for line in card.lines()):
+        if text and text not in who:
+            who.append(text)
+    caps: dict[tuple[str, str | None], list[float]] = {}
+    for rate in card.rates():
+        found = caps.setdefault((rate.income, rate.source_state), [])
+        if rate.value not in found:
+            found.append(rate.value)
+    return Triage(treaty=" · ".join(fmt.treaty(t) for t in card.treaties), who_taxes=tuple(who),
+                  caps=tuple(tuple(sorted(v)) for v in caps.values()),
                   missing=tuple(render(q, fmt) for q in missing_questions(card.missing_facts)))

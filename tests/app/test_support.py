@@ -7,6 +7,7 @@ from app_support.quick_inputs import QUICK_INPUTS, quick_inputs_for, to_facts
 from app_support.render import outcome_text, reply_text, source_label, technical_rows, triage_rows
 from assistant.answer import Answer, CitationRef
 from assistant.apply_rules import RuleRun
+from assistant.presentation.build import Part, build_card
 from assistant.understand import Query
 from ingest.units import ParsedDocument, Unit
 from rules import taxing_rights, withholding_cap
@@ -96,8 +97,9 @@ def test_triage_speaks_to_the_agent_in_the_ui_language_and_keeps_codes_for_the_d
                   topic="dividends", facts=facts)
     run = RuleRun(withholding=[withholding_cap("BR-ES", "dividends", "ES", facts)],
                   rights=[taxing_rights("PT-BR", "pensions", "PT", Facts(pension_kind="social_security"))])
+    card = build_card([Part(None, "dividends", run)], lambda c: None, "es", ["BR-ES"], [], ["beneficiary_kind"])
     answer = _answer(query=query, missing_facts=["beneficiary_kind"], llm={"backend": "none", "model": ""},
-                     timings_ms={"understand": 3.2, "total": 120.0}, rule_results=run)
+                     timings_ms={"understand": 3.2, "total": 120.0}, rule_results=run, card_data=card)
     rows = dict(triage_rows(answer, "en"))
     assert rows["Treaty"] == "Brazil–Spain"
     assert "Spain (source) may withhold; Brazil (residence) taxes" in rows["Who may tax"]

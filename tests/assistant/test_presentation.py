@@ -87,8 +87,11 @@ def test_the_same_card_reads_in_another_language():
                  "pensions", "pt", "PT-BR")
     en = triage.triage(card, "en")
     assert en.treaty == "Portugal–Brazil" and en.who_taxes == ("only Brazil may tax; Portugal may not tax",)
-    pt = dict(triage.triage(card, "pt").rows("pt"))
-    assert pt["Quem pode tributar"] == "só o Brasil pode tributar; Portugal não pode tributar"
+    assert triage.triage(card, "pt").who_taxes == ("só o Brasil pode tributar; Portugal não pode tributar",)
+    withheld = _card(RuleRun(withholding=[withholding_cap("BR-ES", "dividends", "ES", Facts(holding_pct=30))]),
+                     "dividends", "es", "BR-ES")
+    assert triage.triage(withheld, "pt").who_taxes == ("Espanha (fonte) pode reter; Brasil (residência) tributa",)
+    assert triage.triage(withheld, "en").caps == ((15.0,),)
 
 
 def test_the_card_is_built_once_and_every_view_takes_the_card(make_assistant, monkeypatch):
@@ -115,7 +118,7 @@ def test_no_markdown_where_none_belongs(make_assistant, question):
     card = answer.card_data
     assert "**" in answer.card                                     # the markdown view does stress
     plain = [answer.reply, reply.reply(card).html, *grounding.grounding(card).statements,
-             *(v for _, v in triage.triage(card, "pt").rows("pt"))]
+             *triage.triage(card, "pt").who_taxes]
     for text in plain:
         assert not MARKDOWN.search(text), text
     assert "**" not in prompt.prompt_facts(card, {1, 2}, 800) and "#" not in prompt.prompt_facts(card, {1}, 800)
