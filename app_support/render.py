@@ -72,14 +72,9 @@ def source_label(treaty: str, kinds: tuple[str, ...] | list[str], article: str |
 # ------------------------------------------------------------------ answers
 
 def reply_text(answer: Answer) -> str:
-    """The reply to send the customer, in the ticket's language: the answer's own plain reply when it has one,
-    else the card, the follow-up question and the disclaimer."""
-    own = getattr(answer, "reply", "")
-    if own:
-        return own
-    parts = [answer.card.strip() or answer.answer.strip(), answer.follow_up.strip()]
-    parts.append(t(answer.language, "app.disclaimer"))
-    return "\n\n".join(p for p in parts if p)
+    """The reply to send the customer (a view of the card, in the ticket's language); a question refused as
+    bad input has none, and shows its message."""
+    return answer.reply or answer.answer
 
 
 def missing_fact_labels(missing: list[str], lang: str) -> list[str]:

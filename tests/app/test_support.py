@@ -85,10 +85,9 @@ def _answer(**kw) -> Answer:
     return Answer(**base)
 
 
-def test_reply_falls_back_to_the_card_and_ends_with_the_disclaimer_in_the_ticket_language():
-    reply = reply_text(_answer(follow_up="¿Quién es el beneficiario?"))
-    assert reply.startswith("**15%** [1]") and "¿Quién es el beneficiario?" in reply
-    assert reply.endswith("Información general, no constituye asesoramiento jurídico.")
+def test_the_reply_shown_is_the_answers_plain_reply_or_its_message():
+    assert reply_text(_answer(reply="Hola:\n\nComo máximo 15%.")) == "Hola:\n\nComo máximo 15%."
+    assert reply_text(_answer(answer="Porcentaje no válido.", card="", abstained=True)) == "Porcentaje no válido."
 
 
 def test_triage_speaks_to_the_agent_in_the_ui_language_and_keeps_codes_for_the_details():
