@@ -18,7 +18,6 @@ from assistant.presentation.values import (
     Rate,
     StateName,
     Topic,
-    Treaty,
     Value,
     check,
     condition,
@@ -312,7 +311,7 @@ def _rights_line(case: rules.RightsCase, result: rules.TaxingRightsResult, caps_
 
 
 def section(part: Part, cite: Cite) -> Section:
-    return Section(part.label, tuple(_Builder(cite).run(part.run, part.topic)), part.topic)
+    return Section(part.label, tuple(_Builder(cite).run(part.run, part.topic)))
 
 
 def build_card(parts: Sequence[Part], cite: Cite, language: str, treaties: Sequence[str],
@@ -343,5 +342,3 @@ def _premise(stated: Sequence[float], rates: Sequence[CardRate]) -> Line | None:
     return Line("intro", say("stated_rate_confirmed", stated=Join(tuple(Rate(v) for v in dict.fromkeys(stated)),
                                                                   ", ")))
 
-
-__all__ = ["Cite", "Part", "build_card", "say", "Treaty"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Literal
 
-from assistant.presentation.values import Check, Join, Phrase, StateName, Status, Value, walk
+from assistant.presentation.values import Check, Join, Phrase, Status, Value, walk
 from i18n import has
 
 LineKind = Literal[
@@ -63,7 +63,6 @@ class Section:
     """One part of the answer: a reading of the question (labelled when there are several) and its lines."""
     label: Value | None
     lines: tuple[Line, ...]
-    topic: str | None = None
 
 
 @dataclass(frozen=True)
@@ -124,9 +123,6 @@ class Card:
 
     def rates(self) -> list[CardRate]:
         return [r for line in self.lines() for r in line.rates]
-
-    def states(self) -> set[str]:
-        return {v.code for line in self.lines() for v in walk(line.text) if isinstance(v, StateName)}
 
     def source(self, n: int) -> Source | None:
         return next((s for s in self.sources if s.n == n), None)

@@ -66,7 +66,7 @@ def test_lines_carry_typed_rates_states_statuses_and_refs():
                       lambda c: 7 if c.article == "10" else None, "pt", ["PT-BR"], [], [])
     assert [(r.value, r.source_state, r.residence_state) for r in card.rates()] == [(15.0, "BR", "PT")]
     assert card.rates()[0].ref is not None and card.rates()[0].ref.label() == "PT-BR art. 10(2)(b)"
-    assert {"BR", "PT"} <= card.states()
+    assert {"BR", "PT"} <= grounding.grounding(card).states
     statuses = {c.status for line in card.lines() for c in line.checks()}
     assert "not_met" in statuses                                  # the 2-year holding the facts fail
     assert any(7 in line.refs for line in card.lines())
