@@ -3,7 +3,6 @@ follow-up questions, the sources collapsed, the reply to send, link / export, fe
 text in its own box. The triage panel beside it speaks to the agent; internals stay collapsed."""
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Callable
 from urllib.parse import urlencode
@@ -23,10 +22,9 @@ from assistant.answer import Answer, CitationRef
 from assistant.presentation.markdown import card_markdown as card_view
 from i18n import t
 
-# On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI keeps its text marks.
+# On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI has text marks.
 CARD_MARKS = {"met": ":green[:material/check:]", "not_met": ":red[:material/close:]", "unknown": "?",
               "assumed_not_met": "≈"}
-_REF = re.compile(r"\[(\d+)\]")
 
 FollowUps = Callable[[Turn, str], None]
 
@@ -41,18 +39,11 @@ def cite_targets(key: str, citations: list[CitationRef]) -> dict[int, str]:
     return out
 
 
-def shown_card(answer: Answer) -> str:
-    """The card's markdown view with each condition's status as an icon."""
-    if answer.card_data is not None:
-        return card_view(answer.card_data, CARD_MARKS)
-    return answer.card or answer.answer
-
-
-def card_markdown(markdown: str, targets: dict[int, str] | None = None) -> str:
-    """The card as shown: [n] as links to their source, line breaks kept."""
-    if targets:
-        markdown = _REF.sub(lambda m: f"[\\[{m.group(1)}\\]](#{targets[int(m.group(1))]})"
-                            if int(m.group(1)) in targets else m.group(0), markdown)
+def card_markdown(answer: Answer, targets: dict[int, str] | None = None) -> str:
+    """The card as shown: statuses as icons, [n] as links to their source, line breaks kept."""
+    found = targets or {}
+    markdown = card_view(answer.card_data, CARD_MARKS, lambda n: f"#{found[n]}" if n in found else None) \
+        if answer.card_data is not None else (answer.card or answer.answer)
     return without_images(markdown).replace("\n", "  \n")
 
 
@@ -90,7 +81,7 @@ def _previous(turn: Turn, ui: str) -> None:
     with st.expander(t(ui, "app.answer.previous", n=len(turn.versions) - 1), icon=":material/history:"):
         for i, v in enumerate(turn.versions[:-1], 1):
             st.caption(t(ui, "app.answer.version", n=i) + " · " + plain(v.shown.splitlines()[0]))
-            st.markdown(card_markdown(shown_card(v.answer)))
+            st.markdown(card_markdown(v.answer))
 
 
 def feedback(turn: Turn, ui: str) -> None:
@@ -144,7 +135,7 @@ def render_answer(turn: Turn, ui: str, follow_ups: FollowUps, live: bool = False
     main, side = st.columns([2.3, 1])
     with main:
         with st.container(border=True, key=f"card-{turn.id}"):
-            st.markdown(card_markdown(shown_card(answer), cite_targets(turn.id, answer.citations)))
+            st.markdown(card_markdown(answer, cite_targets(turn.id, answer.citations)))
         if answer.abstained:
             covered = "; ".join(f"{c.treaty} ({' – '.join(state_label(p, ui) for p in c.parties) or 'MLI'})"
                                 for c in rules.coverage())

@@ -13,7 +13,7 @@ from pathlib import Path
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from assistant.answer import Answer, CitationRef
-from assistant.presentation.values import msg
+from assistant.presentation.prompt import prompt_facts
 
 PROMPTS = Path(__file__).with_name("prompts")
 LANGUAGE_NAMES = {"pt": "European Portuguese", "es": "Spanish", "en": "English"}
@@ -21,8 +21,6 @@ PASSAGE_CHARS = 200          # each passage's share of the variable part; ~60 to
 PASSAGES = 3                 # the rule passages come first; the server reads ~60 prompt tokens/s on 2 cores
 CARD_CHARS = 800             # the card's first facts (the answer itself); the user sees the whole card
 _WORD = re.compile(r"\w{4,}")
-_MARKUP = re.compile(r"\*\*|__")
-_REF = re.compile(r"\s?\[(\d+)\]")
 
 
 @lru_cache(maxsize=None)
@@ -37,24 +35,11 @@ def build_messages(answer: Answer) -> list[BaseMessage]:
     passages = "\n".join(f"[{c.n}] {c.label()}: {passage_text(c, terms)}" for c in shown)
     return [SystemMessage(prompt("system")),
             HumanMessage(prompt("user").format(
-                question=answer.question, result=compact_card(answer.card, answer.language, {c.n for c in shown}),
+                question=answer.question,
+                result=prompt_facts(answer.card_data, {c.n for c in shown}, CARD_CHARS) if answer.card_data else "",
                 passages=passages,
                 valid_refs=" ".join(f"[{c.n}]" for c in shown) or "-",
                 language_name=LANGUAGE_NAMES.get(answer.language, LANGUAGE_NAMES["pt"])))]
-
-
-def compact_card(card: str, language: str, refs: set[int], limit: int = CARD_CHARS) -> str:
-    """The card's first facts, whole lines up to `limit` characters: no title, notes, stated assumptions,
-    markdown, blank lines or references to passages the prompt does not show."""
-    assumed = msg(language, "assumptions", items="\0").split("\0")[0]
-    kept = []
-    for line in card.splitlines():
-        line = _REF.sub(lambda m: m.group(0) if int(m.group(1)) in refs else "", _MARKUP.sub("", line)).strip()
-        if line and not line.startswith(("#", "_")) and not line.startswith(assumed):
-            if kept and sum(len(k) + 1 for k in kept) + len(line) > limit:
-                break
-            kept.append(line)
-    return "\n".join(kept)
 
 
 def passage_text(c: CitationRef, terms: set[str], limit: int = PASSAGE_CHARS) -> str:

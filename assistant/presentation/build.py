@@ -6,7 +6,7 @@ from typing import Callable, Iterable, Sequence, TypeVar
 
 import rules
 from assistant.apply_rules import RuleRun
-from assistant.presentation.card import Card, CardRate, Line, Ref, Section, Source
+from assistant.presentation.card import About, Card, CardRate, Line, Ref, Section, Source
 from assistant.presentation.values import (
     Check,
     Day,
@@ -18,7 +18,6 @@ from assistant.presentation.values import (
     Rate,
     StateName,
     Topic,
-    Treaty,
     Value,
     check,
     condition,
@@ -58,7 +57,8 @@ class _Builder:
     def withholding(self, result: rules.WithholdingResult) -> list[Line]:
         direction = say("direction", source=StateName(result.source_state),
                         residence=StateName(result.residence_state))
-        lines = [Line("heading", Join((Emph(Topic(result.income, capitalised=True)), Paren(direction)), " "))]
+        lines = [Line("heading", Join((Emph(Topic(result.income, capitalised=True)), Paren(direction)), " "),
+                      about=About("withholding", result.income, result.source_state, result.residence_state))]
         alternatives = result.outcome == "alternatives"
         options = usual_first(result.alternatives) if alternatives else [result]
         if alternatives:
@@ -92,12 +92,12 @@ class _Builder:
     # ---- employment, tie-breaker, figures -----------------------------------------------------------
     def employment(self, result: rules.EmploymentResult) -> list[Line]:
         if result.taxable_in_work_state is True:
-            head = say("employment_taxable", may_tax=word("may_tax"))
+            head, verdict = say("employment_taxable", may_tax=word("may_tax")), "work_state"
         elif result.taxable_in_work_state is False:
-            head = say("employment_exempt", only_residence=word("only_residence"))
+            head, verdict = say("employment_exempt", only_residence=word("only_residence")), "residence_only"
         else:
-            head = say("employment_unknown", items=_facts(result.missing_facts))
-        lines = [Line("outcome", head)]
+            head, verdict = say("employment_unknown", items=_facts(result.missing_facts)), "undetermined"
+        lines = [Line("outcome", head, about=About("employment", "employment", verdict=verdict))]
         if result.window_start and result.window_end:
             lines.append(Line("detail", say(
                 "employment_window", start=Day(result.window_start), end=Day(result.window_end),
@@ -127,14 +127,16 @@ class _Builder:
         return Line(kind, text, level=level, refs=self.refs(fig.citations))  # type: ignore[arg-type]
 
     def figures(self, figures: list[rules.Figure], topic: str) -> list[Line]:
-        return [Line("figure", say("figures_intro", topic=Topic(topic))), *(self.figure(f, 1, "figure") for f in figures)]
+        return [Line("figure", say("figures_intro", topic=Topic(topic))),
+                *(self.figure(f, 1, "figure") for f in figures)]
 
     # ---- who may tax ----------------------------------------------------------------------------
     def rights(self, result: rules.TaxingRightsResult, caps_shown: bool) -> list[Line]:
         """caps_shown: the withholding block already states the caps (their rates are not repeated)."""
         direction = say("direction", source=StateName(result.source_state),
                         residence=StateName(result.residence_state))
-        lines = [Line("heading", Join((Emph(Phrase("assistant.rights.heading")), Paren(direction)), " "))]
+        lines = [Line("heading", Join((Emph(Phrase("assistant.rights.heading")), Paren(direction)), " "),
+                      about=About("rights", result.income, result.source_state, result.residence_state))]
         if result.outcome == "decided":
             case = result.cases[0]
             text, rates = _rights_line(case, result, caps_shown)
@@ -234,7 +236,9 @@ def _outcome(outcome: str, rate: float | None) -> Value:
         return say("rate_cap", rate=Emph(Rate(rate)))
     if outcome == "exempt":
         return say("rate_exempt", exempt=word("exempt"))
-    return say(outcome) if outcome in ("no_treaty_limit", "pe_article_7", "source_only", "no_treaty_benefit",
+    if outcome == "source_only":
+        return say("source_only", only_source=word("only_source"))
+    return say(outcome) if outcome in ("no_treaty_limit", "pe_article_7", "no_treaty_benefit",
                                        "not_in_corpus") else outcome
 
 
@@ -307,7 +311,7 @@ def _rights_line(case: rules.RightsCase, result: rules.TaxingRightsResult, caps_
 
 
 def section(part: Part, cite: Cite) -> Section:
-    return Section(part.label, tuple(_Builder(cite).run(part.run, part.topic)), part.topic)
+    return Section(part.label, tuple(_Builder(cite).run(part.run, part.topic)))
 
 
 def build_card(parts: Sequence[Part], cite: Cite, language: str, treaties: Sequence[str],
@@ -338,5 +342,3 @@ def _premise(stated: Sequence[float], rates: Sequence[CardRate]) -> Line | None:
     return Line("intro", say("stated_rate_confirmed", stated=Join(tuple(Rate(v) for v in dict.fromkeys(stated)),
                                                                   ", ")))
 
-
-__all__ = ["Cite", "Part", "build_card", "say", "Treaty"]

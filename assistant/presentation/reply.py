@@ -94,7 +94,9 @@ def _answer(card: Card, fmt: Formatter, chosen: list[tuple[Section, tuple[Line, 
         body = _paragraphs(lines, fmt, frozenset(x.kind for x in lines), style)
         if section.label is not None and body:
             body = [_sentence(f"{render(section.label, fmt)}:"), *body]
-        paragraphs += body
+        for paragraph in body:
+            if paragraph not in paragraphs:                          # a note two blocks share, said once
+                paragraphs.append(paragraph)
     return paragraphs
 
 

@@ -109,7 +109,7 @@ def test_tiebreaker_wizard_decides_on_permanent_home(app):
     app.selectbox(key="tb-treaty").set_value("PT-BR").run()
     app.radio(key="tb-PT-BR-individual-home").set_value(("PT",)).run()
     assert not app.exception
-    assert any("Residente apenas de **Portugal**" in s.value for s in app.success)
+    assert any("Residente apenas **de Portugal**" in s.value for s in app.success)
 
 
 def test_183_day_calculator_counts_each_treaty_window(app):

@@ -13,7 +13,9 @@ from app_support.history import HistoryStore, facts_from_json, facts_to_json
 from app_support.ocr_display import display_heading
 from app_support.sources import group_sources
 from app_support.ui import browser_language
-from assistant.answer import CitationRef
+from assistant.answer import Answer, CitationRef
+from assistant.presentation.card import Card, Line, Section
+from assistant.presentation.values import Check, Emph, Phrase, Rate
 from ingest.corpus import cached_corpus
 
 REPO = Path(__file__).resolve().parents[2]
@@ -60,9 +62,13 @@ def test_sources_are_one_per_paragraph_and_the_card_links_each_number_to_its_par
     assert cited[0].subparagraph is None             # two alíneas of one paragraph: the paragraph is shown
     targets = cite_targets("t1", refs)
     assert targets[2] == targets[1] == "src-t1-1" and targets[3] == "src-t1-3"
-    shown = card_markdown("no máximo **10%** [1] [2] ✔ direitos [3] [7]", targets)
+    card = Card("pt", ("PT-BR",), (Section(None, (
+        Line("outcome", Phrase("assistant.rate_cap", {"rate": Emph(Rate(10))}), level=1, refs=(1, 2)),
+        Line("detail", Check(Phrase("rules.conditions.beneficiary_company"), "met"), level=2, refs=(3, 7)))),))
+    answer = Answer(question="q", language="pt", answer="", abstained=False, treaty="PT-BR", card_data=card)
+    shown = card_markdown(answer, targets)
     assert "[\\[1\\]](#src-t1-1) [\\[2\\]](#src-t1-1)" in shown and "[\\[3\\]](#src-t1-3)" in shown
-    assert "[7]" in shown                                 # statuses are the Card view's (shown_card), not replaced here
+    assert "[7]" in shown and ":material/check:" in shown and "**10%**" in shown
 
 
 def test_garbled_spanish_headings_are_fixed_for_display():
@@ -106,18 +112,3 @@ def test_keyword_search_finds_articles_in_any_language():
 def test_ui_language_follows_the_browser_then_portuguese():
     assert browser_language("es-ES") == "es" and browser_language("en-GB") == "en"
     assert browser_language("fr-FR") == "pt" and browser_language(None) == "pt"
-
-
-def test_the_shown_card_gives_each_condition_status_its_material_icon() -> None:
-    from types import SimpleNamespace
-
-    from app_support.answer_view import shown_card
-    from assistant.apply_rules import RuleRun
-    from assistant.presentation.build import Part, build_card
-    from rules import Facts, withholding_cap
-
-    facts = Facts(beneficiary_kind="company", holding_pct=30.0, holding_months=36.0, direct_holding=True)
-    run = RuleRun(withholding=[withholding_cap("PT-BR", "dividends", "BR", facts)])
-    card = build_card([Part(None, "dividends", run)], lambda c: None, "pt", [], [], [])
-    shown = shown_card(SimpleNamespace(card_data=card, card="", answer=""))
-    assert ":material/check:" in shown and "✔" not in shown
