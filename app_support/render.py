@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import rules
 from assistant.answer import Answer
@@ -13,6 +14,7 @@ from rules.labels import state_name, topic_label
 
 STATUS_ICON = {"met": ":green[:material/check_circle:]", "not_met": ":red[:material/cancel:]",
                "unknown": ":orange[:material/help:]", "assumed_not_met": ":gray[:material/remove_circle:]"}
+ROMAN = re.compile(r"[IVXLC]+")
 OUTCOMES = ("exempt", "no_treaty_limit", "no_treaty_benefit", "not_in_corpus", "alternatives")
 
 
@@ -39,6 +41,8 @@ def document_name(treaty: str, kinds: tuple[str, ...] | list[str], lang: str) ->
     """A short name for a corpus document: "Convenção Portugal–Brasil", "Brazil–Spain Treaty", "MLI"."""
     if treaty == "MLI" or "multilateral_instrument" in kinds:
         return t(lang, "app.doc.mli")
+    if "ministerial_order" in kinds:
+        return t(lang, "app.doc.order", parties=treaty_name(treaty, lang))
     parties = treaty_name(treaty, lang)
     return t(lang, "app.doc.summary" if "summary" in kinds else "app.doc.convention", parties=parties)
 
@@ -47,14 +51,18 @@ def address_label(article: str | None, paragraph: str | None, subparagraph: str 
     """"art. 18.º, n.º 2, alínea a)" / "art. 18, apartado 2, letra a)" / "Art. 18(2)(a)"; a protocol item as named."""
     if not article:
         return ""
-    if not article[0].isdigit():
-        return article
-    parts = [t(lang, "app.doc.article", article=article)]
+    if article[0].isdigit():
+        head = t(lang, "app.doc.article", article=article)
+    elif ROMAN.fullmatch(article):
+        head = t(lang, "app.doc.item", item=article)
+    else:                                               # "Protocolo 9": named as the document names it
+        head = article
+    parts = [head]
     if paragraph:
         parts.append(t(lang, "app.doc.paragraph", paragraph=paragraph))
     if subparagraph:
         parts.append(t(lang, "app.doc.subparagraph", subparagraph=subparagraph))
-    if lang == "en":                                    # English cites compactly: "Art. 18(2)(a)"
+    if lang == "en" and article[0].isdigit():          # English cites compactly: "Art. 18(2)(a)"
         return parts[0] + "".join(f"({x})" for x in (paragraph, subparagraph) if x)
     return ", ".join(parts)
 

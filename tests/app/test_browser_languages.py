@@ -72,12 +72,12 @@ def test_two_part_ticket_in_each_language(app_url, lang):
             page.get_by_role("link", name=t(lang, "app.nav.rates")).wait_for(timeout=10_000)
             page.get_by_text(t(lang, "app.chat.covered_title")).first.wait_for(timeout=10_000)
             _ask(page, TICKETS[lang])
-            page.get_by_text(t(lang, "app.triage.title"), exact=True).first.wait_for(timeout=10_000)
+            page.get_by_text(t(lang, "app.triage.title"), exact=True).first.wait_for(timeout=120_000)
 
             # The answer fits in two screens; its sources are collapsed; no paragraph is shown twice.
             answer = _assistant_messages(page).last
             assert answer.bounding_box()["height"] <= 2 * VIEWPORT["height"]
-            heads = [h.inner_text() for h in page.locator(".src-head").all()]
+            heads = [h.text_content() for h in page.locator(".src-head").all()]
             assert heads, "the answer lists its sources"
             labels = [re.sub(r"^(\[\d+\]\s*)+", "", h) for h in heads]
             assert len(labels) == len(set(labels)), labels

@@ -117,3 +117,5 @@ def test_rates_follow_the_language_and_labels_are_short():
     assert source_label("BR-ES", ("convention",), "12", "2", "a", "es") == \
         "Convenio Brasil–España, art. 12, apartado 2, letra a)"
     assert source_label("PT-JP", ("summary",), "10", "2", "a", "en") == "Portugal–Japan Treaty summary, Art. 10(2)(a)"
+    assert source_label("PT-BR", ("ministerial_order",), "I", "2", None, "pt") == \
+        "Portaria brasileira da Convenção Portugal–Brasil, ponto I, n.º 2"
