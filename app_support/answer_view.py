@@ -20,12 +20,12 @@ from app_support.resources import corpus, feedback_store
 from app_support.safe_markdown import plain, without_images
 from app_support.sources import anchor, group_sources, paragraph_key, show_sources
 from assistant.answer import Answer, CitationRef
-from assistant.render import STATUS_MARK
+from assistant.presentation.markdown import card_markdown as card_view
 from i18n import t
 
-# The card marks met / unmet conditions with text symbols (also used in the CLI); on screen they become
-# Material icons, which need no emoji or symbol font.
-CARD_MARKS = {STATUS_MARK["met"]: ":green[:material/check:]", STATUS_MARK["not_met"]: ":red[:material/close:]"}
+# On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI uses ✔ ✘ ? ≈.
+CARD_MARKS = {"met": ":green[:material/check:]", "not_met": ":red[:material/close:]", "unknown": "?",
+              "assumed_not_met": "≈"}
 _REF = re.compile(r"\[(\d+)\]")
 
 FollowUps = Callable[[Turn, str], None]
@@ -41,10 +41,10 @@ def cite_targets(key: str, citations: list[CitationRef]) -> dict[int, str]:
     return out
 
 
-def card_markdown(markdown: str, targets: dict[int, str] | None = None) -> str:
-    """The card as shown: marks as icons, [n] as links to their source, line breaks kept."""
-    for mark, icon in CARD_MARKS.items():
-        markdown = markdown.replace(mark, icon)
+def card_markdown(answer: Answer, targets: dict[int, str] | None = None) -> str:
+    """The card as shown: statuses as icons, [n] as links to their source, line breaks kept."""
+    markdown = card_view(answer.card_data, CARD_MARKS) if answer.card_data is not None else \
+        (answer.card or answer.answer)
     if targets:
         markdown = _REF.sub(lambda m: f"[\\[{m.group(1)}\\]](#{targets[int(m.group(1))]})"
                             if int(m.group(1)) in targets else m.group(0), markdown)
@@ -85,7 +85,7 @@ def _previous(turn: Turn, ui: str) -> None:
     with st.expander(t(ui, "app.answer.previous", n=len(turn.versions) - 1), icon=":material/history:"):
         for i, v in enumerate(turn.versions[:-1], 1):
             st.caption(t(ui, "app.answer.version", n=i) + " · " + plain(v.shown.splitlines()[0]))
-            st.markdown(card_markdown(v.answer.card or v.answer.answer))
+            st.markdown(card_markdown(v.answer))
 
 
 def feedback(turn: Turn, ui: str) -> None:
@@ -139,7 +139,7 @@ def render_answer(turn: Turn, ui: str, follow_ups: FollowUps, live: bool = False
     main, side = st.columns([2.3, 1])
     with main:
         with st.container(border=True, key=f"card-{turn.id}"):
-            st.markdown(card_markdown(answer.card or answer.answer, cite_targets(turn.id, answer.citations)))
+            st.markdown(card_markdown(answer, cite_targets(turn.id, answer.citations)))
         if answer.abstained:
             covered = "; ".join(f"{c.treaty} ({' – '.join(state_label(p, ui) for p in c.parties) or 'MLI'})"
                                 for c in rules.coverage())

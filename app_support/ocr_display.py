@@ -5,8 +5,16 @@ from __future__ import annotations
 
 import re
 
-from ingest.ocr_reading import (Dictionary, _accents_like, _correct, _restore_case, dictionary, protected,
-                                split_core, strip_accents)
+from ingest.ocr_reading import (
+    Dictionary,
+    _accents_like,
+    _correct,
+    _restore_case,
+    dictionary,
+    protected,
+    split_core,
+    strip_accents,
+)
 
 KNOWN_ZIPF = 3.0        # a heading word at least this frequent is kept as it is
 EDITS = 3               # headings are short and formulaic: a wider search than in running text

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, Literal
 
 from assistant.answer import ReadingChoice
-from assistant.render import fmt_number
-from typing import Literal
-
+from assistant.presentation.values import Formatter
 from i18n import t
 from rules.facts import BENEFICIARY_KINDS, ROYALTY_KINDS
 
@@ -79,7 +77,7 @@ def describe_facts(extra: dict[str, Any], lang: str) -> str:
         if name == "beneficiary_kind":
             out.append(t(lang, "app.described.beneficiary", value=option(name, value)))
         elif name == "holding_pct":
-            out.append(t(lang, "app.described.holding_pct", value=fmt_number(value, lang)))
+            out.append(t(lang, "app.described.holding_pct", value=Formatter(lang).number(value)))
         elif name in ("holding_since", "payment_date"):
             out.append(t(lang, f"app.described.{name}", value=value.isoformat()))
         elif name == "royalty_kind":
@@ -87,7 +85,7 @@ def describe_facts(extra: dict[str, Any], lang: str) -> str:
         elif name == "loan_purpose":
             out.append(t(lang, "app.described.loan_purpose", value=option(name, value)))
         elif name == "loan_term_years":
-            out.append(t(lang, "app.described.loan_term_years", value=fmt_number(value, lang)))
+            out.append(t(lang, "app.described.loan_term_years", value=Formatter(lang).number(value)))
         elif isinstance(value, bool):
             label = QUICK_INPUTS[name].label(lang).rstrip("?") if name in QUICK_INPUTS else name
             out.append(f"{label}: {t(lang, 'app.described.answer_yes' if value else 'app.described.answer_no')}")

@@ -7,7 +7,7 @@ import re
 import rules
 from assistant.answer import Answer
 from assistant.apply_rules import RuleResult
-from assistant.render import fmt_rate, treaty_name
+from assistant.presentation.values import Formatter
 from assistant.understand import Query
 from i18n import has, t
 from rules.labels import state_name, topic_label
@@ -15,7 +15,8 @@ from rules.labels import state_name, topic_label
 STATUS_ICON = {"met": ":green[:material/check_circle:]", "not_met": ":red[:material/cancel:]",
                "unknown": ":orange[:material/help:]", "assumed_not_met": ":gray[:material/remove_circle:]"}
 ROMAN = re.compile(r"[IVXLC]+")
-OUTCOMES = ("exempt", "no_treaty_limit", "no_treaty_benefit", "not_in_corpus", "alternatives")
+OUTCOMES = ("exempt", "no_treaty_limit", "pe_article_7", "source_only", "no_treaty_benefit", "not_in_corpus",
+            "alternatives")
 
 
 def state_label(code: str | None, lang: str) -> str:
@@ -29,7 +30,7 @@ def yes_no(value: bool | None, lang: str) -> str:
 def outcome_text(outcome: str, rate: float | None, lang: str) -> str:
     """A withholding outcome in words, the rate written the way the language writes numbers (12,5% / 12.5%)."""
     if outcome == "cap" and rate is not None:
-        return t(lang, "app.outcome.cap", rate=fmt_rate(rate, lang).rstrip("%"))
+        return t(lang, "app.outcome.cap", rate=Formatter(lang).number(rate))
     return t(lang, f"app.outcome.{outcome}") if outcome in OUTCOMES else outcome
 
 
@@ -41,9 +42,9 @@ def document_name(treaty: str, kinds: tuple[str, ...] | list[str], lang: str) ->
     """A short name for a corpus document: "Convenção Portugal–Brasil", "Brazil–Spain Treaty", "MLI"."""
     if treaty == "MLI" or "multilateral_instrument" in kinds:
         return t(lang, "app.doc.mli")
+    parties = Formatter(lang).treaty(treaty)
     if "ministerial_order" in kinds:
-        return t(lang, "app.doc.order", parties=treaty_name(treaty, lang))
-    parties = treaty_name(treaty, lang)
+        return t(lang, "app.doc.order", parties=parties)
     return t(lang, "app.doc.summary" if "summary" in kinds else "app.doc.convention", parties=parties)
 
 
@@ -106,7 +107,7 @@ def _cap(result: RuleResult, lang: str) -> str:
         return ""
     if result.outcome == "alternatives":
         rates = sorted({a.rate for a in result.alternatives if a.rate is not None})
-        return t(lang, "app.triage.cap_alternatives", rates=", ".join(fmt_rate(r, lang) for r in rates))
+        return t(lang, "app.triage.cap_alternatives", rates=", ".join(Formatter(lang).rate(r) for r in rates))
     return outcome_text(result.outcome, result.rate, lang)
 
 
@@ -134,7 +135,7 @@ def triage_rows(answer: Answer, lang: str) -> list[tuple[str, str]]:
         next_step = t(lang, "app.triage.next_ask")
     else:
         next_step = t(lang, "app.triage.next_send")
-    rows = [(t(lang, "app.triage.treaty"), treaty_name(treaty, lang) if treaty else "—"),
+    rows = [(t(lang, "app.triage.treaty"), Formatter(lang).treaty(treaty) if treaty else "—"),
             (t(lang, "app.triage.who_taxes"), who or "—")]
     if caps:
         rows.append((t(lang, "app.triage.cap"), caps))

@@ -8,8 +8,8 @@ from app_support.render import outcome_text, reply_text, source_label, technical
 from assistant.answer import Answer, CitationRef
 from assistant.apply_rules import RuleRun
 from assistant.understand import Query
-from rules import taxing_rights, withholding_cap
 from ingest.units import ParsedDocument, Unit
+from rules import taxing_rights, withholding_cap
 from rules.facts import Facts
 
 

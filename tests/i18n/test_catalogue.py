@@ -52,7 +52,8 @@ def test_a_missing_translation_is_caught(tmp_path: Path) -> None:
 
 
 def test_t_renders_params_and_falls_back_to_portuguese() -> None:
-    assert t("en", "rules.conditions.holding_min_pct", pct=37) == "holds at least 37% of the capital of the paying company"
+    english = t("en", "rules.conditions.holding_min_pct", pct=37)
+    assert english == "holds at least 37% of the capital of the paying company"
     pt = t("pt", "rules.conditions.holding_min_pct", pct=37)
     assert t("fr", "rules.conditions.holding_min_pct", pct=37) == pt
     assert t(None, "rules.conditions.holding_min_pct", pct=37) == pt  # type: ignore[arg-type]
