@@ -3,7 +3,6 @@ follow-up questions, the sources collapsed, the reply to send, link / export, fe
 text in its own box. The triage panel beside it speaks to the agent; internals stay collapsed."""
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Callable
 from urllib.parse import urlencode
@@ -26,7 +25,6 @@ from i18n import t
 # On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI uses ✔ ✘ ? ≈.
 CARD_MARKS = {"met": ":green[:material/check:]", "not_met": ":red[:material/close:]", "unknown": "?",
               "assumed_not_met": "≈"}
-_REF = re.compile(r"\[(\d+)\]")
 
 FollowUps = Callable[[Turn, str], None]
 
@@ -41,13 +39,16 @@ def cite_targets(key: str, citations: list[CitationRef]) -> dict[int, str]:
     return out
 
 
+def cite_link(targets: dict[int, str]) -> Callable[[int], str]:
+    """How the card writes a citation number: a link to the source block that shows its paragraph."""
+    return lambda n: f"[\\[{n}\\]](#{targets[n]})" if n in targets else f"[{n}]"
+
+
 def card_markdown(answer: Answer, targets: dict[int, str] | None = None) -> str:
-    """The card as shown: statuses as icons, [n] as links to their source, line breaks kept."""
-    markdown = card_view(answer.card_data, CARD_MARKS) if answer.card_data is not None else \
-        (answer.card or answer.answer)
-    if targets:
-        markdown = _REF.sub(lambda m: f"[\\[{m.group(1)}\\]](#{targets[int(m.group(1))]})"
-                            if int(m.group(1)) in targets else m.group(0), markdown)
+    """The card as shown: statuses as icons, [n] as links to their source, line breaks kept (an abstention
+    has no card data: its text is shown as it is)."""
+    markdown = card_view(answer.card_data, CARD_MARKS, cite_link(targets or {})) if answer.card_data is not None \
+        else (answer.card or answer.answer)
     return without_images(markdown).replace("\n", "  \n")
 
 
@@ -154,7 +155,8 @@ def render_answer(turn: Turn, ui: str, follow_ups: FollowUps, live: bool = False
             st.markdown(f"**{t(ui, 'app.reply.title', language=t(ui, f'app.ui.language_of_{answer.language}'))}**")
             st.code(reply_text(answer), language=None, wrap_lines=True)
         link, export = st.columns(2)
-        link.markdown(f"[:material/link: {t(ui, 'app.answer.link')}]({answer_url(turn.current.question, turn.current.facts)})")
+        url = answer_url(turn.current.question, turn.current.facts)
+        link.markdown(f"[:material/link: {t(ui, 'app.answer.link')}]({url})")
         export.download_button(t(ui, "app.answer.export"), data=answer_markdown(answer), mime="text/markdown",
                                file_name=f"resposta-{turn.id}.md", key=f"md-{turn.id}-{len(turn.versions)}",
                                icon=":material/download:", on_click="ignore")
