@@ -22,7 +22,7 @@ from assistant.answer import Answer, CitationRef
 from assistant.presentation.markdown import card_markdown as card_view
 from i18n import t
 
-# On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI uses ✔ ✘ ? ≈.
+# On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI uses text marks.
 CARD_MARKS = {"met": ":green[:material/check:]", "not_met": ":red[:material/close:]", "unknown": "?",
               "assumed_not_met": "≈"}
 
