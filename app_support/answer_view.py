@@ -20,6 +20,7 @@ from app_support.safe_markdown import plain, without_images
 from app_support.sources import anchor, group_sources, paragraph_key, show_sources
 from assistant.answer import Answer, CitationRef
 from assistant.presentation.markdown import card_markdown as card_view
+from assistant.presentation.reply import reply
 from i18n import t
 
 # On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI uses text marks.
@@ -78,6 +79,21 @@ def answer_markdown(answer: Answer) -> str:
         lines.append("")
     lines.append(f"_{t(lang, 'app.disclaimer')}_")
     return "\n".join(lines) + "\n"
+
+
+def reply_block(turn: Turn, ui: str) -> None:
+    """The reply to send, in the ticket's language: plain text (copy icon), the same as HTML one click away,
+    the quoted passages added on request."""
+    answer = turn.current.answer
+    st.markdown(f"**{t(ui, 'app.reply.title', language=t(ui, f'app.ui.language_of_{answer.language}'))}**")
+    if answer.card_data is None:
+        st.code(reply_text(answer), language=None, wrap_lines=True)
+        return
+    quotes = st.toggle(t(ui, "app.reply.quotes"), key=f"rq-{turn.id}-{len(turn.versions)}")
+    sendable = reply(answer.card_data, quotes=quotes)
+    st.code(sendable.text, language=None, wrap_lines=True)
+    with st.expander(t(ui, "app.reply.html"), icon=":material/code:"):
+        st.code(sendable.html, language="html", wrap_lines=True)
 
 
 def _previous(turn: Turn, ui: str) -> None:
@@ -152,8 +168,7 @@ def render_answer(turn: Turn, ui: str, follow_ups: FollowUps, live: bool = False
         if answer.citations:
             show_sources(turn.id, answer.citations, ui, answer.language)
         if not answer.abstained:
-            st.markdown(f"**{t(ui, 'app.reply.title', language=t(ui, f'app.ui.language_of_{answer.language}'))}**")
-            st.code(reply_text(answer), language=None, wrap_lines=True)
+            reply_block(turn, ui)
         link, export = st.columns(2)
         url = answer_url(turn.current.question, turn.current.facts)
         link.markdown(f"[:material/link: {t(ui, 'app.answer.link')}]({url})")
