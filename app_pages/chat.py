@@ -25,6 +25,7 @@ from rules.labels import topic_label
 
 log = logging.getLogger("treaty_app")
 EXAMPLES = 3
+OPEN_FORM_MAX = 2          # missing facts asked in a form shown open
 
 
 def reading_choices(turn: Turn, ui: str) -> None:
@@ -45,8 +46,9 @@ def quick_inputs(turn: Turn, ui: str) -> None:
     asks = quick_inputs_for(current.answer.missing_facts)
     if not asks:
         return
-    with st.form(f"qi-{turn.id}-{len(turn.versions)}", border=True):
-        st.markdown(f"**{t(ui, 'app.follow_up.title')}**")
+    # a short form is shown open; a long one (many facts missing) waits one click, so the answer stays short
+    with st.expander(t(ui, "app.follow_up.title", n=len(asks)), expanded=len(asks) <= OPEN_FORM_MAX,
+                     icon=":material/edit_note:"), st.form(f"qi-{turn.id}-{len(turn.versions)}", border=False):
         added: dict[str, Any] = {}
         for q in asks:
             added.update(quick_input_widget(q, f"qi-{turn.id}-{len(turn.versions)}-{q.fact}", ui))

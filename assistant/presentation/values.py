@@ -187,7 +187,7 @@ class Markup:
     emph: Callable[[str], str] = lambda text: text
     mark: Callable[[Status], str] = lambda status: ""
     keys: Mapping[str, str] = field(default_factory=dict)   # a view's shorter wording of some phrases
-    ref: Callable[[int], str] = lambda n: f"[{n}]"          # a citation number: plain, or a link to its source
+    ref: Callable[[int], str] = lambda n: f"[{n}]"           # a citation number (the app makes it a link)
 
 
 PLAIN = Markup()
