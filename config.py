@@ -15,6 +15,7 @@ ENV_PREFIX = "TREATY_"
 class Settings:
     cache_dir: Path
     corpus_dir: Path
+    rules_dir: Path
     index_dir: Path
     chroma_mode: str
     chroma_host: str

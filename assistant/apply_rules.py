@@ -258,3 +258,12 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
         _missing(run, result.missing_facts)
     if run.rights:
         run.not_covered = None          # the figures may be silent; who may tax is answered
+        run.figures = _deciding_figures(run.figures, run.rights)
+
+
+def _deciding_figures(figures: list[Figure], results: list[TaxingRightsResult]) -> list[Figure]:
+    """The topic's figures that belong to a paragraph the shown cases cite: a social-security pension
+    answer does not show the US$ 3,000 limit of the private pensions, a grant answer not the 4-year
+    employment period."""
+    cited = {(c.doc, c.article, c.paragraph) for r in results for case in r.cases for c in case.citations}
+    return [f for f in figures if any((c.doc, c.article, c.paragraph) in cited for c in f.citations)]

@@ -32,7 +32,7 @@ def _years_before(day: date, years: int) -> date:
 
 
 def _holding_years(f: Facts, p: dict[str, Any]) -> bool | None:
-    years = p["years"]
+    years = float(p["years"])
     if f.holding_months is not None:
         return f.holding_months >= years * 12
     if f.holding_since is not None and f.payment_date is not None:
@@ -61,7 +61,10 @@ def _kind_in(kinds: tuple[str, ...]) -> Evaluator:
 
 
 def _flag(name: str) -> Evaluator:
-    return lambda f, p: getattr(f, name)
+    def read(f: Facts, p: dict[str, Any]) -> bool | None:
+        value: bool | None = getattr(f, name)
+        return value
+    return read
 
 
 def _at_least(name: str, param: str) -> Evaluator:

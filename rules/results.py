@@ -54,7 +54,7 @@ class Serialisable:
     RENDERED: tuple[str, ...] = ()        # properties to_dict() adds, rendered in Portuguese
 
     def to_dict(self) -> dict[str, Any]:
-        data = _plain(self)
+        data: dict[str, Any] = _plain(self)
         data["type"] = type(self).__name__
         return data
 

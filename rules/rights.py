@@ -8,9 +8,12 @@ NotCovered only when the corpus has no rule for the income under that treaty.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any, TypeVar
 
 from rules.conditions import describe, evaluate
+from rules.data_parts import ConditionRef
 from rules.facts import TOPICS, Facts
 from rules.lookup import other_party, treaty_or_not_covered
 from rules.results import (
@@ -30,26 +33,30 @@ from rules.treaty_data import TreatyData
 from rules.withholding import bilateral_treaty, topic_list, withholding_cap
 
 TAXING = ("exclusive", "shared", "capped")
+T = TypeVar("T")
 
 
-def _dedupe(items: list) -> list:
+def _dedupe(items: list[T]) -> list[T]:
     return list(dict.fromkeys(items))
 
 
-def _check(when: tuple, facts: Facts) -> tuple[str, list[Condition]]:
+def _check(when: tuple[ConditionRef, ...], facts: Facts) -> tuple[str, list[Condition]]:
     conditions = [evaluate(c.code, c.params, facts) for c in when] or [describe("otherwise", {}, "met")]
     statuses = {c.status for c in conditions}
     return ("not_met" if "not_met" in statuses else "unknown" if "unknown" in statuses else "met"), conditions
 
 
-def _figures(data: TreatyData, ids: tuple[str, ...]) -> list[Figure]:
+def _figures(data: TreatyData, ids: tuple[str, ...], income: str | None = None) -> list[Figure]:
+    """The figures a relief entry names; for one income, only those that hold for it (20% interest, 25%
+    royalties: not both on an interest answer)."""
     return [Figure(id=f.id, treaty=data.treaty, topic=f.topic, value=f.value, unit=f.unit, description=f.description,
                    conditions=[describe(c.code, c.params) for c in f.conditions],
                    citations=[c.citation for c in f.citations], effective_from=f.effective_from, notes=list(f.notes))
-            for f in data.figures if f.id in ids]
+            for f in data.figures if f.id in ids and (income is None or not f.incomes or income in f.incomes)]
 
 
-def _relief(data: TreatyData, income: str, residence: str, rights: dict[str, str], facts: Facts) -> list[Relief]:
+def _relief(data: TreatyData, income: str, residence: str, rights: Mapping[Any, str], facts: Facts
+            ) -> list[Relief]:
     own, other = rights.get("residence"), rights.get("source")
     if other in TAXING and own in ("shared", "capped"):
         mode = "shared"
@@ -69,8 +76,8 @@ def _relief(data: TreatyData, income: str, residence: str, rights: dict[str, str
             displaced |= set(spec.replaces)
         out.append(Relief(id=spec.id, state=residence, method=spec.method,
                           conditions=[c for c in conditions if c.code != "otherwise"],
-                          citations=[c.citation for c in spec.citations], figures=_figures(data, spec.figures),
-                          notes=list(spec.notes)))
+                          citations=[c.citation for c in spec.citations],
+                          figures=_figures(data, spec.figures, income), notes=list(spec.notes)))
     return [r for r in out if r.id not in displaced]
 
 

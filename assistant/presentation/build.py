@@ -2,14 +2,30 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Sequence, TypeVar
 
 import rules
 from assistant.apply_rules import RuleRun
 from assistant.presentation.card import Card, CardRate, Line, Ref, Section, Source
-from assistant.presentation.values import (Check, Day, Emph, Join, Num, Paren, Phrase, Rate, StateName, Topic,
-                                           Treaty, Value, check, condition, phrase_of)
+from assistant.presentation.values import (
+    Check,
+    Day,
+    Emph,
+    Join,
+    Num,
+    Paren,
+    Phrase,
+    Rate,
+    StateName,
+    Topic,
+    Treaty,
+    Value,
+    check,
+    condition,
+    phrase_of,
+)
 
+T = TypeVar("T")
 Cite = Callable[[rules.Citation], "int | None"]     # a rule's citation -> its [n], when shown
 
 
@@ -44,7 +60,7 @@ class _Builder:
                         residence=StateName(result.residence_state))
         lines = [Line("heading", Join((Emph(Topic(result.income, capitalised=True)), Paren(direction)), " "))]
         alternatives = result.outcome == "alternatives"
-        options = result.alternatives if alternatives else [result]
+        options = usual_first(result.alternatives) if alternatives else [result]
         if alternatives:
             lines.append(Line("intro", say("alternatives_intro")))
         for opt in options:
@@ -130,7 +146,8 @@ class _Builder:
             lines += [Line("note", phrase_of(n)) for n in case.notes]
         else:
             lines.append(Line("intro", say("alternatives_intro")))
-            for case in result.cases:
+            for case in sorted(result.cases, key=lambda c: any(x.code != "otherwise"
+                                                                for x in c.conditions)):
                 conditions = _all(case.conditions)
                 when = say("if_conditions", conditions=conditions) if conditions is not None else \
                     Phrase("rules.conditions.otherwise")
@@ -190,7 +207,26 @@ class _Builder:
         if notes:
             lines.append(Line("notes", Join(tuple(notes), " ")))
         lines += [Line("error", phrase_of(e)) for e in run.errors]
-        return lines
+        return _notes_once(lines)
+
+
+def usual_first(options: list[T]) -> list[T]:
+    """Alternatives with the rule that holds "in all other cases" first: a question that does not say who
+    receives the income leads with the usual rate, not the rare government exemption."""
+    return sorted(options, key=lambda o: not all(c.code == "otherwise" for c in getattr(o, "conditions")))
+
+
+def _notes_once(lines: list[Line]) -> list[Line]:
+    """A note said once per card, however many blocks add it (e.g. "summary only")."""
+    seen: list[Line] = []
+    out = []
+    for line in lines:
+        if line.kind == "note":
+            if line in seen:
+                continue
+            seen.append(line)
+        out.append(line)
+    return out
 
 
 def _outcome(outcome: str, rate: float | None) -> Value:

@@ -18,7 +18,6 @@ import pytest
 from ingest.catalog import load_catalog
 from ingest.corpus import DEFAULT_CORPUS_DIR, cached_corpus
 from ingest.units import ParsedDocument, normalise_ws
-from rules.results import Citation
 from rules.treaty_data import CitedQuote, TreatyData, load_all
 
 PT_NUMBER_WORDS = {1: ("um", "uma"), 2: ("dois", "duas"), 3: ("três",), 4: ("quatro",), 5: ("cinco",),
@@ -153,9 +152,9 @@ def test_condition_threshold_occurs_in_a_quote(treaty: str, rid: str, value: flo
 
 def test_an_ocr_quote_stitched_from_the_portuguese_stream_is_refused() -> None:
     """BR-ES 14(1) in the raw OCR: the Spanish column cuts "sociedade residente | desse outro Estado"."""
-    stitched = Citation(doc="br-es-1974", treaty="BR-ES", article="14", paragraph="1", subparagraph=None,
-                        quote="ou a uma sociedade residente desse outro Estado")
-    texts, _ = unit_texts(CitedQuote(citation=stitched))
+    stitched = CitedQuote(doc="br-es-1974", treaty="BR-ES", article="14", paragraph="1",
+                          quote="ou a uma sociedade residente desse outro Estado")
+    texts, _ = unit_texts(stitched)
     assert texts and not any(raw_form(stitched.quote) in t for t in texts)
     assert any("ou a uma sociedade residente" in t for t in texts)
 

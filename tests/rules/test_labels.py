@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from config import load_settings
 from i18n import has
 from rules import (
     Figure,
@@ -25,7 +26,7 @@ from rules import (
 from rules.conditions import condition_text
 from rules.facts import TOPICS
 from rules.labels import state_name, topic_label, unit_label
-from rules.treaty_data import DATA_DIR, load_all, load_treaty_file
+from rules.treaty_data import load_all, load_treaty_file
 
 README = Path(__file__).resolve().parents[2] / "rules" / "README.md"
 FOREIGN = ("es", "en")
@@ -179,7 +180,7 @@ def test_topic_unit_and_state_labels() -> None:
         assert all(names) and not any("_" in n for n in names), topic      # never the raw code
     assert topic_label("dividends", "en") == "dividends" and topic_label("interest", "es") == "intereses"
     assert topic_label("no_such_topic", "es") == "no_such_topic"
-    units = {yaml_unit for path in DATA_DIR.glob("*.yaml") for yaml_unit in re.findall(
+    units = {yaml_unit for path in load_settings().rules_dir.glob("*.yaml") for yaml_unit in re.findall(
         r"^\s*unit: (\S+)", path.read_text(encoding="utf-8"), flags=re.M)}
     assert {"percent", "days", "months", "years"} <= units
     for unit in units:                                # every unit the data files use has a label
