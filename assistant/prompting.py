@@ -1,4 +1,5 @@
-"""The prompt of the reply's plain-language paragraph (the model turns the card into words the taxpayer reads): a fixed prefix the model server keeps in its prompt cache, then a small
+"""The prompt of the reply's plain-language paragraph (the model turns the card into words the taxpayer
+reads): a fixed prefix the model server keeps in its prompt cache, then a small
 variable part (the card as compact facts, a few passages clipped around the words that matter).
 
 Everything that changes between questions comes after the fixed system prompt, so the server reads
@@ -39,7 +40,8 @@ def build_messages(answer: Answer) -> list[BaseMessage]:
     passages = "\n".join(f"[{c.n}] {c.label()}: {passage_text(c, terms)}" for c in shown)
     return [SystemMessage(prompt("system")),
             HumanMessage(prompt("user").format(
-                question=asking_part(answer.question), result=compact_card(answer.card, answer.language, {c.n for c in shown}),
+                question=asking_part(answer.question),
+                result=compact_card(answer.card, answer.language, {c.n for c in shown}),
                 passages=passages,
                 valid_refs=" ".join(f"[{c.n}]" for c in shown) or "-",
                 language_name=LANGUAGE_NAMES.get(answer.language, LANGUAGE_NAMES["pt"])))]

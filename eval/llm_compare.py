@@ -31,7 +31,8 @@ from assistant.guardrail import exemption_claims, percentages_in, stated_facts_p
 from eval import report
 from eval.gold import GoldItem, load_eval_set
 from eval.score import parse_answer, percentile, score_item
-from eval.tickets import Ticket, load as load_tickets
+from eval.tickets import Ticket
+from eval.tickets import load as load_tickets
 
 RESULTS_DIR = Path(__file__).with_name("results")
 SOURCES = ("questions", "tickets:train", "tickets:test")
@@ -311,7 +312,8 @@ def ask_all(settings: Any, chosen: Sequence[Item], done: dict[str, dict[str, Any
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
             out.flush()
             print(f"[{k}/{len(chosen)}] {item.id} sem={record['correct_without']} com={record['correct_with']} "
-                  f"{record['guardrail']} -{record['sentences_dropped']} {record['times_ms'].get('total', 0) / 1000:.0f}s",
+                  f"{record['guardrail']} -{record['sentences_dropped']} "
+                  f"{record['times_ms'].get('total', 0) / 1000:.0f}s",
                   flush=True)
 
 
