@@ -142,6 +142,9 @@ _ONLY = re.compile(r"\b(?:so|somente|apenas|exclusivamente|unicamente|solo|solam
 _NEGATION = {"pt": r"\b(?:nao|nem|nunca|jamais)\b",
              "es": r"\b(?:no|ni|nunca|jamas)\b",
              "en": r"\b(?:not|never|no|cannot)\b|n't\b"}
+# "não podem ser tributados no Brasil acima de 15%": a cap, not a denial.
+_ABOVE = re.compile(r"\b(?:acima|superior|mais de|alem|exced\w*|encima|mas de|more than|above|exceed\w*|beyond"
+                    r"|at a rate|a uma taxa|a una tasa|over)\b")
 # "só pode tributar até 15%": the "only" limits the amount, not who taxes.
 _AMOUNT = re.compile(r"%|\d|\b(?:ate|hasta|up to|at most|no maximo|como maximo|maximo|limit\w*|por cento"
                      r"|por ciento|percent)\b")
@@ -229,6 +232,8 @@ def state_claims(sentence: str, language: str, states: Sequence[str],
                 not _AMOUNT.search(clause[verb.end():verb.end() + 40])
             if verb.group("exempt"):
                 negated = not negated
+            elif negated and _ABOVE.search(clause, max(verb.end(), located[1])):
+                negated = False
             if negated and exclusive:
                 continue          # "não só …": says nothing certain
             claim: Claim = "not" if negated else "alone" if exclusive else "taxes"
