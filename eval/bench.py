@@ -321,7 +321,8 @@ def main(argv: list[str] | None = None) -> int:
             started = time.perf_counter()
             cold = timed_stream(assistant, questions[-1])  # the server warms the fixed prefix as it starts
             result["notes"].append(f"Primeira pergunta com o servidor acabado de arrancar (o prefixo fixo é lido para "
-                                   f"a cache logo ao arrancar, em segundo plano): 1.º token {_fmt_s(cold.get('first_token'))}, resposta completa "
+                                   f"a cache logo ao arrancar, em segundo plano): 1.º token "
+                                   f"{_fmt_s(cold.get('first_token'))}, resposta completa "
                                    f"{_fmt_s(cold.get('total'))} ({time.perf_counter() - started:.0f} s).")
             # other questions for the concurrent rounds: a repeated prompt would come whole from the server's cache
             others = [q for q in questions if q not in chosen][::step][:args.llm_questions] or chosen
