@@ -23,7 +23,7 @@ from assistant.answer import Answer, CitationRef
 from assistant.presentation.markdown import card_markdown as card_view
 from i18n import t
 
-# On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI uses ✔ ✘ ? ≈.
+# On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI keeps its text marks.
 CARD_MARKS = {"met": ":green[:material/check:]", "not_met": ":red[:material/close:]", "unknown": "?",
               "assumed_not_met": "≈"}
 _REF = re.compile(r"\[(\d+)\]")
@@ -41,10 +41,15 @@ def cite_targets(key: str, citations: list[CitationRef]) -> dict[int, str]:
     return out
 
 
-def card_markdown(answer: Answer, targets: dict[int, str] | None = None) -> str:
-    """The card as shown: statuses as icons, [n] as links to their source, line breaks kept."""
-    markdown = card_view(answer.card_data, CARD_MARKS) if answer.card_data is not None else \
-        (answer.card or answer.answer)
+def shown_card(answer: Answer) -> str:
+    """The card's markdown view with each condition's status as an icon."""
+    if answer.card_data is not None:
+        return card_view(answer.card_data, CARD_MARKS)
+    return answer.card or answer.answer
+
+
+def card_markdown(markdown: str, targets: dict[int, str] | None = None) -> str:
+    """The card as shown: [n] as links to their source, line breaks kept."""
     if targets:
         markdown = _REF.sub(lambda m: f"[\\[{m.group(1)}\\]](#{targets[int(m.group(1))]})"
                             if int(m.group(1)) in targets else m.group(0), markdown)
@@ -85,7 +90,7 @@ def _previous(turn: Turn, ui: str) -> None:
     with st.expander(t(ui, "app.answer.previous", n=len(turn.versions) - 1), icon=":material/history:"):
         for i, v in enumerate(turn.versions[:-1], 1):
             st.caption(t(ui, "app.answer.version", n=i) + " · " + plain(v.shown.splitlines()[0]))
-            st.markdown(card_markdown(v.answer))
+            st.markdown(card_markdown(shown_card(v.answer)))
 
 
 def feedback(turn: Turn, ui: str) -> None:
@@ -139,7 +144,7 @@ def render_answer(turn: Turn, ui: str, follow_ups: FollowUps, live: bool = False
     main, side = st.columns([2.3, 1])
     with main:
         with st.container(border=True, key=f"card-{turn.id}"):
-            st.markdown(card_markdown(answer, cite_targets(turn.id, answer.citations)))
+            st.markdown(card_markdown(shown_card(answer), cite_targets(turn.id, answer.citations)))
         if answer.abstained:
             covered = "; ".join(f"{c.treaty} ({' – '.join(state_label(p, ui) for p in c.parties) or 'MLI'})"
                                 for c in rules.coverage())

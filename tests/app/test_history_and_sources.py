@@ -62,7 +62,7 @@ def test_sources_are_one_per_paragraph_and_the_card_links_each_number_to_its_par
     assert targets[2] == targets[1] == "src-t1-1" and targets[3] == "src-t1-3"
     shown = card_markdown("no máximo **10%** [1] [2] ✔ direitos [3] [7]", targets)
     assert "[\\[1\\]](#src-t1-1) [\\[2\\]](#src-t1-1)" in shown and "[\\[3\\]](#src-t1-3)" in shown
-    assert "[7]" in shown and ":material/check:" in shown
+    assert "[7]" in shown                                 # statuses are the Card view's (shown_card), not replaced here
 
 
 def test_garbled_spanish_headings_are_fixed_for_display():
@@ -106,3 +106,18 @@ def test_keyword_search_finds_articles_in_any_language():
 def test_ui_language_follows_the_browser_then_portuguese():
     assert browser_language("es-ES") == "es" and browser_language("en-GB") == "en"
     assert browser_language("fr-FR") == "pt" and browser_language(None) == "pt"
+
+
+def test_the_shown_card_gives_each_condition_status_its_material_icon() -> None:
+    from types import SimpleNamespace
+
+    from app_support.answer_view import shown_card
+    from assistant.apply_rules import RuleRun
+    from assistant.presentation.build import Part, build_card
+    from rules import Facts, withholding_cap
+
+    facts = Facts(beneficiary_kind="company", holding_pct=30.0, holding_months=36.0, direct_holding=True)
+    run = RuleRun(withholding=[withholding_cap("PT-BR", "dividends", "BR", facts)])
+    card = build_card([Part(None, "dividends", run)], lambda c: None, "pt", [], [], [])
+    shown = shown_card(SimpleNamespace(card_data=card, card="", answer=""))
+    assert ":material/check:" in shown and "✔" not in shown
