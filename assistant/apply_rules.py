@@ -86,25 +86,6 @@ class RuleRun:
                 or any(right in ("none", "exempt") for right in rights))
 
     @property
-    def states_that_may_tax(self) -> frozenset[str]:
-        """States that every reading of the rules lets tax the income (the residence State of a withholding
-        rule; its source State when every alternative only caps): an explanation may not say they cannot."""
-        may: set[str] = set()
-        for r in self.withholding:
-            may.add(r.residence_state)
-            outcomes = [a.outcome for a in r.alternatives] if r.outcome == "alternatives" else [r.outcome]
-            if outcomes and all(o in ("cap", "no_treaty_limit", "no_treaty_benefit") for o in outcomes):
-                may.add(r.source_state)
-        denied = {sr.state for r in self.rights for case in r.cases for sr in case.rights
-                  if sr.right in ("none", "exempt")}
-        for r in self.rights:
-            cases = [{sr.state for sr in case.rights if sr.state and sr.right in ("exclusive", "shared", "capped")}
-                     for case in r.cases]
-            if cases:
-                may |= set.intersection(*cases)
-        return frozenset(s for s in may if s and s not in denied)
-
-    @property
     def has_result(self) -> bool:
         return bool(self.withholding or self.employment or self.tiebreaker or self.figures or self.rights
                     or self.relief)

@@ -22,7 +22,7 @@ from assistant.presentation.build import build_card, say
 from assistant.presentation.card import Card, Line, Source
 from assistant.presentation.grounding import grounding_texts
 from assistant.presentation.markdown import card_markdown, follow_up_markdown
-from assistant.presentation.reply import refusal, reply_text
+from assistant.presentation.reply import refusal, reply, reply_text
 from assistant.presentation.values import Formatter, Join, Phrase, StateForm, StateName, Treaty, msg, render
 from assistant.prompting import build_messages
 from assistant.retrieve import DenseUnavailable, Hit, HybridSearch, open_dense
@@ -169,6 +169,8 @@ class Assistant:
                                          notes=["injeção assinalada: o modelo não foi chamado"])
         elif self.chat_model is not None:
             yield from self._generate(answer, query)
+            if answer.explanation and answer.card_data is not None:   # else the deterministic reply stays
+                answer.reply = reply(answer.card_data, paragraph=answer.explanation).text
         elif self.llm_error:
             answer.notices.append(msg(lang, "llm_failed", reason=self.llm_error))
         timings["generate"] = _ms(t)
