@@ -19,6 +19,7 @@ from assistant.llm import LlmInfo, LlmUnavailable, make_chat_model, stream_token
 from assistant.prompting import build_messages, prompt
 from assistant.render import fmt_rate, follow_up, msg, render_card, treaty_name
 from assistant.retrieve import DenseUnavailable, HybridSearch, Hit, open_dense
+from assistant.ticket_query import TicketQuery, ticket_query
 from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
 from assistant.understand.exemplars import ExemplarClassifier
 from config import Settings, load_settings
@@ -99,8 +100,8 @@ class Assistant:
 
     def retrieve(self, question: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
         query = understand(question, rules.known_treaties())
-        return self.search.search(self._search_text(question, query), k, self._docs_for(query), mode,
-                                  _heading_terms(query))
+        tq = self._search_query(question, query)
+        return self.search.search(tq.text, k, self._docs_for(query), mode, tq.focus, tq.articles)
 
     def stream(self, question: str, extra_facts: dict[str, Any] | None = None) -> Iterator[StreamEvent]:
         started = time.perf_counter()
@@ -134,8 +135,8 @@ class Assistant:
 
         t = time.perf_counter()
         docs = self._docs_for(query, [p.query.treaty for p in parts], run)
-        hits = self.search.search(self._search_text(question, query), self.settings.retrieval_k, docs,
-                                  self.default_mode, _heading_terms(query))
+        tq = self._search_query(question, query)
+        hits = self.search.search(tq.text, self.settings.retrieval_k, docs, self.default_mode, tq.focus, tq.articles)
         citations = self._citations(run, hits)
         timings["retrieve"] = _ms(t)
         problem = self.search.dense_problem() if self.default_mode == "hybrid" else None
@@ -231,13 +232,12 @@ class Assistant:
                     {d.doc for d in found if d.relation == "modifies"}
         return docs
 
-    @staticmethod
-    def _search_text(question: str, query: Query) -> str:
-        # The corpus is Portuguese first: adding the topic's Portuguese name helps es/en questions. A topic
-        # the classifier chose came from the question's own embedding, which retrieval then reuses.
-        if query.topic and query.topic_method == "lexicon":
-            return f"{question} {topic_label(query.topic, 'pt')}"
-        return question
+    def _search_query(self, question: str, query: Query) -> TicketQuery:
+        """The whole question, the sentences that ask and the topic's articles (assistant/ticket_query.py)."""
+        treaties = [query.treaty] if query.treaty else [r.treaty for r in query.readings]
+        if query.mentions_mli:
+            treaties.append("MLI")
+        return ticket_query(question, query.topics, treaties, self.search.headings)
 
     @staticmethod
     def _weak(hits: list[Hit]) -> bool:
@@ -460,10 +460,6 @@ def _premise(stated: tuple[float, ...], rates: list[RateLine], lang: str) -> str
     if wrong:
         return msg(lang, "stated_rate_correction", stated=", ".join(fmt_rate(v, lang) for v in wrong), fixed=fixed)
     return msg(lang, "stated_rate_confirmed", stated=", ".join(fmt_rate(v, lang) for v in dict.fromkeys(stated)))
-
-
-def _heading_terms(query: Query) -> tuple[str, ...]:
-    return tuple(topic_label(t, lang) for t in query.topics[:1] for lang in ("pt", "es"))
 
 
 def _spans(chunk: Chunk | None) -> tuple[tuple[int, int], ...]:

@@ -10,7 +10,7 @@ import threading
 import time
 import unicodedata
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from langchain_chroma import Chroma
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
@@ -22,7 +22,7 @@ from rank_bm25 import BM25Okapi
 from ingest.chunks import Chunk
 
 RRF_K = 60
-HEADING_TOP = 3     # the heading signal vouches for a few passages, not for a whole article
+HEADING_TOP = 3     # the topic's articles vouch for a few passages, not for a whole article
 RETRIEVERS = ("hybrid", "bm25", "dense")
 
 _STOPWORDS = frozenset("""
@@ -173,10 +173,12 @@ class HybridSearch:
         self.bm25 = Bm25Index(chunks)
         self.dense = dense
 
-    def search(self, query: str, k: int = 6, docs: set[str] | None = None,
-               mode: str = "hybrid", heading_terms: tuple[str, ...] = ()) -> list[Hit]:
-        """heading_terms: words naming the question's topic; chunks whose article heading has one
-        form a third ranking in the fusion (the treaty's own structure as a signal)."""
+    def search(self, query: str, k: int = 6, docs: set[str] | None = None, mode: str = "hybrid",
+               focus: str = "", articles: Sequence[tuple[str, str]] = ()) -> list[Hit]:
+        """query: the whole question. In hybrid mode, two more signals join the fusion: focus, the words
+        that ask (assistant/ticket_query.py), searched by BM25 and dense like the query; and articles,
+        (document, article) addresses of the topic read, whose passages form a ranking of their own (the
+        treaty's own structure as a signal). The pure modes stay one retriever over the query."""
         if mode not in RETRIEVERS:
             raise ValueError(f"retriever desconhecido: {mode!r} ({', '.join(RETRIEVERS)})")
         if mode in ("dense", "hybrid") and self.dense is None:
@@ -192,7 +194,11 @@ class HybridSearch:
         elif mode == "dense":
             fused = dict(similarity)
         else:
-            fused = rrf([bm25_ids, dense_ids, self._heading_matches(heading_terms, docs, bm25_ids + dense_ids)])
+            rankings = [bm25_ids, dense_ids]
+            if focus:
+                rankings += [_dedupe(pt_counterpart_id(c) for c, _ in self.bm25.search(focus, depth, docs)),
+                             _dedupe(pt_counterpart_id(c) for c, _ in self._dense(focus, depth, docs, False))]
+            fused = rrf([*rankings, self._article_matches(articles, docs, rankings)])
         ordered = sorted(fused, key=lambda key: -fused[key])
         hits = []
         for key in ordered:
@@ -206,6 +212,12 @@ class HybridSearch:
                 break
         return hits
 
+    def headings(self, articles: Sequence[tuple[str, str]]) -> list[str]:
+        """The headings the index gives these (document, article) addresses, Portuguese first."""
+        wanted = set(articles)
+        found = [c.heading for c in sorted(self.chunks, key=lambda c: c.language != "pt")
+                 if (c.doc, c.article) in wanted and c.heading]
+        return list(_dedupe(found))
 
     def _dense(self, query: str, depth: int, docs: set[str] | None, required: bool) -> list[tuple[Chunk, float]]:
         """Dense hits; in hybrid mode an unavailable store leaves BM25 alone (dense_problem() says why)."""
@@ -220,14 +232,20 @@ class HybridSearch:
         """Why dense search is not contributing right now (None when it is, or was never asked for)."""
         return self.dense.problem if self.dense is not None else None
 
-    def _heading_matches(self, terms: tuple[str, ...], docs: set[str] | None, ranked: list[str]) -> list[str]:
-        wanted = {t for term in terms for t in tokenize(term) if len(t) >= 5}
+    def _article_matches(self, articles: Sequence[tuple[str, str]], docs: set[str] | None,
+                         rankings: list[list[str]]) -> list[str]:
+        """The passages of the topic's articles by their best rank in the other rankings (the article's
+        first passages when they rank nowhere), a few only."""
+        wanted = set(articles)
         if not wanted:
             return []
-        order = {key: i for i, key in enumerate(ranked)}
-        matches = [pt_counterpart_id(c) for c in self.chunks
-                   if (docs is None or c.doc in docs) and wanted & set(tokenize(c.heading))]
-        return sorted(_dedupe(matches), key=lambda key: order.get(key, len(order)))[:HEADING_TOP]
+        best: dict[str, int] = {}
+        for ranking in rankings:
+            for i, key in enumerate(ranking):
+                best[key] = min(best.get(key, i), i)
+        matches = _dedupe(pt_counterpart_id(c) for c in self.chunks
+                          if (docs is None or c.doc in docs) and (c.doc, c.article) in wanted)
+        return sorted(matches, key=lambda key: best.get(key, len(self.chunks)))[:HEADING_TOP]
 
 
 def _dedupe(keys: Iterable[str]) -> list[str]:
