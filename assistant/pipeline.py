@@ -99,7 +99,8 @@ class Assistant:
         return final
 
     def retrieve(self, question: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
-        query = understand(question, rules.known_treaties())
+        """What the card's retrieval finds for a question (the same reading, the same query)."""
+        query = understand(question, rules.known_treaties(), self._decide_topic(question))
         tq = self._search_query(question, query)
         return self.search.search(tq.text, k, self._docs_for(query), mode, tq.focus, tq.articles)
 

@@ -1,7 +1,9 @@
 """Hybrid retrieval: BM25 over the chunks and dense search in Chroma, fused by reciprocal rank.
 
 Search is restricted to the documents of the detected treaty. Bilingual sources are searched in
-both languages, but a hit is always reported as its Portuguese unit (the citation language).
+both languages, but a hit is always reported as its Portuguese unit (the citation language). For a long
+ticket the hybrid search also fuses the words that ask and the topic's articles (assistant/ticket_query.py),
+and lists each article's best passage before any second one.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from ingest.chunks import Chunk
 
 RRF_K = 60
 HEADING_TOP = 3     # the topic's articles vouch for a few passages, not for a whole article
+ARTICLE_WEIGHT = 2.0  # the topic articles' ranking counts twice: the treaty's structure, not a guess from words
 RETRIEVERS = ("hybrid", "bm25", "dense")
 
 _STOPWORDS = frozenset("""
@@ -156,11 +159,13 @@ def _reason(exc: Exception) -> str:
     return f"armazenamento de vetores indisponível ({type(exc).__name__})"
 
 
-def rrf(rankings: Iterable[list[str]]) -> dict[str, float]:
+def rrf(rankings: Iterable[list[str]], weights: Sequence[float] = ()) -> dict[str, float]:
+    """Reciprocal rank fusion; weights (one per ranking, 1 when not given) scale a ranking's votes."""
     fused: dict[str, float] = {}
-    for ranking in rankings:
+    for i, ranking in enumerate(rankings):
+        weight = weights[i] if i < len(weights) else 1.0
         for rank, key in enumerate(ranking, start=1):
-            fused[key] = fused.get(key, 0.0) + 1.0 / (RRF_K + rank)
+            fused[key] = fused.get(key, 0.0) + weight / (RRF_K + rank)
     return fused
 
 
@@ -198,8 +203,11 @@ class HybridSearch:
             if focus:
                 rankings += [_dedupe(pt_counterpart_id(c) for c, _ in self.bm25.search(focus, depth, docs)),
                              _dedupe(pt_counterpart_id(c) for c, _ in self._dense(focus, depth, docs, False))]
-            fused = rrf([*rankings, self._article_matches(articles, docs, rankings)])
+            weights = [1.0] * len(rankings) + [ARTICLE_WEIGHT]
+            fused = rrf([*rankings, self._article_matches(articles, docs, rankings)], weights)
         ordered = sorted(fused, key=lambda key: -fused[key])
+        if mode == "hybrid" and (focus or articles):
+            ordered = self._articles_first(ordered)
         hits = []
         for key in ordered:
             chunk = self.by_id.get(key)
@@ -211,6 +219,18 @@ class HybridSearch:
             if len(hits) == k:
                 break
         return hits
+
+    def _articles_first(self, ordered: list[str]) -> list[str]:
+        """Each article's best passage before any article's second one: five passages of a ticket's answer
+        should name five provisions, not three paragraphs of one."""
+        seen: set[tuple[str, str]] = set()
+        first, later = [], []
+        for key in ordered:
+            chunk = self.by_id.get(key)
+            address = (chunk.doc, chunk.article) if chunk else ("", key)
+            (later if address in seen else first).append(key)
+            seen.add(address)
+        return first + later
 
     def headings(self, articles: Sequence[tuple[str, str]]) -> list[str]:
         """The headings the index gives these (document, article) addresses, Portuguese first."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import zip_longest
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -21,6 +22,7 @@ Article = tuple[str, str]              # (document, article) as the index names 
 
 ASKING_FILE = Path(__file__).resolve().parent / "lexicon" / "asking.yaml"
 MAX_ASKING = 3                          # more asking sentences than this: the ticket is its own focus
+TOPICS = 2                              # the topics read (most relevant first) whose articles are searched
 # A sentence ends at . ! ? (a run of them) before a space, or at a line break; "art. 18" stays whole
 # because a number follows, not a space and a word.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')»]*\s+(?=[^\d\s])|\s*\n\s*")
@@ -133,22 +135,24 @@ class TicketQuery:
     """What retrieval searches for one ticket (or one part of it)."""
     text: str                          # the whole ticket (a one-sentence question: with the headings)
     focus: str                         # the asking sentence(s) and the topic's article headings; "" = none
-    articles: tuple[Article, ...]      # the topic's articles in the treaty(ies), best first
+    articles: tuple[Article, ...]      # the topics' articles in the treaty(ies), best first
 
 
 def ticket_query(text: str, topics: Sequence[str], treaties: Sequence[str],
                  headings: Callable[[Sequence[Article]], list[str]],
                  asking: Sequence[str] | None = None) -> TicketQuery:
-    """The query for a ticket whose topics (most relevant first) and candidate treaties were read;
+    """The query for a ticket whose topics (most relevant first) and candidate treaties were read: the
+    first topic's article headings join the asking words, the first TOPICS topics' articles are searched;
     `asking` gives a part's own asking words instead of the ticket's. headings: (document, article) ->
     the article headings the index has (HybridSearch.headings). When the asking words are the whole
     text (a one-line question), the headings join the text and there is no separate focus."""
     asked = tuple(asking) if asking is not None else asking_sentences(text)
     if len(asked) > MAX_ASKING:
         asked = ()
-    articles = tuple(dict.fromkeys(a for topic in topics[:1] for treaty in treaties
-                                   for a in topic_articles(treaty, topic)))
-    words = " ".join(headings(articles[:2]))
+    per_topic = [[a for treaty in treaties for a in topic_articles(treaty, topic)] for topic in topics[:TOPICS]]
+    # each topic's first article before any topic's second: the runner-up topic still gets a passage
+    articles = tuple(dict.fromkeys(a for rank in zip_longest(*per_topic) for a in rank if a is not None))
+    words = " ".join(headings(per_topic[0][:2] if per_topic else []))
     if not asked or _same(" ".join(asked), text):
         return TicketQuery(text=f"{text} {words}".strip(), focus="", articles=articles)
     return TicketQuery(text=text, focus=f"{' '.join(asked)} {words}".strip(), articles=articles)

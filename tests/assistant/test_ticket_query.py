@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.retrieve import HybridSearch, open_dense
+from assistant.retrieve import HybridSearch, open_dense, rrf
 from assistant.ticket_query import asking_sentences, sentences, ticket_query, topic_articles
 from config import load_settings
 from ingest.index import sync
@@ -111,3 +111,17 @@ def test_the_pure_retrievers_ignore_focus_and_articles(hybrid):
     for mode in ("bm25", "dense"):
         assert _articles(hybrid.search(PT_BR_EMAIL, 5, None, mode, tq.focus, tq.articles)) == \
             _articles(hybrid.search(PT_BR_EMAIL, 5, None, mode))
+
+
+def test_five_passages_name_five_articles_before_any_repeats(hybrid):
+    tq = ticket_query(PT_BR_EMAIL, ("pensions",), ("PT-BR",), hybrid.headings)
+    hits = hybrid.search(tq.text, 8, {"pt-br-2000"}, "hybrid", tq.focus, tq.articles)
+    addresses = [(h.chunk.doc, h.chunk.article) for h in hits]
+    repeated = next((i for i, a in enumerate(addresses) if a in addresses[:i]), len(addresses))
+    assert len(set(addresses[:repeated])) == repeated and repeated >= 5
+
+
+def test_a_weighted_ranking_counts_more():
+    assert rrf([["a", "b"], ["b", "a"]])["a"] == rrf([["a", "b"], ["b", "a"]])["b"]
+    fused = rrf([["a", "b"], ["b", "a"]], [1.0, 2.0])
+    assert fused["b"] > fused["a"]
