@@ -20,8 +20,9 @@ from typing import Any, Callable, Sequence
 
 from tqdm import tqdm
 
+from assistant.understand.stated import stated_facts
 from eval.tickets import Ticket, load
-from eval.tickets_score import (OUT_OF_SCOPE, Article, PartReading, PredictedOutcome, TicketReading, fact_values,
+from eval.tickets_score import (OUT_OF_SCOPE, Article, PartReading, PredictedOutcome, TicketReading,
                                 markdown, report, score_ticket, topic_accuracy)
 
 METHODS = ("lexicon", "nearest", "combined")
@@ -121,7 +122,7 @@ def reading_of(answer: Any, retrieved: Sequence[Any] = ()) -> TicketReading:
         treaty=query.treaty or (chosen.treaty if chosen else None),
         residence_state=query.residence_state or (chosen.residence_state if chosen else None),
         source_state=query.source_state or (chosen.source_state if chosen else None),
-        facts=fact_values(query), parts=(main, *notes),
+        facts=stated_facts(query), parts=(main, *notes),
         retrieved=tuple((h.chunk.treaty, h.chunk.article) for h in retrieved if h.chunk.article),
         latency_ms=answer.timings_ms.get("total"))
 

@@ -91,7 +91,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         work_state = way.source
     stated = read_facts(tokens, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
     rights = read_rights_facts(stated.facts, topic_list, mentions, roles, parties, way.residence, way.source,
-                               stated.stay_days, stated.stay_months, folded, tokens)
+                               stated.stay_days, stated.stay_months, folded, tokens,
+                               stated.tiebreaker.nationality or () if stated.tiebreaker else ())
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)
     out_of_scope = found.out_of_scope or ("domestic" if _domestic(mentions, None if way.inferred else way.treaty, topic_list)

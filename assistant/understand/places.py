@@ -242,8 +242,13 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
         right, right_company = _right_role(k, mentions, g, starts) if role is None else \
             (None, g.right(m.end)[1] in ("company", "role:employer"))   # "from my former Japanese employer"
         company = company or right_company
+        if role in (None, "work") and employment and g.right(m.end)[1] == "role:employer":
+            role, company = "employer", True             # "(working) for my Portuguese employer"
         if role is None and employment and company:
             role = "employer"
+        if role is None and prep == "from" and right == "residence" and \
+                g.tokens[min(m.end, len(g.tokens) - 1)].norm not in ("received", "recebidos", "recibidos"):
+            role = "residence"                           # "a Câmara Municipal de Lisboa recebe juros": the holder
         if role is None and prep is not None:
             role = "source" if prep == "from" else "residence"
         if role is None:

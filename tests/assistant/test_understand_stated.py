@@ -1,9 +1,9 @@
-"""stated_facts(): the reading named as the ticket bank names facts, and the counts a scorer takes from it.
+"""stated_facts(): the reading named as the ticket bank names facts, only those that decide the topic read.
 Phrasings written for these tests (none is in the eval set or the ticket bank)."""
 from __future__ import annotations
 
 from assistant.understand import understand
-from assistant.understand.stated import score_facts, stated_facts
+from assistant.understand.stated import read_facts, stated_facts
 from eval.tickets import FACT_TYPES
 
 TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"), "MLI": ()}
@@ -40,11 +40,14 @@ def test_a_fact_not_read_is_absent():
     assert "holding_pct" not in read("Recebo dividendos de uma empresa brasileira e moro no Porto.")
 
 
-def test_scores_count_one_stay_in_any_unit():
-    s = score_facts({"stay_months": 7, "holding_pct": 30}, {"stay_days": 213, "stay_years": 0.58, "holding_pct": 25})
-    assert (s.right, s.read, s.stated) == (1, 2, 2)
+def test_only_facts_that_decide_the_topic_are_stated():
+    q = understand("Sou brasileiro, moro em Lisboa e recebo dividendos de uma empresa espanhola onde tenho 30%.",
+                   TREATIES)
+    assert read_facts(q)["nationality"] == ["BR"]                 # read
+    got = stated_facts(q)
+    assert "nationality" not in got and got["holding_pct"] == 30   # but a nationality decides no dividend cap
 
 
-def test_scores_compare_lists_as_sets_and_booleans_strictly():
-    s = score_facts({"nationality": ["PT", "BR"], "borne_by_pe": False}, {"nationality": ["BR", "PT"], "borne_by_pe": 0})
-    assert (s.right, s.read, s.stated) == (1, 2, 2)
+def test_dual_nationality_decides_a_pension():
+    got = read("Tenho dupla nacionalidade e recebo pensão de servidor do Estado brasileiro; moro em Lisboa.")
+    assert got["nationality"] == ["BR", "PT"] and got["national_of_paying_state"] is True
