@@ -26,6 +26,7 @@ from assistant.presentation.reply import refusal, reply, reply_text
 from assistant.presentation.values import Formatter, Join, Phrase, StateForm, StateName, Treaty, msg, render
 from assistant.prompting import build_messages
 from assistant.retrieve import DenseUnavailable, Hit, HybridSearch, open_dense
+from assistant.ticket_query import TicketQuery, ticket_query
 from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
 from assistant.understand.exemplars import ExemplarClassifier
 from config import Settings, load_settings
@@ -105,9 +106,10 @@ class Assistant:
         return final
 
     def retrieve(self, question: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
-        query = understand(question, rules.known_treaties())
-        return self.search.search(self._search_text(question, query), k, self._docs_for(query), mode,
-                                  _heading_terms(query))
+        """What the card's retrieval finds for a question (the same reading, the same query)."""
+        query = understand(question, rules.known_treaties(), self._decide_topic(question))
+        tq = self._search_query(question, query)
+        return self.search.search(tq.text, k, self._docs_for(query), mode, tq.focus, tq.articles)
 
     def stream(self, question: str, extra_facts: dict[str, Any] | None = None) -> Iterator[StreamEvent]:
         started = time.perf_counter()
@@ -141,8 +143,8 @@ class Assistant:
 
         t = time.perf_counter()
         docs = self._docs_for(query, [p.query.treaty for p in parts], run)
-        hits = self.search.search(self._search_text(question, query), self.settings.retrieval_k, docs,
-                                  self.default_mode, _heading_terms(query))
+        tq = self._search_query(question, query)
+        hits = self.search.search(tq.text, self.settings.retrieval_k, docs, self.default_mode, tq.focus, tq.articles)
         citations = self._citations(run, hits)
         timings["retrieve"] = _ms(t)
         problem = self.search.dense_problem() if self.default_mode == "hybrid" else None
@@ -241,13 +243,12 @@ class Assistant:
                     {d.doc for d in found if d.relation == "modifies"}
         return docs
 
-    @staticmethod
-    def _search_text(question: str, query: Query) -> str:
-        # The corpus is Portuguese first: adding the topic's Portuguese name helps es/en questions. A topic
-        # the classifier chose came from the question's own embedding, which retrieval then reuses.
-        if query.topic and query.topic_method == "lexicon":
-            return f"{question} {topic_label(query.topic, 'pt')}"
-        return question
+    def _search_query(self, question: str, query: Query) -> TicketQuery:
+        """The whole question, the sentences that ask and the topic's articles (assistant/ticket_query.py)."""
+        treaties = [query.treaty] if query.treaty else [r.treaty for r in query.readings]
+        if query.mentions_mli:
+            treaties.append("MLI")
+        return ticket_query(question, query.topics, treaties, self.search.headings)
 
     @staticmethod
     def _weak(hits: list[Hit]) -> bool:
@@ -482,10 +483,6 @@ def _rate_lines(card: Card) -> list[RateLine]:
     return [RateLine(value=r.value, income=r.income, source_state=r.source_state, residence_state=r.residence_state,
                      condition=render(r.condition, fmt) if r.condition is not None else "",
                      citation=r.ref.label() if r.ref else "") for r in card.rates()]
-
-
-def _heading_terms(query: Query) -> tuple[str, ...]:
-    return tuple(topic_label(t, lang) for t in query.topics[:1] for lang in ("pt", "es"))
 
 
 def _spans(chunk: Chunk | None) -> tuple[tuple[int, int], ...]:
