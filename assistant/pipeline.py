@@ -9,18 +9,20 @@ import dataclasses
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import rules
-from assistant.answer import Answer, CitationRef, Guardrail, RateLine, ReadingChoice
+from assistant.answer import Answer, AnswerPart, CitationRef, Guardrail, RateLine, ReadingChoice
 from assistant.apply_rules import RuleRun, merge_facts, run_rules
 from assistant.guardrail import verify, without_percentages
 from assistant.llm import LlmInfo, LlmUnavailable, make_chat_model, stream_tokens, whole_sentences
 from assistant.prompting import build_messages, prompt
 from assistant.render import fmt_rate, follow_up, msg, render_card, treaty_name
-from assistant.retrieve import DenseUnavailable, HybridSearch, Hit, open_dense
+from assistant.retrieve import DenseUnavailable, HybridSearch, Hit, fuse, open_dense
 from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
 from assistant.understand.exemplars import ExemplarClassifier
+from assistant.understand.parts import PartTopic, out_of_scope_code, read_parts
+from assistant.understand.topic_model import TopicModel, trained_model
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
 from ingest.embedding_cache import query_embedder
@@ -56,6 +58,7 @@ class Assistant:
         self.llm_error = llm_error
         self.default_mode = "hybrid" if search.dense is not None else "bm25"
         self.classifier = _classifier_for(search.dense, settings)
+        self.reader: TopicModel = trained_model(settings.cache_dir)
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None, llm: str | None = None,
@@ -98,9 +101,8 @@ class Assistant:
         return final
 
     def retrieve(self, question: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
-        query = understand(question, rules.known_treaties())
-        return self.search.search(self._search_text(question, query), k, self._docs_for(query), mode,
-                                  _heading_terms(query))
+        asked, query = self._read(question)
+        return self._search(question, query, asked, k, self._docs_for(query), mode)
 
     def stream(self, question: str, extra_facts: dict[str, Any] | None = None) -> Iterator[StreamEvent]:
         started = time.perf_counter()
@@ -111,7 +113,8 @@ class Assistant:
                                   timings, error=error)
             return
         t = time.perf_counter()
-        query = understand(question, rules.known_treaties(), self._decide_topic(question))
+        asked, query = self._read(question)
+        in_scope = [p for p in asked if not p.out_of_scope]
         lang = query.language
         treaty = query.treaty or ("MLI" if query.mentions_mli else None)
         timings["understand"] = _ms(t)
@@ -128,14 +131,15 @@ class Assistant:
             yield self._abstained(question, lang, exc.text_in(lang), started, timings, query=query, treaty=treaty,
                                   error=str(exc))
             return
-        parts = [_Part(reading, q, run_rules(q, facts)) for reading, q in _readings(query, treaty)]
+        parts = [_Part(reading, q, run_rules(q, facts), in_scope[0] if in_scope else None)
+                 for reading, q in _readings(query, treaty)]
+        parts += self._other_parts(question, in_scope, treaty, extra_facts)
         run = _combined([p.run for p in parts])
         timings["rules"] = _ms(t)
 
         t = time.perf_counter()
         docs = self._docs_for(query, [p.query.treaty for p in parts], run)
-        hits = self.search.search(self._search_text(question, query), self.settings.retrieval_k, docs,
-                                  self.default_mode, _heading_terms(query))
+        hits = self._search(question, query, asked, self.settings.retrieval_k, docs, self.default_mode)
         citations = self._citations(run, hits)
         timings["retrieve"] = _ms(t)
         problem = self.search.dense_problem() if self.default_mode == "hybrid" else None
@@ -151,7 +155,7 @@ class Assistant:
             yield event
             return
 
-        answer = self._card_answer(question, query, parts, citations, lang)
+        answer = self._card_answer(question, query, parts, citations, lang, asked)
         answer.notices.extend(degraded)
         answer.timings_ms = dict(timings)
         yield StreamEvent("card", dataclasses.replace(answer, notices=list(answer.notices)))
@@ -195,6 +199,45 @@ class Assistant:
                 return None
         return decide
 
+    def _read(self, question: str) -> tuple[list[PartTopic], Query]:
+        """The questions the ticket asks, each with its topic by the trained reader, and the Query of the
+        first one in scope (its out-of-scope questions as side notes)."""
+        asked = read_parts(question, self.reader)
+        first = next((p.topic for p in asked if not p.out_of_scope), None)
+        query = understand(question, rules.known_treaties(), self._decide_topic(question), topic=first)
+        return asked, _with_parts(query, asked)
+
+    def _search(self, question: str, query: Query, asked: Sequence[PartTopic], k: int, docs: set[str] | None,
+                mode: str) -> list[Hit]:
+        """The whole ticket's search fused (RRF) with a search on the sentence that asks and its topic: a long
+        ticket's story then does not drown its question."""
+        whole = self.search.search(self._search_text(question, query), k, docs, mode, _heading_terms(query))
+        first = next((p for p in asked if not p.out_of_scope), None)
+        if first is None or first.question.text.strip() == question.strip():
+            return whole
+        focused = self.search.search(self._search_text(first.question.text, query), k, docs, mode,
+                                     _heading_terms(query))
+        return fuse([whole, focused], k)
+
+    def _other_parts(self, question: str, asked: list[PartTopic], treaty: str | None,
+                     extra_facts: dict[str, Any] | None) -> list["_Part"]:
+        """The second and later questions of a ticket, and a close second topic of each question: each is read
+        with its own topic and answered in its own section, under the main question's treaty."""
+        if treaty is None:
+            return []
+        wanted: list[tuple[PartTopic, str, bool]] = []
+        for k, part in enumerate(asked):
+            if k:
+                wanted.append((part, part.topic, False))
+            second = part.runner_up[0] if part.runner_up else None
+            if second in rules.TOPICS and second not in {a.topic for a in asked}:
+                wanted.append((part, second, True))
+        out = []
+        for part, topic, alternative in wanted:
+            q = dataclasses.replace(understand(question, rules.known_treaties(), topic=topic), treaty=treaty)
+            out.append(_Part(None, q, run_rules(q, merge_facts(q.facts, extra_facts)), part, alternative))
+        return out
+
     # ---- steps ------------------------------------------------------------------------------
     def _llm_dict(self) -> dict[str, Any]:
         return {"backend": self.llm_info.backend, "model": self.llm_info.model}
@@ -235,7 +278,7 @@ class Assistant:
     def _search_text(question: str, query: Query) -> str:
         # The corpus is Portuguese first: adding the topic's Portuguese name helps es/en questions. A topic
         # the classifier chose came from the question's own embedding, which retrieval then reuses.
-        if query.topic and query.topic_method == "lexicon":
+        if query.topic and query.topic_method in ("lexicon", "trained"):
             return f"{question} {topic_label(query.topic, 'pt')}"
         return question
 
@@ -298,7 +341,7 @@ class Assistant:
         return exact[0] if exact else (candidates[0] if candidates else None)
 
     def _card_answer(self, question: str, query: Query, parts: list["_Part"], citations: list[CitationRef],
-                     lang: str) -> Answer:
+                     lang: str, asked: Sequence[PartTopic] = ()) -> Answer:
         index = {(c.doc, c.article, c.paragraph, c.subparagraph, c.quote): c.n
                  for c in citations if c.source == "rule"}
 
@@ -311,10 +354,9 @@ class Assistant:
         for part in parts:
             card = render_card(part.run, part.query.topic, lang, cite)
             rates += card.rates
-            if part.reading is not None and card.markdown:
-                sections.append(f"#### {_reading_label(part.reading, lang)}\n{card.markdown}")
-            elif card.markdown:
-                sections.append(card.markdown)
+            heads = _part_heads(part, parts, lang)
+            if card.markdown:
+                sections.append(f"#### {' — '.join(heads)}\n{card.markdown}" if heads else card.markdown)
         body = "\n\n".join(sections)
         if not body:  # no rule speaks to this: point at the passages themselves
             body = msg(lang, "passages_intro") + "\n" + "\n".join(
@@ -322,7 +364,7 @@ class Assistant:
         treaties = list(dict.fromkeys(p.query.treaty for p in parts if p.query.treaty))
         names = " · ".join(treaty_name(t, lang) for t in treaties)
         title = f"### {msg(lang, 'treaty_title', name=names)}"
-        if len(parts) > 1:
+        if sum(p.reading is not None for p in parts) > 1:
             body = msg(lang, "readings_intro") + "\n\n" + body
         elif len(query.readings) > 1 and parts[0].reading is not None:   # the likeliest, the others offered
             others = "; ".join(_reading_label(r, lang) for r in query.readings if r != parts[0].reading)
@@ -343,7 +385,8 @@ class Assistant:
                       treaty=treaties[0] if treaties else None, rates=rates, citations=citations,
                       card=f"{title}\n{body}", llm=self._llm_dict(), missing_facts=missing,
                       follow_up=follow_up(missing, lang), notices=notices, query=query,
-                      rule_results=run, readings=choices, premise=premise)
+                      rule_results=run, readings=choices, premise=premise,
+                      parts=_answer_parts(query, parts, asked, index, self._quote))
 
     def _generate(self, answer: Answer, query: Query) -> Iterator[StreamEvent]:
         lang = answer.language
@@ -405,10 +448,24 @@ def _classifier_for(dense, settings: Settings) -> ExemplarClassifier | None:
 
 @dataclass(frozen=True)
 class _Part:
-    """One reading of the question (None when it is certain) and what the rules said for it."""
+    """One reading of the question (None when it is certain) and what the rules said for it; `asked`: the
+    ticket's question it answers (None without the trained reader), `alternative`: a close second topic."""
     reading: Reading | None
     query: Query
     run: RuleRun
+    asked: PartTopic | None = None
+    alternative: bool = False
+
+
+def _with_parts(query: Query, asked: list[PartTopic]) -> Query:
+    """The out-of-scope questions of a ticket become its side notes (each a one-line note on the card); a
+    ticket whose every question is out of scope is out of scope."""
+    codes = tuple(out_of_scope_code(query.text, p) for p in asked if p.out_of_scope)
+    if not codes:
+        return query
+    if len(codes) == len(asked):
+        return dataclasses.replace(query, out_of_scope=query.out_of_scope or codes[0])
+    return dataclasses.replace(query, side_notes=tuple(dict.fromkeys(query.side_notes + codes)))
 
 
 def _readings(query: Query, treaty: str | None) -> list[tuple[Reading | None, Query]]:
@@ -429,12 +486,48 @@ def _combined(runs: list[RuleRun]) -> RuleRun:
     for run in runs:
         out.withholding += run.withholding
         out.figures += run.figures
+        out.rights += run.rights
+        out.relief += [r for r in run.relief if r not in out.relief]
         out.documents += [d for d in run.documents if d not in out.documents]
         out.errors += run.errors
         out.missing_facts += [m for m in run.missing_facts if m not in out.missing_facts]
         out.employment = out.employment or run.employment
         out.tiebreaker = out.tiebreaker or run.tiebreaker
         out.not_covered = out.not_covered or run.not_covered
+    return out
+
+
+def _part_heads(part: _Part, parts: list[_Part], lang: str) -> list[str]:
+    """A section's headings: the treaty reading, the ticket's question when it asks several, "if this is
+    about ..." when a close second topic of the same question is answered too."""
+    heads = [_reading_label(part.reading, lang)] if part.reading is not None else []
+    asked = [p.asked for p in parts if p.asked is not None and not p.alternative]
+    if part.asked is not None and not part.alternative and len(asked) > 1:
+        heads.append(msg(lang, "part_heading", question=_clip(part.asked.question.text)))
+    hedged = any(p.alternative and p.asked == part.asked for p in parts)
+    if part.asked is not None and (part.alternative or hedged):
+        heads.append(msg(lang, "part_if_topic", topic=topic_label(part.query.topic or "", lang)))
+    return heads
+
+
+def _clip(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + "…"
+
+
+def _answer_parts(query: Query, parts: list[_Part], asked: Sequence[PartTopic], index: dict, quote
+                  ) -> list[AnswerPart]:
+    """The ticket's questions as answered: each section's reading and rules, then the out-of-scope ones."""
+    out = []
+    for part in parts:
+        if part.asked is None:
+            continue
+        cited = [index.get((c.doc, c.article or "", c.paragraph, c.subparagraph, quote(c))) for c in part.run.citations()]
+        out.append(AnswerPart(question=part.asked.question.text, topic=part.query.topic or "",
+                              confidence=part.asked.confidence if not part.alternative else part.asked.runner_up[1],
+                              alternative=part.alternative, rule_results=part.run,
+                              citations=tuple(sorted({n for n in cited if n}))))
+    out += [AnswerPart(question=p.question.text, topic=p.topic, confidence=p.confidence,
+                       out_of_scope=out_of_scope_code(query.text, p)) for p in asked if p.out_of_scope]
     return out
 
 
