@@ -8,8 +8,19 @@ from typing import Any
 
 import rules
 from assistant.understand import Query
-from rules import (Condition, EmploymentResult, Facts, Figure, Message, NotCovered, RulesInputError, TaxingRightsResult,
-                   TiebreakerFacts, TiebreakerResult, WithholdingResult)
+from rules import (
+    Condition,
+    EmploymentResult,
+    Facts,
+    Figure,
+    Message,
+    NotCovered,
+    RulesInputError,
+    TaxingRightsResult,
+    TiebreakerFacts,
+    TiebreakerResult,
+    WithholdingResult,
+)
 from rules.conditions import describe
 
 MLI_TOPICS = ("anti_abuse", "arbitration", "capital_gains")
@@ -73,6 +84,25 @@ class RuleRun:
         rights = [sr.right for r in self.rights for case in r.cases for sr in case.rights]
         return ("exempt" in outcomes or (self.employment is not None and self.employment.taxable_in_work_state is False)
                 or any(right in ("none", "exempt") for right in rights))
+
+    @property
+    def states_that_may_tax(self) -> frozenset[str]:
+        """States that every reading of the rules lets tax the income (the residence State of a withholding
+        rule; its source State when every alternative only caps): an explanation may not say they cannot."""
+        may: set[str] = set()
+        for r in self.withholding:
+            may.add(r.residence_state)
+            outcomes = [a.outcome for a in r.alternatives] if r.outcome == "alternatives" else [r.outcome]
+            if outcomes and all(o in ("cap", "no_treaty_limit", "no_treaty_benefit") for o in outcomes):
+                may.add(r.source_state)
+        denied = {sr.state for r in self.rights for case in r.cases for sr in case.rights
+                  if sr.right in ("none", "exempt")}
+        for r in self.rights:
+            cases = [{sr.state for sr in case.rights if sr.state and sr.right in ("exclusive", "shared", "capped")}
+                     for case in r.cases]
+            if cases:
+                may |= set.intersection(*cases)
+        return frozenset(s for s in may if s and s not in denied)
 
     @property
     def has_result(self) -> bool:
@@ -228,3 +258,12 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
         _missing(run, result.missing_facts)
     if run.rights:
         run.not_covered = None          # the figures may be silent; who may tax is answered
+        run.figures = _deciding_figures(run.figures, run.rights)
+
+
+def _deciding_figures(figures: list[Figure], results: list[TaxingRightsResult]) -> list[Figure]:
+    """The topic's figures that belong to a paragraph the shown cases cite: a social-security pension
+    answer does not show the US$ 3,000 limit of the private pensions, a grant answer not the 4-year
+    employment period."""
+    cited = {(c.doc, c.article, c.paragraph) for r in results for case in r.cases for c in case.citations}
+    return [f for f in figures if any((c.doc, c.article, c.paragraph) in cited for c in f.citations)]

@@ -23,8 +23,9 @@ from tqdm import tqdm
 from assistant.understand.parts import read_parts
 from assistant.understand.topic_model import TopicModel, bank_examples, eval_examples, exemplar_examples, trained_model
 from eval.gold import load_eval_set
+from assistant.understand.stated import stated_facts
 from eval.tickets import Ticket, load
-from eval.tickets_score import (OUT_OF_SCOPE, Article, PartReading, PredictedOutcome, TicketReading, fact_values,
+from eval.tickets_score import (OUT_OF_SCOPE, Article, PartReading, PredictedOutcome, TicketReading,
                                 markdown, report, score_ticket, topic_accuracy)
 
 METHODS = ("lexicon", "nearest", "trained", "combined")
@@ -136,7 +137,7 @@ def reading_of(answer: Any, retrieved: Sequence[Any] = ()) -> TicketReading:
         treaty=query.treaty or (chosen.treaty if chosen else None),
         residence_state=query.residence_state or (chosen.residence_state if chosen else None),
         source_state=query.source_state or (chosen.source_state if chosen else None),
-        facts=fact_values(query), parts=_parts_of(answer),
+        facts=stated_facts(query), parts=_parts_of(answer),
         retrieved=tuple((h.chunk.treaty, h.chunk.article) for h in retrieved if h.chunk.article),
         latency_ms=answer.timings_ms.get("total"))
 

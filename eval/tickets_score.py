@@ -11,16 +11,14 @@ as one question scores the other part as missed.
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any, Iterable, Sequence
 
 from eval.gold import GoldArticle, normalise_article, parse_article_ref, parse_paragraph_ref
 from eval.score import percentile
-from eval.tickets import FACT_TYPES, Expected, Ticket
+from eval.tickets import Expected, Ticket
 
 OUT_OF_SCOPE = "out_of_scope"
 Article = tuple[str | None, str]          # (treaty, normalised article)
@@ -52,42 +50,13 @@ class TicketReading:
     treaty: str | None
     residence_state: str | None
     source_state: str | None
-    facts: dict[str, Any]                  # FACT_TYPES names -> values (fact_values())
+    facts: dict[str, Any]                  # FACT_TYPES names -> values (assistant.understand.stated_facts)
     parts: tuple[PartReading, ...]
     retrieved: tuple[Article, ...] = ()    # the whole ticket's retrieval, best first
     latency_ms: float | None = None
 
 
 # --------------------------------------------------------------------------- facts: the one mapping
-
-# Query fields that are facts of the bank under the same name (besides every rules.facts.Facts field).
-QUERY_FACTS = ("stay_days", "stay_months", "employer_resident_in_work_state", "borne_by_pe", "fiscal_year")
-TIEBREAKER_FACTS = ("permanent_home_in", "habitual_abode_in", "nationality", "vital_interests_in",
-                    "effective_management_in")
-
-
-def fact_values(query: Any) -> dict[str, Any]:
-    """What the reader read, under the bank's fact names (eval.tickets.FACT_TYPES): the Facts fields, the
-    Query's own facts and the tie-breaker's. Unset values and the tie-breaker's default person are not
-    readings. The one place bank fact names meet Query/Facts fields."""
-    out: dict[str, Any] = {}
-    for f in dataclasses.fields(query.facts):
-        value = getattr(query.facts, f.name)
-        if f.name in FACT_TYPES and value is not None:
-            out[f.name] = value.isoformat() if isinstance(value, date) else value
-    for name in QUERY_FACTS:
-        if getattr(query, name) is not None:
-            out[name] = getattr(query, name)
-    tb = query.tiebreaker
-    if tb is not None:
-        for name in TIEBREAKER_FACTS:
-            value = getattr(tb, name)
-            if value is not None:
-                out[name] = list(value) if isinstance(value, tuple) else value
-        if tb.person != "individual":
-            out["person"] = tb.person
-    return out
-
 
 def same_value(name: str, gold: Any, read: Any) -> bool:
     """Numbers within 1% (a day either way for day counts), lists as sets, words without case."""

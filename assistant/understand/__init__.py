@@ -95,7 +95,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         work_state = way.source
     stated = read_facts(tokens, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
     rights = read_rights_facts(stated.facts, topic_list, mentions, roles, parties, way.residence, way.source,
-                               stated.stay_days, stated.stay_months, folded, tokens)
+                               stated.stay_days, stated.stay_months, folded, tokens,
+                               stated.tiebreaker.nationality or () if stated.tiebreaker else ())
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)
     vetoed = found.out_of_scope if topic is None else None     # the trained reader saw the same words
@@ -109,7 +110,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         residence_state=way.residence, source_state=way.source, residence_states=residence_states,
         work_state=work_state, topic=topic_list[0] if topic_list else None, topics=topic_list,
         topic_method=method, out_of_scope=out_of_scope,
-        side_notes=found.side_notes, facts=rights.facts, host_state=rights.host_state, stays=stated.stays,
+        side_notes=found.side_notes, facts=rights.facts, host_state=rights.host_state,
+        pe_state=(role("pe") or (None,))[0], stays=stated.stays,
         stay_days=stated.stay_days,
         stay_months=stated.stay_months, employer_resident_in_work_state=stated.employer_resident_in_work_state,
         borne_by_pe=stated.borne_by_pe, fiscal_year=stated.fiscal_year, tiebreaker=stated.tiebreaker,

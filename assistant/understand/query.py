@@ -33,6 +33,7 @@ class Query:
     residence_states: tuple[str, ...] = ()         # every State the person says they are resident of
     work_state: str | None = None
     host_state: str | None = None                  # professors/students: the State visited, when named
+    pe_state: str | None = None                    # where a PE, branch or fixed base named in the question is
     topic: str | None = None                       # one of rules.facts.TOPICS
     topics: tuple[str, ...] = ()                   # all topics found, most relevant first
     topic_method: str | None = None                # "lexicon" | "exemplar": who decided the topic

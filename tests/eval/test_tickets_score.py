@@ -9,9 +9,10 @@ import pytest
 import rules
 from assistant.apply_rules import run_rules
 from assistant.understand import understand
+from assistant.understand.stated import stated_facts
 from eval.tickets import Ticket
 from eval.tickets_run import outcome_of, read_topics
-from eval.tickets_score import (PartReading, PredictedOutcome, TicketReading, align, answer_correct, fact_values,
+from eval.tickets_score import (PartReading, PredictedOutcome, TicketReading, align, answer_correct,
                                 markdown, numbers_in, report, score_ticket, summarise, topic_accuracy)
 
 TWO_PARTS = Ticket.model_validate({
@@ -151,7 +152,7 @@ def test_the_reader_parts_are_the_main_question_and_each_out_of_scope_side_note(
                        "retenção no Brasil?", rules.known_treaties())
     assert query.side_notes
     assert read_topics(query) == ["dividends", *["out_of_scope"] * len(query.side_notes)]
-    assert fact_values(understand("Tenho 30% do capital da empresa", rules.known_treaties())).get("holding_pct") == 30
+    assert stated_facts(understand("Tenho 30% do capital da empresa", rules.known_treaties())).get("holding_pct") == 30
 
 
 # ---------------------------------------------------------------- the run, with the real assistant (BM25 only)

@@ -1,0 +1,40 @@
+"""A stated duration applied to the treaty's threshold for it: a building or installation site is a
+permanent establishment only when it lasts longer than the figure in rules/data (PT-BR 5(3): nine months,
+BR-ES 5(2)(g): six months). The number comes from the data, the comparison from here, the words from the
+catalogue (the card)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.coverage import figures
+from rules.results import Figure, NotCovered, RulesInputError, Serialisable
+
+SITE_FIGURE = ".pe.construction-site"        # id suffix of the site-duration figure in every treaty file
+
+
+@dataclass(frozen=True)
+class SiteTest(Serialisable):
+    """A site lasting `months` against the treaty's figure: a PE exactly when it lasts longer."""
+    treaty: str
+    months: float
+    figure: Figure
+    permanent_establishment: bool
+
+    @property
+    def citations(self) -> list:
+        return list(self.figure.citations)
+
+
+def construction_site(treaty: str, months: float) -> SiteTest | None:
+    """Whether a building, construction or installation site of `months` is a PE under `treaty`; None when
+    the corpus sets no site duration for that treaty (the PT-JP summary)."""
+    if months < 0:
+        raise RulesInputError("negative_value", name="months", value=months)
+    found = figures(treaty, "permanent_establishment")
+    if isinstance(found, NotCovered):
+        return None
+    site = next((f for f in found if f.id.endswith(SITE_FIGURE) and isinstance(f.value, (int, float))), None)
+    if site is None or site.unit != "months":
+        return None
+    return SiteTest(treaty=site.treaty, months=float(months), figure=site,
+                    permanent_establishment=float(months) > float(site.value))
