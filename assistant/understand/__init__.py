@@ -59,15 +59,19 @@ def _domestic(mentions: list, treaty: str | None, topic_list: tuple[str, ...]) -
             and bool(set(topic_list) & set(INCOME_TYPES + ("capital_gains", "immovable_property"))))
 
 
-def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic: DecideTopic | None = None) -> Query:
-    """Read a question. Never raises on text input; validate_question() first to reject bad input."""
+def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic: DecideTopic | None = None,
+               topic: str | None = None) -> Query:
+    """Read a question. Never raises on text input; validate_question() first to reject bad input.
+    `topic`: the part's topic as the trained reader read it; the lexicon's other topics follow it."""
     text = text if isinstance(text, str) else ""
     tokens, folded = tokenize(text), fold(text)
     lang = detect_language(text, tokens)
     found = read_topics(tokens, lexicon_topics(tokens, lang))
     topic_list, method = found.topics, "lexicon" if found.topics else None
     incomes = tuple(t for t in topic_list if t in INCOME_TYPES)
-    if decide_topic is not None and not found.out_of_scope and (not topic_list or len(incomes) > 1):
+    if topic is not None:
+        topic_list, method = (topic, *(t for t in topic_list if t != topic)), "trained"
+    elif decide_topic is not None and not found.out_of_scope and (not topic_list or len(incomes) > 1):
         chosen = decide_topic(incomes)
         if chosen:
             topic_list, method = (chosen, *(t for t in topic_list if t != chosen)), "exemplar"
@@ -95,9 +99,10 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
                                stated.tiebreaker.nationality or () if stated.tiebreaker else ())
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)
-    out_of_scope = found.out_of_scope or ("domestic" if _domestic(mentions, None if way.inferred else way.treaty, topic_list)
+    vetoed = found.out_of_scope if topic is None else None     # the trained reader saw the same words
+    out_of_scope = vetoed or ("domestic" if _domestic(mentions, None if way.inferred else way.treaty, topic_list)
                                             else None)
-    if _tiebreaker_question(stated.tiebreaker, topic_list):
+    if topic is None and _tiebreaker_question(stated.tiebreaker, topic_list):
         topic_list = ("residence", *(t for t in topic_list if t != "residence"))
     return Query(
         text=text, language=lang, countries=unique(m.code for m in mentions),
