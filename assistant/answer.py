@@ -93,6 +93,7 @@ class Answer:
     error: str | None = None                 # a clear message for bad input
     readings: list[ReadingChoice] = field(default_factory=list)   # candidate treaties, when uncertain
     premise: str = ""                        # the rate the user took for granted, confirmed or corrected
+    stated: list[str] = field(default_factory=list)   # the user's numbers the card sets against thresholds
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(replace(self, query=None, rule_results=None))

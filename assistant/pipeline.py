@@ -308,9 +308,11 @@ class Assistant:
 
         rates: list[RateLine] = []
         sections: list[str] = []
+        stated: list[str] = []
         for part in parts:
             card = render_card(part.run, part.query.topic, lang, cite)
             rates += card.rates
+            stated += card.stated
             if part.reading is not None and card.markdown:
                 sections.append(f"#### {_reading_label(part.reading, lang)}\n{card.markdown}")
             elif card.markdown:
@@ -343,12 +345,14 @@ class Assistant:
                       treaty=treaties[0] if treaties else None, rates=rates, citations=citations,
                       card=f"{title}\n{body}", llm=self._llm_dict(), missing_facts=missing,
                       follow_up=follow_up(missing, lang), notices=notices, query=query,
-                      rule_results=run, readings=choices, premise=premise)
+                      rule_results=run, readings=choices, premise=premise, stated=stated)
 
     def _generate(self, answer: Answer, query: Query) -> Iterator[StreamEvent]:
         lang = answer.language
         valid = {c.n for c in answer.citations}  # every passage shown to the user may be cited
         card = answer.card.replace(answer.premise, "") if answer.premise else answer.card  # the user's rate is no ground
+        for shown in answer.stated:                     # nor are the user's numbers set against a threshold
+            card = card.replace(shown, "")
         grounding = [card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations)]
         question = without_percentages(answer.question, query.stated_rates)  # facts only, never asserted rates
         guard = Guardrail(checked=True)

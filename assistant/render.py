@@ -2,12 +2,13 @@
 citation numbers. It is complete without the LLM and is what the guardrail falls back to."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import rules
 from i18n import has, t
 from assistant.answer import RateLine, citation_label
+from assistant.applied import stated_values, with_comparison
 from assistant.apply_rules import RuleRun
 from assistant.render_rights import relief_only_lines, rights_lines
 from rules.labels import state_name, topic_label, unit_label
@@ -53,12 +54,15 @@ def follow_up(missing: list[str], language: str) -> str:
 class Card:
     markdown: str
     rates: list[RateLine]
+    stated: list[str] = field(default_factory=list)   # the question's own numbers the card restates: no ground
 
 
-def _conditions(conditions, language: str, marks: bool = False) -> str:
-    """Conditions joined; with marks, each shows whether the stated facts meet it (✔ ✘ ?)."""
+def _conditions(conditions, language: str, marks: bool = False, facts: rules.Facts | None = None) -> str:
+    """Conditions joined; with marks, each shows whether the stated facts meet it (✔ ✘ ?) and how a stated
+    number compares with the condition's threshold."""
     def one(c) -> str:
-        return f"{STATUS_MARK.get(c.status, '')} {c.text_in(language)}".strip() if marks else c.text_in(language)
+        return f"{STATUS_MARK.get(c.status, '')} {with_comparison(c, facts, language)}".strip() if marks \
+            else c.text_in(language)
     return "; ".join(one(c) for c in conditions if c.code != "otherwise") or \
         next((c.text_in(language) for c in conditions), "")
 
@@ -76,7 +80,8 @@ def _refs(citations, cite: CiteRef) -> str:
 
 
 def _withholding(result: rules.WithholdingResult, language: str, cite: CiteRef,
-                 lines: list[str], rates: list[RateLine], show_direction: bool) -> None:
+                 lines: list[str], rates: list[RateLine], show_direction: bool,
+                 facts: rules.Facts | None = None) -> None:
     src = state_name(result.source_state, language)
     res = state_name(result.residence_state, language)
     head = f"**{topic_label(result.income, language).capitalize()}**"
@@ -93,7 +98,7 @@ def _withholding(result: rules.WithholdingResult, language: str, cite: CiteRef,
         line = f"- {text}"
         if cond and result.outcome == "alternatives":
             only_otherwise = all(c.code == "otherwise" for c in conditions)
-            marked = _conditions(conditions, language, marks=True)
+            marked = _conditions(conditions, language, marks=True, facts=facts)
             line += " — " + (cond if only_otherwise else msg(language, "if_conditions", conditions=marked))
         line += f" {_refs(opt.citations, cite)}"
         lines.append(line.rstrip())
@@ -108,9 +113,10 @@ def _withholding(result: rules.WithholdingResult, language: str, cite: CiteRef,
     if result.outcome != "alternatives" and result.conditions:
         met = [c for c in result.conditions if c.code != "otherwise"]
         if met:
-            lines.append("  " + "; ".join(f"{STATUS_MARK.get(c.status, '')} {c.text_in(language)}" for c in met))
+            lines.append("  " + "; ".join(f"{STATUS_MARK.get(c.status, '')} {with_comparison(c, facts, language)}"
+                                          for c in met))
     for alt in result.ruled_out:                 # why a lower rate does not apply: the stated fact that fails it
-        failed = "; ".join(f"{STATUS_MARK['not_met']} {c.text_in(language)}" for c in alt.conditions)
+        failed = "; ".join(f"{STATUS_MARK['not_met']} {with_comparison(c, facts, language)}" for c in alt.conditions)
         if failed:
             lines.append(f"  {msg(language, 'ruled_out', conditions=failed)} {_refs(alt.citations, cite)}".rstrip())
     if result.assumptions:
@@ -159,21 +165,47 @@ def _figures(figures: list[rules.Figure], topic: str, language: str, cite: CiteR
         lines.append(f"- {value}{fig.text_in(language)} {_refs(fig.citations, cite)}".rstrip())
 
 
+def _site(run: RuleRun, language: str, cite: CiteRef, lines: list[str]) -> None:
+    """"7 meses ≤ 9 meses: não há estabelecimento estável; só Portugal pode tributar (art. 7)": the stated
+    duration against the treaty's figure, and who taxes the profits as the rights block decides it."""
+    test = run.site
+    if test is None or not isinstance(test.figure.value, (int, float)):
+        return
+    limit = float(test.figure.value)
+    stated = f"{fmt_number(round(test.months, 1), language)} {unit_label('months', test.months, language)}"
+    bound = f"{fmt_number(limit, language)} {unit_label('months', limit, language)}"
+    key = "site_pe" if test.permanent_establishment else "site_no_pe"
+    text = msg(language, f"thresholds.{key}", stated=stated, limit=bound,
+               op=">" if test.permanent_establishment else ("=" if test.months == limit else "<"))
+    decided = next((r for r in run.rights if r.outcome == "decided" and r.income == "business_profits"), None)
+    if decided is not None:
+        case = decided.cases[0]
+        only = next((r for r in case.rights if r.right == "exclusive" and r.state), None)
+        if only is not None:
+            text += "; " + t(language, "assistant.rights.right.exclusive", who=state_name(only.state, language)) + \
+                f" ({t(language, 'assistant.rights.article', article=case.article)})"
+    lines.append(f"{text} {_refs(test.citations, cite)}".rstrip())
+
+
 def render_card(run: RuleRun, topic: str | None, language: str, cite: CiteRef) -> Card:
     lines: list[str] = []
     rates: list[RateLine] = []
     if run.source_unknown:
         lines.append(msg(language, "both_sources"))
     for result in run.withholding:
-        _withholding(result, language, cite, lines, rates, show_direction=True)
+        _withholding(result, language, cite, lines, rates, show_direction=True, facts=run.facts)
     if run.employment:
         _employment(run.employment, language, cite, lines)
     if run.tiebreaker:
         _tiebreaker(run.tiebreaker, language, cite, lines)
     if run.figures and topic:
         _figures(run.figures, topic, language, cite, lines)
+    _site(run, language, cite, lines)
+    if run.stated:
+        lines.append(msg(language, "thresholds.stated", items="; ".join(
+            f"{STATUS_MARK[c.status]} {with_comparison(c, run.facts, language)}" for c in run.stated)))
     for result in run.rights:
-        lines += rights_lines(result, language, cite, rates, caps_shown=bool(run.withholding))
+        lines += rights_lines(result, language, cite, rates, caps_shown=bool(run.withholding), facts=run.facts)
     lines += relief_only_lines(run.relief, language, cite)
     if run.documents:
         lines.append(msg(language, "documents_intro"))
@@ -182,7 +214,7 @@ def render_card(run: RuleRun, topic: str | None, language: str, cite: CiteRef) -
     if notes:
         lines.append(f"_{msg(language, 'notes')}:_ " + " ".join(dict.fromkeys(notes)))
     lines += [e.text_in(language) for e in run.errors]
-    return Card(markdown=join_markdown(lines), rates=rates)
+    return Card(markdown=join_markdown(lines), rates=rates, stated=stated_values(run, language))
 
 
 def join_markdown(lines: list[str]) -> str:

@@ -6,6 +6,7 @@ from typing import Callable
 
 import rules
 from assistant.answer import RateLine, citation_label
+from assistant.applied import with_comparison
 from i18n import t
 from rules.labels import state_name, unit_label
 
@@ -85,8 +86,9 @@ def _relief_lines(case: rules.RightsCase, result: rules.TaxingRightsResult, lang
 
 
 def rights_lines(result: rules.TaxingRightsResult, language: str, cite: CiteRef, rates: list[RateLine],
-                 caps_shown: bool) -> list[str]:
-    """Markdown lines for one result; caps_shown: the withholding block already states the caps."""
+                 caps_shown: bool, facts: rules.Facts | None = None) -> list[str]:
+    """Markdown lines for one result; caps_shown: the withholding block already states the caps; facts: the
+    facts the rules read, to show a stated number against a condition's threshold."""
     direction = t(language, "assistant.direction", source=state_name(result.source_state, language),
                   residence=state_name(result.residence_state, language))
     lines = [f"**{t(language, 'assistant.rights.heading')}** ({direction})"]
@@ -94,7 +96,7 @@ def rights_lines(result: rules.TaxingRightsResult, language: str, cite: CiteRef,
     if result.outcome == "decided":
         case = result.cases[0]
         lines.append(f"{_rights_line(case, result, language, rate_sink)} {_refs(case.citations, cite)}".rstrip())
-        marks = [f"{'✔' if c.status == 'met' else '✘'} {c.text_in(language)}" for c in case.conditions
+        marks = [f"{'✔' if c.status == 'met' else '✘'} {with_comparison(c, facts, language)}" for c in case.conditions
                  if c.status in ("met", "not_met")]           # ✘: a condition the question says fails
         if marks:
             lines.append("  " + "; ".join(marks))
