@@ -340,6 +340,11 @@ def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[st
         employment_kind=_sub_case(hits, "employment_kind"),
         student_payment_origin=_sub_case(hits, "student_payment_origin") if "students" in topic_list else None,
         invited_to_teach_or_research=_flag(hits, tokens, lang, "invited") if "professors" in topic_list else None,
+        student_practical_training=_flag(hits, tokens, lang, "practical_training") if "students" in topic_list
+        else None,
+        stay_years=1.0 if hits("first_year") and {"students", "professors"} & set(topic_list) else None,
+        government_business=_flag(hits, tokens, lang, "government_business")
+        if {"government_service", "pensions", "employment"} & set(topic_list) else None,
         government_debt=True if hits("government_debt") and "interest" in topic_list else None,
         fixed_base_in_source=_flag(hits, tokens, lang, "fixed_base", "fixed_base_false"),
     )

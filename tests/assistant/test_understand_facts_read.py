@@ -139,3 +139,19 @@ def test_a_pension_in_dollars_is_an_amount_not_a_country(text, usd):
 ])
 def test_where_the_pe_is(text, state):
     assert read(text)["pe_in"] == state
+
+
+@pytest.mark.parametrize("text, name, value", [
+    ("Sou estudante de engenharia no Porto e faço um estágio numa fábrica de Matosinhos; sou de Goiânia.",
+     "student_practical_training", True),
+    ("Estudo em Salamanca e trabalho num bar para me ajudar nos estudos; sou de Recife. Quem tributa?",
+     "student_practical_training", True),
+    ("I'm a commercial pilot living in Lisbon flying to São Paulo for a Portuguese airline. Who taxes my salary?",
+     "employment_kind", "ship_aircraft"),
+    ("Sou subtenente reformado da GNR e vivo em Natal, no Brasil. A minha pensão paga imposto onde?",
+     "pension_kind", "government"),
+    ("Trabajo en Madrid para la Caixa Econômica Federal, que es estatal brasileña; soy brasileño. ¿Quién grava mi "
+     "sueldo?", "government_business", True),
+])
+def test_more_deciding_facts(text, name, value):
+    assert read(text).get(name) == value
