@@ -16,3 +16,12 @@ def test_strip_accents_keeps_case_and_other_characters():
     assert strip_accents("Imposição ÑANDÚ") == "Imposicao NANDU"
     assert strip_accents("1ª") == "1ª"
     assert strip_accents("plain") == "plain"
+
+
+def test_one_number_reader_for_the_reader_and_the_guardrail():
+    from assistant.guardrail import numbers_in
+    from assistant.lexicon.quantities import number_value, words_value
+    assert words_value("doscientos mil") == 200000 and words_value("two hundred") == 200
+    assert number_value("vinte e cinco", "pt") == 25 and number_value("dos", "pt") is None   # pt "dos" = "of the"
+    assert numbers_in("Retém-se vinte e cinco por cento durante três anos") == ["25", "3"]
+    assert numbers_in("a year and a half") == []                                            # articles, not counts
