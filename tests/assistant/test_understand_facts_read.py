@@ -104,7 +104,7 @@ def test_a_building_site_duration_is_a_stay_in_months_not_a_holding(text, months
 ])
 def test_a_student_with_a_grant_has_a_stay_not_a_holding(text):
     got = read(text)
-    assert "holding_months" not in got and got["stay_months"] == 36
+    assert "holding_months" not in got and got["stay_years"] == 3          # the unit it is written in
 
 
 def test_dates_of_a_stay_are_its_days():
