@@ -14,7 +14,7 @@ export TOKENIZERS_PARALLELISM := false
 export UV_CACHE_DIR := $(TREATY_CACHE_DIR)/uv
 UV_VERSION := 0.13.9
 
-.PHONY: install models index run test bench eval browser system-libs clean-index
+.PHONY: install models models-draft index run test bench eval browser system-libs clean-index situations
 
 # The local model runs in llama.cpp's own server from the prebuilt xllamacpp wheel (nothing compiles);
 # it needs the system's OpenMP runtime, libgomp.so.1 (Debian: libgomp1).
@@ -34,6 +34,10 @@ install: system-libs $(STAMP)
 
 models: install
 	$(PY) -m modelstore
+
+# The draft model for speculative decoding (TREATY_LLM_SPECULATIVE=draft); not part of `make models`.
+models-draft: install
+	$(PY) -m modelstore --only qwen_coder_0_5b_draft
 
 index: models
 	$(PY) -m ingest
@@ -59,6 +63,10 @@ bench: index
 
 eval: index
 	$(PY) -m eval.run
+
+# The situation tests of rules/cases/*.yaml and the data entries no situation decides.
+situations: install
+	$(PY) -m rules.situations
 
 clean-index:
 	rm -rf .index

@@ -15,6 +15,7 @@ ENV_PREFIX = "TREATY_"
 class Settings:
     cache_dir: Path
     corpus_dir: Path
+    rules_dir: Path
     index_dir: Path
     chroma_mode: str
     chroma_host: str
@@ -25,6 +26,8 @@ class Settings:
     llm_backend: str
     llm_model_path: str
     llm_threads: int
+    llm_speculative: str
+    llm_draft_model_path: str
     llm_context: int
     llm_parallel: int
     llm_max_tokens: int
@@ -99,6 +102,8 @@ def load_settings() -> Settings:
         values[f.name] = _coerce(f.name, raw, kinds[str(f.type)])
     if values["llm_backend"] not in ("local", "openai", "none"):
         raise ValueError(f"llm_backend inválido: {values['llm_backend']!r} (local, openai ou none)")
+    if values["llm_speculative"] not in ("none", "ngram", "draft"):
+        raise ValueError(f"llm_speculative inválido: {values['llm_speculative']!r} (none, ngram ou draft)")
     if values["chroma_mode"] not in ("embedded", "http"):
         raise ValueError(f"chroma_mode inválido: {values['chroma_mode']!r} (embedded ou http)")
     return Settings(**values)  # type: ignore[arg-type]

@@ -4,10 +4,9 @@ from __future__ import annotations
 import html
 import re
 
+from app_support.safe_markdown import without_images
 from ingest.ocr_reading import raw_words
 from ingest.units import Unit
-
-from app_support.safe_markdown import without_images
 
 
 def quote_spans(passage: str, quote: str) -> list[tuple[int, int]]:

@@ -7,40 +7,39 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, Literal
 
 from assistant.answer import ReadingChoice
+from assistant.presentation.values import Formatter
 from i18n import t
 from rules.facts import BENEFICIARY_KINDS, ROYALTY_KINDS
 
-UI = "pt"                                     # the app's language
-
-
-def _labels(group: str, codes: tuple[str, ...]) -> dict[str, str]:
-    return {k: t(UI, f"app.{group}.{k}") for k in codes}
-
-
-BENEFICIARY_PT = _labels("beneficiary", BENEFICIARY_KINDS)
-ROYALTY_PT = _labels("royalty", ROYALTY_KINDS)
-LOAN_PURPOSE_PT = _labels("loan_purpose", ("equipment", "other"))
+LOAN_PURPOSES = ("equipment", "other")
 
 
 @dataclass(frozen=True)
 class QuickInput:
     fact: str                         # the missing fact it answers (a Facts field name)
-    label: str                        # question in the app's language (from the message catalogue)
-    kind: str                         # "choice" | "percent" | "since" | "years" | "bool"
-    options: dict[str, str] | None = None
+    kind: Literal["choice", "percent", "since", "years", "bool"]
+    group: str = ""                   # catalogue group of a choice's option labels (app.<group>.<code>)
+    codes: tuple[str, ...] = ()       # a choice's options
+
+    def label(self, lang: str) -> str:
+        """The question in the UI language."""
+        return t(lang, f"app.quick_input.{self.fact}")
+
+    def options(self, lang: str) -> dict[str, str]:
+        return {code: t(lang, f"app.{self.group}.{code}") for code in self.codes}
 
 
-_KINDS = {"beneficiary_kind": ("choice", BENEFICIARY_PT), "holding_pct": ("percent", None),
-          "holding_months": ("since", None), "direct_holding": ("bool", None), "voting_capital": ("bool", None),
-          "loan_term_years": ("years", None), "loan_purpose": ("choice", LOAN_PURPOSE_PT),
-          "royalty_kind": ("choice", ROYALTY_PT), "registered_central_bank": ("bool", None),
-          "attributable_to_pe": ("bool", None), "paid_to_pe_third_state": ("bool", None),
-          "free_zone_regime": ("bool", None), "interest_on_equity": ("bool", None)}
-QUICK_INPUTS: dict[str, QuickInput] = {
-    fact: QuickInput(fact, t(UI, f"app.quick_input.{fact}"), kind, options) for fact, (kind, options) in _KINDS.items()}
+_KINDS: dict[str, tuple] = {
+    "beneficiary_kind": ("choice", "beneficiary", BENEFICIARY_KINDS), "holding_pct": ("percent",),
+    "holding_months": ("since",), "direct_holding": ("bool",), "voting_capital": ("bool",),
+    "loan_term_years": ("years",), "loan_purpose": ("choice", "loan_purpose", LOAN_PURPOSES),
+    "royalty_kind": ("choice", "royalty", ROYALTY_KINDS), "registered_central_bank": ("bool",),
+    "attributable_to_pe": ("bool",), "paid_to_pe_third_state": ("bool",), "free_zone_regime": ("bool",),
+    "interest_on_equity": ("bool",)}
+QUICK_INPUTS: dict[str, QuickInput] = {fact: QuickInput(fact, *spec) for fact, spec in _KINDS.items()}
 
 
 def quick_inputs_for(missing: list[str]) -> list[QuickInput]:
@@ -67,25 +66,29 @@ def to_facts(q: QuickInput, value: Any, payment_date: date | None = None) -> dic
     return {q.fact: value}
 
 
-def describe_facts(extra: dict[str, Any]) -> str:
-    """The added facts in words, for the re-run question shown in the chat."""
+def describe_facts(extra: dict[str, Any], lang: str) -> str:
+    """The added facts in words (UI language), for the re-run question shown in the chat."""
+    def option(name: str, value: str) -> str:
+        q = QUICK_INPUTS[name]
+        return q.options(lang).get(value, value).lower()
+
     out = []
     for name, value in extra.items():
         if name == "beneficiary_kind":
-            out.append(t(UI, "app.described.beneficiary", value=BENEFICIARY_PT.get(value, value).lower()))
+            out.append(t(lang, "app.described.beneficiary", value=option(name, value)))
         elif name == "holding_pct":
-            out.append(t(UI, "app.described.holding_pct", value=f"{value:g}"))
+            out.append(t(lang, "app.described.holding_pct", value=Formatter(lang).number(value)))
         elif name in ("holding_since", "payment_date"):
-            out.append(t(UI, f"app.described.{name}", value=value.isoformat()))
+            out.append(t(lang, f"app.described.{name}", value=value.isoformat()))
         elif name == "royalty_kind":
-            out.append(t(UI, "app.described.royalty", value=ROYALTY_PT.get(value, value).lower()))
+            out.append(t(lang, "app.described.royalty", value=option(name, value)))
         elif name == "loan_purpose":
-            out.append(t(UI, "app.described.loan_purpose", value=LOAN_PURPOSE_PT.get(value, value).lower()))
+            out.append(t(lang, "app.described.loan_purpose", value=option(name, value)))
         elif name == "loan_term_years":
-            out.append(t(UI, "app.described.loan_term_years", value=f"{value:g}"))
+            out.append(t(lang, "app.described.loan_term_years", value=Formatter(lang).number(value)))
         elif isinstance(value, bool):
-            label = QUICK_INPUTS[name].label.rstrip("?") if name in QUICK_INPUTS else name
-            out.append(f"{label}: {t(UI, 'app.described.answer_yes' if value else 'app.described.answer_no')}")
+            label = QUICK_INPUTS[name].label(lang).rstrip("?") if name in QUICK_INPUTS else name
+            out.append(f"{label}: {t(lang, 'app.described.answer_yes' if value else 'app.described.answer_no')}")
         else:
             out.append(f"{name}: {value}")
     return "; ".join(out)

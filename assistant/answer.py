@@ -8,9 +8,10 @@ place they become JSON.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from assistant.apply_rules import RuleRun
+from assistant.presentation.card import Card
 from assistant.understand.query import Query
 
 
@@ -62,12 +63,15 @@ class ReadingChoice:
 
 @dataclass
 class Guardrail:
+    """What the claim check did to the model's text: every sentence checked, the failed ones dropped."""
     checked: bool = False
-    action: str = "skipped"      # "passed" | "regenerated" | "fallback" | "skipped"
+    action: Literal["passed", "trimmed", "fallback", "skipped"] = "skipped"
     attempts: int = 0
     numbers_checked: list[str] = field(default_factory=list)
-    ungrounded_numbers: list[str] = field(default_factory=list)
-    invalid_citations: list[int] = field(default_factory=list)
+    sentences_kept: int = 0
+    sentences_dropped: int = 0
+    contradicted_claims: int = 0             # who-taxes claims the rule outcome contradicts (in dropped sentences)
+    dropped: list[str] = field(default_factory=list)   # each dropped sentence with its problems
     notes: list[str] = field(default_factory=list)
 
 
@@ -93,10 +97,12 @@ class Answer:
     error: str | None = None                 # a clear message for bad input
     readings: list[ReadingChoice] = field(default_factory=list)   # candidate treaties, when uncertain
     premise: str = ""                        # the rate the user took for granted, confirmed or corrected
-    stated: list[str] = field(default_factory=list)   # the user's numbers the card sets against thresholds
+    card_data: Card | None = None            # the card as data; `card`, `follow_up` and `reply` are its views
+    reply: str = ""                          # a reply the agent can send, plain text in the question's language
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(replace(self, query=None, rule_results=None))
+        data = asdict(replace(self, query=None, rule_results=None, card_data=None))
+        del data["card_data"]
         data["query"] = self.query.to_dict() if self.query is not None else {}
         data["rule_results"] = self.rule_results.to_dicts() if self.rule_results is not None else []
         return data

@@ -8,8 +8,19 @@ from typing import Any
 
 import rules
 from assistant.understand import Query
-from rules import (Condition, EmploymentResult, Facts, Figure, Message, NotCovered, RulesInputError, TaxingRightsResult,
-                   TiebreakerFacts, TiebreakerResult, WithholdingResult)
+from rules import (
+    Condition,
+    EmploymentResult,
+    Facts,
+    Figure,
+    Message,
+    NotCovered,
+    RulesInputError,
+    TaxingRightsResult,
+    TiebreakerFacts,
+    TiebreakerResult,
+    WithholdingResult,
+)
 from rules.conditions import describe
 from rules.thresholds import SiteTest, construction_site, stated_days
 
@@ -79,6 +90,25 @@ class RuleRun:
         rights = [sr.right for r in self.rights for case in r.cases for sr in case.rights]
         return ("exempt" in outcomes or (self.employment is not None and self.employment.taxable_in_work_state is False)
                 or any(right in ("none", "exempt") for right in rights))
+
+    @property
+    def states_that_may_tax(self) -> frozenset[str]:
+        """States that every reading of the rules lets tax the income (the residence State of a withholding
+        rule; its source State when every alternative only caps): an explanation may not say they cannot."""
+        may: set[str] = set()
+        for r in self.withholding:
+            may.add(r.residence_state)
+            outcomes = [a.outcome for a in r.alternatives] if r.outcome == "alternatives" else [r.outcome]
+            if outcomes and all(o in ("cap", "no_treaty_limit", "no_treaty_benefit") for o in outcomes):
+                may.add(r.source_state)
+        denied = {sr.state for r in self.rights for case in r.cases for sr in case.rights
+                  if sr.right in ("none", "exempt")}
+        for r in self.rights:
+            cases = [{sr.state for sr in case.rights if sr.state and sr.right in ("exclusive", "shared", "capped")}
+                     for case in r.cases]
+            if cases:
+                may |= set.intersection(*cases)
+        return frozenset(s for s in may if s and s not in denied)
 
     @property
     def has_result(self) -> bool:
@@ -199,7 +229,8 @@ def _rights_topic(data_topics: set[str], query: Query, topic: str, facts: Facts)
     return None
 
 
-def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts) -> tuple[Facts, list[Condition]]:
+def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, income: str
+                     ) -> tuple[Facts, list[Condition]]:
     """employment_183_met from the employment test, or, without dates, from what the question states: a number
     of days against the treaty's limit, the employer's residence, who bears the pay. All three met: the short
     stay holds; one fails: it does not (the failed ones are returned, for the card); else the stated ones are
@@ -221,7 +252,8 @@ def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts) -> t
         return dataclasses.replace(facts, employment_183_met=False), failed
     if day_test is not None and all(c.status == "met" for c in tests):
         return dataclasses.replace(facts, employment_183_met=True), tests
-    run.stated = [c for c in tests if c.status == "met"]
+    if income == "employment":
+        run.stated = [c for c in tests if c.status == "met"]
     return facts, []
 
 
@@ -250,7 +282,7 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
             found = rules.relief_methods(treaty, residences[0])
             run.relief = [] if isinstance(found, NotCovered) else found
         return
-    facts, failed = _short_stay_test(run, query, treaty, facts)
+    facts, failed = _short_stay_test(run, query, treaty, facts, income)
     for residence in residences:
         result = rules.taxing_rights(treaty, income, residence, facts)
         if isinstance(result, NotCovered):
@@ -261,3 +293,12 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
         _missing(run, result.missing_facts)
     if run.rights:
         run.not_covered = None          # the figures may be silent; who may tax is answered
+        run.figures = _deciding_figures(run.figures, run.rights)
+
+
+def _deciding_figures(figures: list[Figure], results: list[TaxingRightsResult]) -> list[Figure]:
+    """The topic's figures that belong to a paragraph the shown cases cite: a social-security pension
+    answer does not show the US$ 3,000 limit of the private pensions, a grant answer not the 4-year
+    employment period."""
+    cited = {(c.doc, c.article, c.paragraph) for r in results for case in r.cases for c in case.citations}
+    return [f for f in figures if any((c.doc, c.article, c.paragraph) in cited for c in f.citations)]

@@ -10,12 +10,14 @@ the answer, must be grounded by the rules or the passages.
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Iterable
 
+from assistant.lexicon import countries
 from assistant.lexicon.quantities import SCALES, word_values, words_value
-from assistant.lexicon.text import fold
+from assistant.lexicon.text import fold, tokenize
 
 _CITE = re.compile(r"\[(\d+)\]")
 _NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:[. ]\d{3})+|\d+)(?:[.,](\d+))?(?![\w])")
@@ -164,6 +166,42 @@ def exemption_claims(text: str) -> list[str]:
 
 
 
+# ---- "State X cannot tax" against a rule that lets X tax --------------------------------------------------
+_NOT = r"(?:n[ãa]o|no|nunca|never|not|cannot|can\s*not|can't|may\s+not|must\s+not|shall\s+not)"
+_CAN = r"(?:(?:pode|podem|poder[áa]|poder[ãa]o|puede|pueden|podr[áa]n?|be|ser|is|are|est[áa]n?|s[ãa]o|son|es)\s+)*"
+_DENIES_PASSIVE = re.compile(rf"\b{_NOT}\s+{_CAN}(?:tributad\w*|gravad\w*|taxed|taxable|sujeit\w*\s+a\s+imposto|"
+                             r"sujet\w*\s+a\s+impuesto|subject\s+to\s+tax)\b", re.IGNORECASE)
+_DENIES_ACTIVE = re.compile(rf"\b{_NOT}\s+(?:(?:pode|podem|puede|pueden|poder[áa]|podr[áa])\s+)?"
+                            r"(?:tributar|gravar|tax)\b", re.IGNORECASE)
+# "não podem ser tributados no Brasil acima de 15%" is a cap, not a denial
+_LIMITED = re.compile(r"\b(?:acima|superior|mais\s+de|al[ée]m|exced\w*|encima|m[áa]s\s+de|more\s+than|above|"
+                      r"exceed\w*|beyond|at\s+a\s+rate|a\s+uma\s+taxa|a\s+una\s+tasa|over)\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.;!?\n]+")
+
+
+def _states(sentence: str) -> list[tuple[int, int, str]]:
+    """(start, end, ISO code) of each State named in the sentence, in order."""
+    tokens = tokenize(sentence)
+    return [(tokens[m.start].start, tokens[m.end - 1].end, m.value) for m in countries().index("pt").find(tokens)]
+
+
+def denied_states(text: str) -> list[str]:
+    """States a sentence says may not tax: "não pode ser tributado em Espanha", "Spain cannot tax"."""
+    found: list[str] = []
+    for sentence in _SENTENCE.finditer(text):
+        part = sentence.group(0)
+        states = _states(part)
+        for m in _DENIES_PASSIVE.finditer(part):
+            after = [s for s in states if s[0] >= m.end()]
+            if after and not _LIMITED.search(part, m.end()):
+                found.append(after[0][2])        # "... não podem ser tributados em Espanha"
+        for m in _DENIES_ACTIVE.finditer(part):
+            before = [s for s in states if s[1] <= m.start() and m.start() - s[1] <= 25]
+            if before and not _LIMITED.search(part, m.end()):
+                found.append(before[-1][2])      # "Espanha não pode tributar"
+    return found
+
+
 # ---- the check -----------------------------------------------------------------------------------------
 def citation_refs(text: str) -> list[int]:
     return [int(n) for n in _CITE.findall(text)]
@@ -176,6 +214,7 @@ class Verdict:
     ungrounded: list[str]
     invalid_refs: list[int]
     unsupported_claims: list[str]
+    contradicted_states: list[str] = dataclasses.field(default_factory=list)  # said not to tax; the rules let them
 
     def problems(self) -> str:
         parts = []
@@ -185,14 +224,16 @@ class Verdict:
             parts.append("references " + ", ".join(f"[{n}]" for n in self.invalid_refs))
         if self.unsupported_claims:
             parts.append("an exemption the RESULT does not give (" + ", ".join(self.unsupported_claims) + ")")
+        if self.contradicted_states:
+            parts.append("a State said not to tax that the RESULT lets tax (" + ", ".join(self.contradicted_states) + ")")
         return "; ".join(parts)
 
 
 def verify(generated: str, grounding_texts: list[str], valid_refs: set[int], question: str = "",
-           exemption_given: bool = False) -> Verdict:
+           exemption_given: bool = False, may_tax: frozenset[str] = frozenset()) -> Verdict:
     """Grounding texts (card, passages, labels) ground any number; the question grounds plain numbers and the
     percentages it states as facts, restated as facts; an exemption claim needs the rules to give one
-    (RuleRun.gives_exemption)."""
+    (RuleRun.gives_exemption); a State the rules let tax (RuleRun.states_that_may_tax) may not be said not to."""
     facts_pct = stated_facts_percentages(question)
     allowed = {m.value for m in mentions(question) if not m.percent} | facts_pct
     allowed_pct: set[str] = set()
@@ -207,5 +248,7 @@ def verify(generated: str, grounding_texts: list[str], valid_refs: set[int], que
     ungrounded = sorted(set(ungrounded), key=numbers.index)
     invalid = sorted(set(n for n in citation_refs(generated) if n not in valid_refs))
     claims = [] if exemption_given else exemption_claims(generated)
-    return Verdict(ok=not ungrounded and not invalid and not claims, numbers=numbers, ungrounded=ungrounded,
-                   invalid_refs=invalid, unsupported_claims=claims)
+    contradicted = sorted({s for s in denied_states(generated) if s in may_tax})
+    return Verdict(ok=not ungrounded and not invalid and not claims and not contradicted, numbers=numbers,
+                   ungrounded=ungrounded, invalid_refs=invalid, unsupported_claims=claims,
+                   contradicted_states=contradicted)

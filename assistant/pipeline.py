@@ -14,19 +14,26 @@ from typing import Any, Iterator
 import rules
 from assistant.answer import Answer, CitationRef, Guardrail, RateLine, ReadingChoice
 from assistant.apply_rules import RuleRun, merge_facts, run_rules
-from assistant.guardrail import verify, without_percentages
-from assistant.llm import LlmInfo, LlmUnavailable, make_chat_model, stream_tokens, whole_sentences
-from assistant.prompting import build_messages, prompt
-from assistant.render import fmt_rate, follow_up, msg, render_card, treaty_name
-from assistant.retrieve import DenseUnavailable, HybridSearch, Hit, open_dense
+from assistant.claims import Grounds, check_sentence, tax_outcome
+from assistant.guardrail import numbers_in, without_percentages
+from assistant.llm import LlmInfo, LlmUnavailable, SentenceBuffer, make_chat_model, stream_tokens
+from assistant.presentation.build import Part as CardPart
+from assistant.presentation.build import build_card, say
+from assistant.presentation.card import Card, Line, Source
+from assistant.presentation.grounding import grounding_texts
+from assistant.presentation.markdown import card_markdown, follow_up_markdown
+from assistant.presentation.reply import refusal, reply_text
+from assistant.presentation.values import Formatter, Join, Phrase, StateForm, StateName, Treaty, msg, render
+from assistant.prompting import build_messages
+from assistant.retrieve import DenseUnavailable, Hit, HybridSearch, open_dense
 from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
 from assistant.understand.exemplars import ExemplarClassifier
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
-from ingest.embedding_cache import query_embedder
-from ingest.ocr_reading import clean_passage
 from ingest.chunks import Chunk
+from ingest.embedding_cache import query_embedder
 from ingest.index import read_chunks_file
+from ingest.ocr_reading import clean_passage
 from ingest.units import normalise_ws
 from rules.labels import state_name, topic_label
 
@@ -167,7 +174,7 @@ class Assistant:
         timings["generate"] = _ms(t)
         answer.answer = _compose(answer)
         timings["total"] = _ms(started)
-        answer.timings_ms = timings
+        answer.timings_ms = {**answer.timings_ms, **timings}   # with the model's first token and sentence
         yield StreamEvent("final", answer)
 
     def _abstained(self, question: str, lang: str, text: str, started: float, timings: dict[str, float],
@@ -179,6 +186,7 @@ class Assistant:
         timings["total"] = _ms(started)
         return StreamEvent("final", Answer(
             question=question, language=lang, answer=text, card="" if error else text, abstained=True,
+            reply="" if error else refusal(lang, text).text,
             treaty=treaty, error=error, llm=self._llm_dict(), timings_ms=timings,
             query=query, rule_results=run))
 
@@ -200,7 +208,7 @@ class Assistant:
         return {"backend": self.llm_info.backend, "model": self.llm_info.model}
 
     def _covered(self, lang: str) -> str:
-        return ", ".join(f"{treaty_name(t, lang)} ({t})" for t in rules.known_treaties()) + \
+        return ", ".join(f"{Formatter(lang).treaty(t)} ({t})" for t in rules.known_treaties()) + \
             ", MLI"
 
     def _abstention(self, query: Query, treaty: str | None, lang: str) -> str | None:
@@ -302,95 +310,102 @@ class Assistant:
         index = {(c.doc, c.article, c.paragraph, c.subparagraph, c.quote): c.n
                  for c in citations if c.source == "rule"}
 
-        def cite(c: rules.Citation) -> str:
-            n = index.get((c.doc, c.article or "", c.paragraph, c.subparagraph, self._quote(c)))
-            return f"[{n}]" if n else ""
+        def cite(c: rules.Citation) -> int | None:
+            return index.get((c.doc, c.article or "", c.paragraph, c.subparagraph, self._quote(c)))
 
-        rates: list[RateLine] = []
-        sections: list[str] = []
-        stated: list[str] = []
-        for part in parts:
-            card = render_card(part.run, part.query.topic, lang, cite)
-            rates += card.rates
-            stated += card.stated
-            if part.reading is not None and card.markdown:
-                sections.append(f"#### {_reading_label(part.reading, lang)}\n{card.markdown}")
-            elif card.markdown:
-                sections.append(card.markdown)
-        body = "\n\n".join(sections)
-        if not body:  # no rule speaks to this: point at the passages themselves
-            body = msg(lang, "passages_intro") + "\n" + "\n".join(
-                f"- [{c.n}] {c.label()}{' — ' + c.heading if c.heading else ''}" for c in citations)
+        kinds = {d.id: (d.kind[0] if d.kind else "") for d in self.catalog}
+        sources = [Source(c.n, c.doc, kinds.get(c.doc, ""), c.treaty, c.article, c.paragraph, c.subparagraph,
+                          c.heading, c.quote) for c in citations]
         treaties = list(dict.fromkeys(p.query.treaty for p in parts if p.query.treaty))
-        names = " · ".join(treaty_name(t, lang) for t in treaties)
-        title = f"### {msg(lang, 'treaty_title', name=names)}"
+        intro, outro = [], []
         if len(parts) > 1:
-            body = msg(lang, "readings_intro") + "\n\n" + body
+            intro.append(say("readings_intro"))
         elif len(query.readings) > 1 and parts[0].reading is not None:   # the likeliest, the others offered
-            others = "; ".join(_reading_label(r, lang) for r in query.readings if r != parts[0].reading)
-            body += "\n\n" + msg(lang, "readings_others", others=others)
-        premise = _premise(query.stated_rates, rates, lang)
-        if premise:
-            body = premise + "\n\n" + body
+            others = tuple(_reading_label(r) for r in query.readings if r != parts[0].reading)
+            outro.append(say("readings_others", others=Join(others)))
+        run = _combined([p.run for p in parts])
+        missing = list(run.missing_facts)
+        card = build_card([CardPart(_reading_label(p.reading) if p.reading is not None else None, p.query.topic, p.run)
+                           for p in parts], cite, lang, treaties, sources, missing,
+                          intro=[Line("intro", x) for x in intro], outro=[Line("intro", x) for x in outro],
+                          stated_rates=query.stated_rates)
         notices = []
         if query.injection:
             notices.append(msg(lang, "injection_notice"))
-        notices += [msg(lang, "side_note", what=msg(lang, f"out_of_scope.{code}", default=msg(lang, "out_of_scope.other")))
+        notices += [msg(lang, "side_note",
+                        what=msg(lang, f"out_of_scope.{code}", default=msg(lang, "out_of_scope.other")))
                     for code in query.side_notes]
-        run = _combined([p.run for p in parts])
-        missing = list(run.missing_facts)
-        choices = [ReadingChoice(r.treaty, _reading_label(r, lang), _clarification(r, lang))
+        fmt = Formatter(lang)
+        choices = [ReadingChoice(r.treaty, render(_reading_label(r), fmt), _clarification(r, lang))
                    for r in (query.readings if parts[0].reading is not None else ())]
+        premise = render(card.premise.text, fmt) if card.premise else ""
         return Answer(question=question, language=lang, answer="", abstained=False,
-                      treaty=treaties[0] if treaties else None, rates=rates, citations=citations,
-                      card=f"{title}\n{body}", llm=self._llm_dict(), missing_facts=missing,
-                      follow_up=follow_up(missing, lang), notices=notices, query=query,
-                      rule_results=run, readings=choices, premise=premise, stated=stated)
+                      treaty=treaties[0] if treaties else None, rates=_rate_lines(card), citations=citations,
+                      card=card_markdown(card), card_data=card, llm=self._llm_dict(), missing_facts=missing,
+                      follow_up=follow_up_markdown(card), notices=notices, query=query,
+                      rule_results=run, readings=choices, premise=premise, reply=reply_text(card))
 
     def _generate(self, answer: Answer, query: Query) -> Iterator[StreamEvent]:
+        """The model's paragraph, sentence by sentence: each finished sentence is checked against the card's
+        data (assistant.claims) and shown only if it passes; a failed sentence is dropped and counted. A
+        timeout or a backend failure keeps the sentences already verified."""
         lang = answer.language
-        valid = {c.n for c in answer.citations}  # every passage shown to the user may be cited
-        card = answer.card.replace(answer.premise, "") if answer.premise else answer.card  # the user's rate is no ground
-        for shown in answer.stated:                     # nor are the user's numbers set against a threshold
-            card = card.replace(shown, "")
-        grounding = [card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations)]
-        question = without_percentages(answer.question, query.stated_rates)  # facts only, never asserted rates
-        guard = Guardrail(checked=True)
-        retry_note = ""
-        for attempt in (1, 2):
-            guard.attempts = attempt
-            messages = self._messages(answer, retry_note)
-            pieces: list[str] = []
-            try:
-                for token in stream_tokens(self.chat_model, messages, self.settings.llm_timeout_s):
-                    pieces.append(token)
-                    if attempt == 1:
-                        yield StreamEvent("token", text=token)
-            except Exception as exc:  # noqa: BLE001 - any backend failure degrades to the card
-                answer.notices.append(msg(lang, "llm_failed", reason=str(exc)[:160]))
-                guard.action, guard.notes = "fallback", [f"falha do LLM: {str(exc)[:160]}"]
-                answer.guardrail = guard
-                return
-            text = whole_sentences("".join(pieces))
-            verdict = verify(text, grounding, valid, question,
-                             answer.rule_results is not None and answer.rule_results.gives_exemption)
-            guard.numbers_checked = verdict.numbers
-            guard.ungrounded_numbers = verdict.ungrounded
-            guard.invalid_citations = verdict.invalid_refs
-            if verdict.ok:
-                guard.action = "passed" if attempt == 1 else "regenerated"
-                answer.explanation = text
-                answer.guardrail = guard
-                return
-            guard.notes.append(f"tentativa {attempt}: {verdict.problems()}")
-            retry_note = prompt("retry_note").format(problems=verdict.problems(),
-                                                     valid_refs=", ".join(map(str, sorted(valid))))
-        guard.action = "fallback"
-        answer.notices.append(msg(lang, "llm_fallback"))
+        grounds = self._grounds(answer, query)
+        guard = Guardrail(checked=True, attempts=1)
+        buffer = SentenceBuffer()
+        kept: list[str] = []
+        started = time.perf_counter()
+
+        def judge(sentences: list[str]) -> Iterator[StreamEvent]:
+            for sentence in sentences:
+                verdict = check_sentence(sentence, grounds)
+                guard.numbers_checked += numbers_in(sentence)
+                if verdict.ok:
+                    if not kept:
+                        answer.timings_ms["first_sentence"] = _ms(started)
+                    yield StreamEvent("token", text=(" " if kept else "") + sentence)
+                    kept.append(sentence)
+                else:
+                    guard.dropped.append(f"{sentence[:120]} — {'; '.join(verdict.problems)}")
+                    guard.contradicted_claims += len(verdict.contradictions)
+
+        failure = ""
+        try:
+            for token in stream_tokens(self.chat_model, self._messages(answer), self.settings.llm_timeout_s):
+                answer.timings_ms.setdefault("first_token", _ms(started))
+                yield from judge(buffer.feed(token))
+        except TimeoutError as exc:
+            failure = str(exc)
+            guard.notes.append(f"tempo esgotado: {exc}")
+        except Exception as exc:  # noqa: BLE001 - any backend failure degrades to the card
+            failure = str(exc)[:160]
+            guard.notes.append(f"falha do LLM: {failure}")
+        done, tail = buffer.finish()
+        yield from judge(done)
+        if tail and not buffer.released and not failure:   # a one-sentence answer without a full stop
+            yield from judge([tail])
+        guard.sentences_kept, guard.sentences_dropped = len(kept), len(guard.dropped)
+        answer.explanation = " ".join(kept)
+        guard.action = "passed" if kept and not guard.dropped else "trimmed" if kept else "fallback"
+        if failure and not kept:
+            answer.notices.append(msg(lang, "llm_failed", reason=failure))
+        elif not kept:
+            answer.notices.append(msg(lang, "llm_fallback"))
         answer.guardrail = guard
 
-    def _messages(self, answer: Answer, retry_note: str) -> list:
-        return build_messages(answer, retry_note)
+    @staticmethod
+    def _grounds(answer: Answer, query: Query) -> Grounds:
+        """The card's data the model's sentences are checked against. The user's asserted rates ground
+        nothing: the premise line that repeats them is left out, and the question keeps its facts only."""
+        card = grounding_texts(answer.card_data) if answer.card_data else ()
+        texts = (*card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations))
+        run = answer.rule_results
+        return Grounds(outcome=tax_outcome(run), exemption=run is not None and run.gives_exemption, texts=texts,
+                       refs=frozenset(c.n for c in answer.citations),
+                       question=without_percentages(answer.question, query.stated_rates), language=answer.language)
+
+    def _messages(self, answer: Answer) -> list:
+        return build_messages(answer)
 
 
 _CLASSIFIERS: dict[int, ExemplarClassifier] = {}
@@ -442,28 +457,29 @@ def _combined(runs: list[RuleRun]) -> RuleRun:
     return out
 
 
-def _reading_label(reading: Reading, lang: str) -> str:
+def _reading_label(reading: Reading) -> Phrase:
     key = {"residence": "reading_residence", "source": "reading_source"}.get(reading.assumed_role or "",
                                                                             "reading_other")
-    return msg(lang, key, state=state_name(reading.assumed or "", lang), treaty=treaty_name(reading.treaty, lang))
+    return say(key, state=StateName(reading.assumed or "", _FORM.get(reading.assumed_role or "", "name")),
+               treaty=Treaty(reading.treaty))
 
 
 def _clarification(reading: Reading, lang: str) -> str:
     key = {"residence": "clarify_residence", "source": "clarify_source"}.get(reading.assumed_role or "",
                                                                             "clarify_other")
-    return msg(lang, key, state=state_name(reading.assumed or "", lang))
+    return render(say(key, state=StateName(reading.assumed or "", _FORM.get(reading.assumed_role or "", "name"))),
+                  Formatter(lang))
 
 
-def _premise(stated: tuple[float, ...], rates: list[RateLine], lang: str) -> str:
-    """The rate the user took for granted, confirmed or corrected against the rules' rates."""
-    if not stated or not rates:
-        return ""
-    shown = sorted({r.value for r in rates})
-    fixed = " / ".join(fmt_rate(v, lang) for v in shown)
-    wrong = [v for v in dict.fromkeys(stated) if v not in shown]
-    if wrong:
-        return msg(lang, "stated_rate_correction", stated=", ".join(fmt_rate(v, lang) for v in wrong), fixed=fixed)
-    return msg(lang, "stated_rate_confirmed", stated=", ".join(fmt_rate(v, lang) for v in dict.fromkeys(stated)))
+_FORM: dict[str, StateForm] = {"residence": "in", "source": "from"}   # "residente no Brasil", "vem do Brasil"
+
+
+def _rate_lines(card: Card) -> list[RateLine]:
+    """The card's rates as the JSON contract's `rates` (condition in words, citation as a short label)."""
+    fmt = Formatter(card.language)
+    return [RateLine(value=r.value, income=r.income, source_state=r.source_state, residence_state=r.residence_state,
+                     condition=render(r.condition, fmt) if r.condition is not None else "",
+                     citation=r.ref.label() if r.ref else "") for r in card.rates()]
 
 
 def _heading_terms(query: Query) -> tuple[str, ...]:

@@ -1,4 +1,4 @@
-"""The explanation's prompt: a fixed prefix the model server keeps in its prompt cache, then a small
+"""The prompt of the reply's plain-language paragraph (the model turns the card into words the taxpayer reads): a fixed prefix the model server keeps in its prompt cache, then a small
 variable part (the card as compact facts, a few passages clipped around the words that matter).
 
 Everything that changes between questions comes after the fixed system prompt, so the server reads
@@ -13,7 +13,7 @@ from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from assistant.answer import Answer, CitationRef
 from assistant.lexicon.text import fold
-from assistant.render import msg
+from assistant.presentation.values import msg
 
 PROMPTS = Path(__file__).with_name("prompts")
 LANGUAGE_NAMES = {"pt": "European Portuguese", "es": "Spanish", "en": "English"}
@@ -30,7 +30,7 @@ def prompt(name: str) -> str:
     return (PROMPTS / f"{name}.txt").read_text(encoding="utf-8")
 
 
-def build_messages(answer: Answer, retry_note: str = "") -> list[BaseMessage]:
+def build_messages(answer: Answer) -> list[BaseMessage]:
     """[fixed system prompt, question + facts + passages + the answer's language]."""
     shown = answer.citations[:PASSAGES]
     terms = _terms(answer.question)
@@ -39,7 +39,7 @@ def build_messages(answer: Answer, retry_note: str = "") -> list[BaseMessage]:
             HumanMessage(prompt("user").format(
                 question=answer.question, result=compact_card(answer.card, answer.language, {c.n for c in shown}),
                 passages=passages,
-                valid_refs=" ".join(f"[{c.n}]" for c in shown) or "-", retry_note=retry_note,
+                valid_refs=" ".join(f"[{c.n}]" for c in shown) or "-",
                 language_name=LANGUAGE_NAMES.get(answer.language, LANGUAGE_NAMES["pt"])))]
 
 

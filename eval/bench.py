@@ -63,7 +63,7 @@ def run_ingest(index_dir: Path, *flags: str) -> IngestRun:
     proc = subprocess.run([sys.executable, "-m", "ingest", "--quiet", *flags], cwd=REPO_ROOT, env=env,
                           capture_output=True, text=True)
     seconds = time.perf_counter() - started
-    lines = [l for l in proc.stdout.splitlines() if l.startswith("[ingest]")]
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("[ingest]")]
     summary = lines[-1] if lines and proc.returncode == 0 else (proc.stderr.strip().splitlines() or ["?"])[-1]
     return IngestRun(seconds, proc.returncode, summary)
 
@@ -319,7 +319,8 @@ def main(argv: list[str] | None = None) -> int:
                                    f"{_fmt_s(cold.get('total'))} ({time.perf_counter() - started:.0f} s).")
             # other questions for the concurrent rounds: a repeated prompt would come whole from the server's cache
             others = [q for q in questions if q not in chosen][::step][:args.llm_questions] or chosen
-            runs = [bench_llm(assistant, chosen, server.url, 1), bench_llm(assistant, others, server.url, args.sessions)]
+            runs = [bench_llm(assistant, chosen, server.url, 1),
+                    bench_llm(assistant, others, server.url, args.sessions)]
             result["llm"] = runs[0]["latency"]
             result["llm_runs"] = runs
             load = os.getloadavg()

@@ -14,8 +14,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Union
 
-from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr,
-                      ValidationError, field_validator)
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
+    StrictStr,
+    ValidationError,
+    field_validator,
+)
 
 EVAL_DIR = Path(__file__).resolve().parent
 DEFAULT_QUESTIONS = EVAL_DIR / "questions.jsonl"

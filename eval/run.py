@@ -25,8 +25,7 @@ from tqdm import tqdm
 
 from eval import baselines, report
 from eval.gold import LANGUAGES, GoldItem, load_eval_set, splits
-from eval.score import (ItemScore, aggregate, parse_answer, parse_retrieval, percentile,
-                        score_item, score_retrieval)
+from eval.score import ItemScore, aggregate, parse_answer, parse_retrieval, percentile, score_item, score_retrieval
 
 RESULTS_DIR = Path(__file__).with_name("results")
 RETRIEVAL_K = 10
@@ -206,7 +205,8 @@ def build_systems(assistant, keys: Iterable[str]) -> tuple[dict[str, RetrieveFn]
         answerers["ours"] = ours_answer(deterministic)
     if assistant.chat_model is not None:
         stream = _token_stream(assistant.chat_model, assistant.settings.llm_timeout_s)
-        dense_top = lambda q, k: [hit_dict(i, h) for i, h in enumerate(assistant.retrieve(q, k, "dense"), start=1)]
+        def dense_top(q: str, k: int) -> list[dict]:
+            return [hit_dict(i, h) for i, h in enumerate(assistant.retrieve(q, k, "dense"), start=1)]
         if "ours-llm" in keys:
             answerers["ours-llm"] = ours_answer(assistant)
         if "llm-alone" in keys:
@@ -231,7 +231,8 @@ def evaluate(items: Sequence[GoldItem], llm_items: Sequence[GoldItem], retriever
         subset = llm_items if key in LLM_SYSTEMS else items
         scores, recs = run_answers(subset, fn, SYSTEMS[key] if progress else "")
         summaries[SYSTEMS[key]], records[SYSTEMS[key]] = summarise(scores), recs
-        if key == "ours" and (ours_on_subset or any(k in LLM_SYSTEMS for k in answerers)) and len(llm_items) < len(items):
+        subset = ours_on_subset or any(k in LLM_SYSTEMS for k in answerers)
+        if key == "ours" and subset and len(llm_items) < len(items):
             chosen = {i.id for i in llm_items}
             summaries[f"{SYSTEMS[key]} @ subconjunto LLM"] = summarise([s for s in scores if s.item_id in chosen])
     return summaries, records
@@ -268,11 +269,13 @@ def notes_for(result: dict, questions: Sequence[GoldItem]) -> list[str]:
     ]
     if 0 < result["sizes"]["llm"] < DEFAULT_LLM_SUBSET:
         notes.append(f"Subconjunto com LLM reduzido a {result['sizes']['llm']} perguntas (`--llm-subset`) por falta de "
-                     f"tempo: com a máquina ocupada, {DEFAULT_LLM_SUBSET} perguntas × 3 sistemas levavam mais de uma hora.")
+                     f"tempo: com a máquina ocupada, {DEFAULT_LLM_SUBSET} perguntas × 3 sistemas levavam mais de "
+                     "uma hora.")
     lenient = [i.id for i in questions if not i.abstain and not i.rates and not i.key_facts]
     if lenient:
         notes.append(f"{len(lenient)} perguntas do conjunto não têm taxas nem factos-chave no ouro: qualquer resposta "
-                     f"que não se abstenha conta como certa ({', '.join(lenient[:5])}…); isto favorece as linhas de base.")
+                     f"que não se abstenha conta como certa ({', '.join(lenient[:5])}…); isto favorece as linhas "
+                     "de base.")
     ours = systems.get(SYSTEMS["ours"])
     if ours and ours.get("latency_ms", {}).get("total"):
         notes.append(f"Sem LLM, a resposta determinística leva p50 {ours['latency_ms']['total']['p50']:.0f} ms.")
@@ -378,7 +381,8 @@ def main(argv: list[str] | None = None) -> int:
     result = {
         "date": date.today().isoformat(), "label": args.label, "machine": report.machine_info(),
         "models": {"embedding": Path(settings.embedding_model_ref).name,
-                   "llm": settings.llm_model_file.name if wants_llm else (previous or {}).get("models", {}).get("llm", "—"),
+                   "llm": settings.llm_model_file.name if wants_llm
+                   else (previous or {}).get("models", {}).get("llm", "—"),
                    "llm_threads": settings.llm_threads, "llm_max_tokens": settings.llm_max_tokens},
         "sizes": {"set": len(questions), "full": len(items), "llm": len(llm_ids), "splits": dict(by_split)},
         "llm_subset_ids": llm_ids,

@@ -14,7 +14,7 @@ from typing import Iterable, Mapping, Sequence
 
 from assistant.lexicon.quantities import number_words
 from assistant.lexicon.text import fold
-from eval.gold import (GoldArticle, GoldItem, GoldParagraph, normalise_article, normalise_part)
+from eval.gold import GoldArticle, GoldItem, GoldParagraph, normalise_article, normalise_part
 
 STAGES = ("understand", "rules", "retrieve", "generate", "total")
 RETRIEVAL_KS = (1, 3, 5, 10)
@@ -505,12 +505,16 @@ def aggregate(scores: Sequence[ItemScore]) -> dict:
         "n": len(scores),
         "accuracy": _share(sum(s.accuracy.correct for s in answerable), len(answerable)),
         "accuracy_all": _share(sum(s.accuracy.correct for s in scores), len(scores)),
-        "accuracy_by_language": {k: _share(sum(s.accuracy.correct for s in v), len(v)) for k, v in sorted(by_lang.items())},
-        "accuracy_by_variant": {k: _share(sum(s.accuracy.correct for s in v), len(v)) for k, v in sorted(by_variant.items())},
-        "accuracy_by_category": {k: _share(sum(s.accuracy.correct for s in v), len(v)) for k, v in sorted(by_cat.items())},
+        "accuracy_by_language": {k: _share(sum(s.accuracy.correct for s in v), len(v))
+                                 for k, v in sorted(by_lang.items())},
+        "accuracy_by_variant": {k: _share(sum(s.accuracy.correct for s in v), len(v))
+                                for k, v in sorted(by_variant.items())},
+        "accuracy_by_category": {k: _share(sum(s.accuracy.correct for s in v), len(v))
+                                 for k, v in sorted(by_cat.items())},
         "citation_precision": _share(sum(c.cited_correct for c in cites), sum(c.cited for c in cites)),
         "citation_recall": _share(sum(c.found for c in cites), sum(c.gold for c in cites)),
-        "paragraph_precision": _share(sum(c.paragraphs_cited_correct for c in para), sum(c.paragraphs_cited for c in para)),
+        "paragraph_precision": _share(sum(c.paragraphs_cited_correct for c in para),
+                                      sum(c.paragraphs_cited for c in para)),
         "paragraph_recall": _share(sum(c.paragraphs_found for c in para), sum(c.paragraphs_gold for c in para)),
         "abstention_precision": _share(abst_tp, abst_pred),
         "abstention_recall": _share(abst_tp, abst_gold),

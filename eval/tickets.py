@@ -97,7 +97,7 @@ class Fact(BaseModel):
         if isinstance(kind, tuple) and kind and isinstance(kind[0], str):
             if value not in kind:
                 raise ValueError(f"{self.name}: valor {value!r} fora de {kind}")
-        elif kind is bool or kind == bool:
+        elif kind is bool:
             if not isinstance(value, bool):
                 raise ValueError(f"{self.name}: deve ser true/false")
         elif isinstance(value, bool) or not isinstance(value, kind):  # type: ignore[arg-type]

@@ -125,9 +125,11 @@ def _viterbi(scores: Sequence[float], switch_penalty: float) -> list[str]:
         for k in range(2):
             stay, switch = best[k], best[1 - k] - switch_penalty
             if stay >= switch:
-                new.append(stay + emit[k]); ptr.append(k)
+                new.append(stay + emit[k])
+                ptr.append(k)
             else:
-                new.append(switch + emit[k]); ptr.append(1 - k)
+                new.append(switch + emit[k])
+                ptr.append(1 - k)
         back.append((ptr[0], ptr[1]))
         best = new
     k = 0 if best[0] >= best[1] else 1

@@ -58,7 +58,8 @@ def model_fingerprint(ref: str, memo_path: Path) -> str:
         stat = path.stat()
         key = str(path.resolve())
         seen = memo.get(key)
-        if not (isinstance(seen, dict) and seen.get("size") == stat.st_size and seen.get("mtime_ns") == stat.st_mtime_ns):
+        same = isinstance(seen, dict) and seen.get("size") == stat.st_size and seen.get("mtime_ns") == stat.st_mtime_ns
+        if not same:
             seen = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": _file_sha256(path)}
             memo[key] = seen
             changed = True

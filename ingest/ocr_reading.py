@@ -31,8 +31,8 @@ from assistant.lexicon.text import strip_accents
 WORD_ZIPF = 1.0        # at or above this a token is a word of the language (wordfreq zipf scale)
 TARGET_ZIPF = 2.0      # a correction must land on a word at least this frequent (plus a quarter point an edit)
 OTHER_MARGIN = 1.0     # the other language's reading must score this much better to take a word away
-JOIN_ZIPF = 2.0
-LOOKAHEAD = 12         # words searched for the second half of a hyphenated word read past the other column        # a rejoined or dehyphenated word must be at least this frequent
+JOIN_ZIPF = 2.0        # a rejoined or dehyphenated word must be at least this frequent
+LOOKAHEAD = 12         # words searched for the second half of a hyphenated word read past the other column
 LONG_WORD = 8          # letters from which a word may take three confusion edits ...
 SHORT_WORD = 6         # ... and below which only one
 
@@ -49,7 +49,8 @@ STRONG: dict[str, tuple[str, ...]] = {
 UNREADABLE = "~!?$()[]{}<>/\\|*@#%&+=\"'.,:;·_^`´"
 LETTERS = "abcdefghijklmnopqrstuvwxyzáéíóúâêôãõçàñü"
 WEAK: dict[str, tuple[str, ...]] = {
-    "l": ("f",), "ci": ("a",), "o": ("a", "e", "c", "u", "n"), "a": ("o", "e"), "e": ("o", "a"), "c": ("o", "a"), "u": ("n",),
+    "l": ("f",), "ci": ("a",), "o": ("a", "e", "c", "u", "n"), "a": ("o", "e"), "e": ("o", "a"), "c": ("o", "a"),
+    "u": ("n",),
     "n": ("u", "ri", "h"), "h": ("n", "b"), "k": ("n",), "m": ("n",), "rr": ("m",), "q": ("g", "c"),
     "cj": ("q",), "g": ("q", "c"), "s": ("e",), "3": ("a",), "5": ("s",), "b": ("h",), "vv": ("w",),
     "j": ("g",),
@@ -71,8 +72,8 @@ _LETTER = re.compile(r"[^\W\d_]")
 _PROTECTED = re.compile(r"^(?:\d|\(?[a-z]\)$|\(?[ivxlcIVXLC]{1,5}\)$|[A-ZÀ-Ý]{2,}$)")
 _MARKS = re.compile(r"[·:;~_|*^`´]+")
 _INNER_MARKS = re.compile(r"(?<=\w)[.·:;~_'`´]+(?=\w)")
-SPLIT_ZIPF = 3.0
-COMMON_ZIPF = 5.0      # a misreading of a word this frequent is taken as that word, not as half of another       # marks split a token only into common words
+SPLIT_ZIPF = 3.0       # marks split a token only into common words
+COMMON_ZIPF = 5.0      # a misreading of a word this frequent is taken as that word, not as half of another
 _SIGNS = "$€£%º°ª§"     # currencies, percentages, ordinals: part of an amount or a label
 NUMBER = re.compile(r"(?<![^\W\d_])\d+(?:[.,]\d+)*(?![^\W\d_])")
 

@@ -21,7 +21,8 @@ class StoreUnavailable(Exception):
 def unreachable(settings: Settings, exc: BaseException) -> StoreUnavailable:
     if settings.chroma_mode == "http":
         return StoreUnavailable(f"servidor Chroma indisponível em {settings.chroma_host}:{settings.chroma_port} "
-                                f"({type(exc).__name__}): arranque-o com `chroma run` ou use TREATY_CHROMA_MODE=embedded")
+                                f"({type(exc).__name__}): arranque-o com `chroma run` ou use "
+                                "TREATY_CHROMA_MODE=embedded")
     return StoreUnavailable(f"índice Chroma ilegível em {chroma_path(settings)} ({type(exc).__name__}: {exc}): "
                             "corra `make index`")
 

@@ -8,13 +8,38 @@ NotCovered, never a number.
 from rules.conditions import condition_text
 from rules.coverage import TreatyCoverage, applicable_documents, coverage, figures
 from rules.employment import employment_183_days, stay_exceeds_short_stay
-from rules.facts import (BENEFICIARY_KINDS, EMPLOYMENT_KINDS, GAIN_KINDS, INCOME_TYPES, PENSION_KINDS, ROYALTY_KINDS,
-                         STUDENT_PAYMENT_ORIGINS, TOPICS, Facts, TiebreakerFacts)
+from rules.facts import (
+                         BENEFICIARY_KINDS,
+                         EMPLOYMENT_KINDS,
+                         GAIN_KINDS,
+                         INCOME_TYPES,
+                         PENSION_KINDS,
+                         ROYALTY_KINDS,
+                         STUDENT_PAYMENT_ORIGINS,
+                         TOPICS,
+                         Facts,
+                         TiebreakerFacts,
+)
 from rules.labels import LANGUAGES, state_name, topic_label, unit_label
 from rules.lookup import known_treaties, treaty_for
-from rules.results import (Alternative, Citation, Condition, DocumentApplication, EmploymentResult, Figure, Message,
-                           NotCovered, Relief, RightsCase, RulesInputError, StateRight, TaxingRightsResult,
-                           TiebreakerResult, TiebreakerStep, WithholdingResult)
+from rules.results import (
+                         Alternative,
+                         Citation,
+                         Condition,
+                         DocumentApplication,
+                         EmploymentResult,
+                         Figure,
+                         Message,
+                         NotCovered,
+                         Relief,
+                         RightsCase,
+                         RulesInputError,
+                         StateRight,
+                         TaxingRightsResult,
+                         TiebreakerResult,
+                         TiebreakerStep,
+                         WithholdingResult,
+)
 from rules.rights import relief_methods, rights_incomes, taxing_rights
 from rules.tiebreaker import residence_tiebreaker
 from rules.treaty_data import RulesDataError

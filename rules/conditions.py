@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any, Callable
 
-from rules.facts import EMPLOYMENT_KINDS, GAIN_KINDS, PENSION_KINDS, STUDENT_PAYMENT_ORIGINS, Facts
 from i18n import CatalogueError, t
+from rules.facts import EMPLOYMENT_KINDS, GAIN_KINDS, PENSION_KINDS, STUDENT_PAYMENT_ORIGINS, Facts
 from rules.results import Condition, RulesInputError
 
 Evaluator = Callable[[Facts, dict[str, Any]], "bool | None"]
@@ -32,7 +32,7 @@ def _years_before(day: date, years: int) -> date:
 
 
 def _holding_years(f: Facts, p: dict[str, Any]) -> bool | None:
-    years = p["years"]
+    years = float(p["years"])
     if f.holding_months is not None:
         return f.holding_months >= years * 12
     if f.holding_since is not None and f.payment_date is not None:
@@ -40,12 +40,31 @@ def _holding_years(f: Facts, p: dict[str, Any]) -> bool | None:
     return None
 
 
+def _either(first: str, second: str) -> Evaluator:
+    """Met when either flag is stated true; not met only when both are stated false."""
+    def check(f: Facts, p: dict[str, Any]) -> bool | None:
+        values = (getattr(f, first), getattr(f, second))
+        return True if True in values else (False if values == (False, False) else None)
+    return check
+
+
+def _holding_years_or_since_formed(f: Facts, p: dict[str, Any]) -> bool | None:
+    """PT-BR 23(2): held for the years before payment, or since the paying company was formed if later."""
+    held = _holding_years(f, p)
+    if held or f.held_since_incorporation:
+        return True
+    return False if held is False and f.held_since_incorporation is False else None
+
+
 def _kind_in(kinds: tuple[str, ...]) -> Evaluator:
     return lambda f, p: None if f.beneficiary_kind is None else f.beneficiary_kind in kinds
 
 
 def _flag(name: str) -> Evaluator:
-    return lambda f, p: getattr(f, name)
+    def read(f: Facts, p: dict[str, Any]) -> bool | None:
+        value: bool | None = getattr(f, name)
+        return value
+    return read
 
 
 def _at_least(name: str, param: str) -> Evaluator:
@@ -63,13 +82,17 @@ def _equals(name: str, value: str) -> Evaluator:
 SPECS: dict[str, ConditionSpec] = {s.code: s for s in (
     ConditionSpec("otherwise", (), lambda f, p: True),
     ConditionSpec("beneficiary_company", ("beneficiary_kind",), _kind_in(("company", "financial_institution"))),
-    ConditionSpec("beneficiary_government", ("beneficiary_kind",), _kind_in(("government",))),
+    ConditionSpec("beneficiary_government", ("beneficiary_kind",), _kind_in(("government", "local_authority"))),
     ConditionSpec("beneficiary_government_agency", ("beneficiary_kind",), _kind_in(("government",))),
     ConditionSpec("beneficiary_individual", ("beneficiary_kind",), _kind_in(("individual",))),
     ConditionSpec("beneficiary_financial_institution", ("beneficiary_kind",), _kind_in(("financial_institution",))),
     ConditionSpec("holding_min_pct", ("holding_pct",), _at_least("holding_pct", "pct")),
     ConditionSpec("holding_direct", ("direct_holding",), _flag("direct_holding")),
     ConditionSpec("holding_min_years", ("holding_months",), _holding_years),
+    ConditionSpec("holding_min_years_or_since_formed", ("holding_months", "held_since_incorporation"),
+                  _holding_years_or_since_formed),
+    ConditionSpec("teaching_visit_invited_or_exchange", ("invited_to_teach_or_research", "exchange_programme_visit"),
+                  _either("invited_to_teach_or_research", "exchange_programme_visit")),
     ConditionSpec("loan_min_years", ("loan_term_years",), _at_least("loan_term_years", "years")),
     ConditionSpec("loan_purpose_equipment", ("loan_purpose",),
                   lambda f, p: None if f.loan_purpose is None else f.loan_purpose == "equipment"),
@@ -89,10 +112,13 @@ SPECS: dict[str, ConditionSpec] = {s.code: s for s in (
     *(ConditionSpec(name, (name,), _flag(name)) for name in (
         "national_of_paying_state", "national_of_residence_state", "services_in_residence_state",
         "government_business", "public_funds_visit", "paid_by_source_resident", "government_debt",
-        "invited_to_teach_or_research", "student_practical_training", "employment_183_met")),
+        "invited_to_teach_or_research", "student_practical_training", "employment_183_met",
+        "fee_borne_by_company_or_pe", "student_employment_for_studies", "resident_not_solely_for_services",
+        "arises_in_other_state", "payer_taxed_not_exempt")),
     ConditionSpec("pension_within_usd", ("pension_annual_usd",), _at_most("pension_annual_usd", "usd")),
     ConditionSpec("student_within_usd", ("student_annual_usd",), _at_most("student_annual_usd", "usd")),
     ConditionSpec("stay_within_years", ("stay_years",), _at_most("stay_years", "years")),
+    ConditionSpec("stay_within_calendar_years", ("stay_years",), _at_most("stay_years", "years")),
 )}
 
 # Codes used by employment_183_days(), not read from Facts; kept here so every code is in one place.

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from config import load_settings
 from ingest.catalog import DocumentInfo, load_catalog
-from ingest.corpus import DEFAULT_CORPUS_DIR
 from rules.conditions import describe
 from rules.facts import INCOME_TYPES, TOPICS
 from rules.lookup import treaty_or_not_covered
-from rules.results import DocumentApplication, Figure, Message, NotCovered, Serialisable
+from rules.results import Condition, DocumentApplication, Figure, Message, NotCovered, Serialisable
 from rules.treaty_data import TreatyData, load_all
 
 
@@ -29,7 +29,7 @@ class TreatyCoverage(Serialisable):
 
 @lru_cache(maxsize=1)
 def _catalog() -> tuple[DocumentInfo, ...]:
-    return tuple(load_catalog(DEFAULT_CORPUS_DIR))
+    return tuple(load_catalog(load_settings().corpus_dir))
 
 
 def _documents_of(treaty: str) -> list[DocumentInfo]:
@@ -40,7 +40,7 @@ def _documents_of(treaty: str) -> list[DocumentInfo]:
 class _JoinedConditions(Message):
     """The conditions of a rule joined with "; ", each rendered in the figure's language."""
     key: str = ""
-    conditions: tuple = ()
+    conditions: tuple[Condition, ...] = ()
 
     def text_in(self, language: str) -> str:
         return "; ".join(c.text_in(language) for c in self.conditions)
@@ -110,7 +110,8 @@ def applicable_documents(treaty: str) -> list[DocumentApplication] | NotCovered:
     out: list[DocumentApplication] = []
     for info in _documents_of(data.treaty):
         kind = next((k for k in info.kind if k in _RELATIONS), None)
-        out.append(DocumentApplication(doc=info.id, title=info.title, relation=_RELATIONS.get(kind, "treaty_text"),
+        relation = _RELATIONS.get(kind or "", "treaty_text")
+        out.append(DocumentApplication(doc=info.id, title=info.title, relation=relation,
                                        description=Message(f"rules.documents.{kind or 'other'}"), citations=[],
                                        catalogue_notes=info.notes or ""))
     if len(data.parties) == 2:

@@ -12,9 +12,11 @@ from __future__ import annotations
 from datetime import date, timedelta
 
 from rules.conditions import describe
+from rules.data_parts import CitedQuote
 from rules.lookup import treaty_or_not_covered
-from rules.results import Condition, EmploymentResult, Message, NotCovered, RulesInputError
-from rules.treaty_data import CitedQuote, EmploymentSpec, TreatyData, load_all
+from rules.results import Citation, Condition, EmploymentResult, Message, NotCovered, RulesInputError
+from rules.treaty_data import EmploymentSpec, TreatyData, load_all
+
 
 def _presence(stays: list[tuple[date, date]]) -> set[date]:
     if not isinstance(stays, (list, tuple)):
@@ -81,7 +83,7 @@ def _start_of_window_ending(end: date) -> date:
         return date(nxt.year - 1, 2, 28) + timedelta(1)
 
 
-def _cites(items: tuple[CitedQuote, ...]) -> list:
+def _cites(items: tuple[CitedQuote, ...]) -> list[Citation]:
     return [c.citation for c in items]
 
 

@@ -37,9 +37,12 @@ TOPICS = INCOME_TYPES + (
     "arbitration",
 )
 
-# "government": the other State's Government, a political or administrative subdivision, a local
-# authority, or an institution (including a financial one) wholly owned by any of them.
-BENEFICIARY_KINDS = ("individual", "company", "government", "financial_institution")
+# "government": the other State's Government, a political (or administrative) subdivision, or an agency or
+# institution (including a financial one) wholly owned by them; "local_authority": a local authority
+# (município, câmara municipal, autarquia local) or an institution it wholly owns. Treaties differ on the
+# second: PT-BR 11(3) names "autarquia local", BR-ES 11(4)(a) does not (it names "entidades locais" only
+# elsewhere), so the two are separate values.
+BENEFICIARY_KINDS = ("individual", "company", "government", "local_authority", "financial_institution")
 
 # "copyright": literary, artistic or scientific works; "copyright_film": cinema films and film or tape
 # recordings for radio or television produced by a resident of one of the two contracting States;
@@ -115,6 +118,20 @@ class Facts:
     paid_by_source_resident: bool | None = None  # art. 14 PT-BR: independent fees paid by a resident of the
     #                                          other State (or borne by a PE there)
     fixed_base_in_source: bool | None = None # art. 14 BR-ES / PT-JP: a fixed base or PE in the other State
+    fee_borne_by_company_or_pe: bool | None = None  # art. 14(1) BR-ES: the fee falls on a PE in, or a company
+    #                                          resident of, the other State (not on an individual)
+    student_employment_for_studies: bool | None = None  # art. 21(2) BR-ES: employed in the host State to
+    #                                          help the studies or training (with stay_years: 4 calendar years)
+    resident_not_solely_for_services: bool | None = None  # art. 19(1)(b) BR-ES: did not become resident of
+    #                                          the State where the services are rendered only to render them
+    exchange_programme_visit: bool | None = None  # art. 20 BR-ES: the visit is under an official cultural
+    #                                          exchange programme (instead of an invitation)
+    arises_in_other_state: bool | None = None  # art. 22(3) PT-BR: the other income arises in the other State
+    #                                          (not in the residence State or a third State)
+    held_since_incorporation: bool | None = None  # art. 23(2) PT-BR: the holding was held since the paying
+    #                                          company was formed, less than two years before
+    payer_taxed_not_exempt: bool | None = None  # art. 23(2)/(3) PT-BR: the paying company is subject to the
+    #                                          corporate tax (federal income tax / Portuguese tax) and not exempt
 
 
 @dataclass(frozen=True)

@@ -54,7 +54,7 @@ class Serialisable:
     RENDERED: tuple[str, ...] = ()        # properties to_dict() adds, rendered in Portuguese
 
     def to_dict(self) -> dict[str, Any]:
-        data = _plain(self)
+        data: dict[str, Any] = _plain(self)
         data["type"] = type(self).__name__
         return data
 
@@ -274,6 +274,7 @@ class RightsCase(Serialisable, WithNotes):
     relief: list[Relief]
     notes: list[Message] = field(default_factory=list)
     income: str = ""               # the income whose rule this is (differs from the question's after a redirect)
+    via: list[str] = field(default_factory=list)  # the redirecting cases that led here (e.g. 19(3) → art. 15)
 
 
 @dataclass(frozen=True)

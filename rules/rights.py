@@ -8,38 +8,55 @@ NotCovered only when the corpus has no rule for the income under that treaty.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any, TypeVar
 
 from rules.conditions import describe, evaluate
+from rules.data_parts import ConditionRef
 from rules.facts import TOPICS, Facts
 from rules.lookup import other_party, treaty_or_not_covered
-from rules.results import (Citation, Condition, Figure, Message, NotCovered, Relief, RightsCase, StateRight,
-                           TaxingRightsResult, WithholdingResult)
+from rules.results import (
+    Citation,
+    Condition,
+    Figure,
+    Message,
+    NotCovered,
+    Relief,
+    RightsCase,
+    StateRight,
+    TaxingRightsResult,
+    WithholdingResult,
+)
 from rules.rights_data import RightsCase as CaseSpec
 from rules.treaty_data import TreatyData
 from rules.withholding import bilateral_treaty, topic_list, withholding_cap
 
 TAXING = ("exclusive", "shared", "capped")
+T = TypeVar("T")
 
 
-def _dedupe(items: list) -> list:
+def _dedupe(items: list[T]) -> list[T]:
     return list(dict.fromkeys(items))
 
 
-def _check(when: tuple, facts: Facts) -> tuple[str, list[Condition]]:
+def _check(when: tuple[ConditionRef, ...], facts: Facts) -> tuple[str, list[Condition]]:
     conditions = [evaluate(c.code, c.params, facts) for c in when] or [describe("otherwise", {}, "met")]
     statuses = {c.status for c in conditions}
     return ("not_met" if "not_met" in statuses else "unknown" if "unknown" in statuses else "met"), conditions
 
 
-def _figures(data: TreatyData, ids: tuple[str, ...]) -> list[Figure]:
+def _figures(data: TreatyData, ids: tuple[str, ...], income: str | None = None) -> list[Figure]:
+    """The figures a relief entry names; for one income, only those that hold for it (20% interest, 25%
+    royalties: not both on an interest answer)."""
     return [Figure(id=f.id, treaty=data.treaty, topic=f.topic, value=f.value, unit=f.unit, description=f.description,
                    conditions=[describe(c.code, c.params) for c in f.conditions],
                    citations=[c.citation for c in f.citations], effective_from=f.effective_from, notes=list(f.notes))
-            for f in data.figures if f.id in ids]
+            for f in data.figures if f.id in ids and (income is None or not f.incomes or income in f.incomes)]
 
 
-def _relief(data: TreatyData, income: str, residence: str, rights: dict[str, str], facts: Facts) -> list[Relief]:
+def _relief(data: TreatyData, income: str, residence: str, rights: Mapping[Any, str], facts: Facts
+            ) -> list[Relief]:
     own, other = rights.get("residence"), rights.get("source")
     if other in TAXING and own in ("shared", "capped"):
         mode = "shared"
@@ -49,7 +66,8 @@ def _relief(data: TreatyData, income: str, residence: str, rights: dict[str, str
         return []
     out, displaced = [], set()
     for spec in data.relief:
-        if residence not in spec.residence_states or spec.applies != mode or (spec.incomes and income not in spec.incomes):
+        if (residence not in spec.residence_states or spec.applies != mode
+                or (spec.incomes and income not in spec.incomes)):
             continue
         status, conditions = _check(spec.when, facts)
         if status == "not_met":
@@ -58,8 +76,8 @@ def _relief(data: TreatyData, income: str, residence: str, rights: dict[str, str
             displaced |= set(spec.replaces)
         out.append(Relief(id=spec.id, state=residence, method=spec.method,
                           conditions=[c for c in conditions if c.code != "otherwise"],
-                          citations=[c.citation for c in spec.citations], figures=_figures(data, spec.figures),
-                          notes=list(spec.notes)))
+                          citations=[c.citation for c in spec.citations],
+                          figures=_figures(data, spec.figures, income), notes=list(spec.notes)))
     return [r for r in out if r.id not in displaced]
 
 
@@ -87,8 +105,11 @@ def _cases(data: TreatyData, income: str, residence: str, source: str, facts: Fa
         status, conditions = _check(case.when, facts)
         if status == "not_met":
             continue
-        if status == "unknown" and case.assumed_not:
-            assumptions += [replace(c, status="assumed_not_met") for c in conditions if c.status == "unknown"]
+        assumed = [c for c in conditions if c.status == "unknown" and c.code in case.assumed_not]
+        if status == "unknown" and assumed:
+            first = replace(assumed[0], status="assumed_not_met")   # the first unstated one is what is assumed
+            if first not in assumptions:
+                assumptions.append(first)
             continue
         chosen.append((case, conditions))
         if status == "met":
@@ -105,7 +126,8 @@ def _cases(data: TreatyData, income: str, residence: str, source: str, facts: Fa
                 out.append(RightsCase(rule_id=r.rule_id, article=r.article, rights=r.rights,
                                       conditions=shown + r.conditions,
                                       citations=[c.citation for c in case.citations] + r.citations,
-                                      relief=r.relief, notes=list(case.notes) + r.notes, income=r.income))
+                                      relief=r.relief, notes=list(case.notes) + r.notes, income=r.income,
+                                      via=[case.id] + r.via))
             continue
         rights, notes = _state_rights(data, case, residence, source, facts)
         out.append(RightsCase(rule_id=case.id, article=case.article, rights=rights, conditions=shown,

@@ -1,5 +1,5 @@
-"""Reading the `taxing_rights` and `relief` sections of a treaty file (who may tax each income, and how the
-residence State removes double taxation).
+"""The `taxing_rights` and `relief` sections of a treaty file (who may tax each income, and how the residence
+State removes double taxation), as frozen pydantic models read straight from the YAML.
 
 Each distributive article (6-22) appears under `taxing_rights.articles`, with the incomes it decides or the
 reason it allocates none. Each income lists cases read in order, like the withholding rules: a case has
@@ -9,127 +9,147 @@ number is never repeated here). A case may instead `redirect` to another income 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
+from pydantic import Field, ValidationInfo, field_validator, model_validator
+
+from rules.data_parts import (
+    Citations,
+    Conditions,
+    Frozen,
+    Ids,
+    Notes,
+    OptionalCitations,
+    catalogue_message,
+    context_value,
+)
 from rules.facts import TOPICS
 from rules.results import Message
 
-RIGHTS = ("exclusive", "shared", "capped", "none", "exempt")
-ROLES = ("residence", "source", "effective_management")
-RELIEF_METHODS = ("credit", "exemption_progression", "exemption", "dividend_deduction", "indirect_credit",
-                  "tax_sparing")
-RELIEF_APPLIES = ("shared", "residence_exempt")
+Right = Literal["exclusive", "shared", "capped", "none", "exempt"]
+Role = Literal["residence", "source", "effective_management"]
+ReliefMethod = Literal["credit", "exemption_progression", "exemption", "dividend_deduction", "indirect_credit",
+                       "tax_sparing"]
 
 
-@dataclass(frozen=True)
-class RightsCase:
-    id: str
+def _topic(value: str, what: str) -> str:
+    if value not in TOPICS:
+        raise ValueError(f"{what} desconhecido {value!r} (use um código de rules.facts.TOPICS)")
+    return value
+
+
+class RightsCase(Frozen):
+    id: str = Field(min_length=1)
     article: str
-    when: tuple                      # ConditionRef
-    rights: dict[str, str]           # role -> right
-    citations: tuple                 # CitedQuote
+    when: Conditions = ()
+    rights: dict[Role, Right] = Field(default_factory=dict)   # role -> right
+    citations: Citations
     cap_from: str | None = None      # withholding income giving the source cap
     redirect: str | None = None      # income whose cases apply instead
-    notes: tuple[Message, ...] = ()
-    assumed_not: bool = False        # an exception: when its fact is not stated, assumed not to apply
+    notes: Notes = ()
+    assumed_not: tuple[str, ...] = ()  # condition codes of an exception: when one of them is unknown, the
+    #                                    case is assumed not to apply (listed in assumptions, no alternative)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _assumed(cls, raw: Any) -> Any:
+        if isinstance(raw, dict):
+            raw = {**raw, "article": str(raw.get("article", ""))}
+            if raw.get("assumed_not") is True:
+                raw["assumed_not"] = [c.get("code") if isinstance(c, dict) else c for c in raw.get("when") or []]
+            elif not raw.get("assumed_not"):
+                raw["assumed_not"] = []
+        return raw
+
+    @field_validator("redirect")
+    @classmethod
+    def _redirect(cls, value: str | None) -> str | None:
+        return None if value is None else _topic(value, "redirect")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RightsCase:
+        if not self.redirect and not self.rights:
+            raise ValueError(f"{self.id}: 'rights' precisa de papéis com direitos (ou 'redirect')")
+        if "capped" in self.rights.values() and not self.cap_from:
+            raise ValueError(f"{self.id}: um direito 'capped' precisa de 'cap_from' (o rendimento das regras de "
+                             "retenção)")
+        if any(c not in {w.code for w in self.when} for c in self.assumed_not):
+            raise ValueError(f"{self.id}: 'assumed_not' lista códigos que não estão em 'when'")
+        return self
 
 
-@dataclass(frozen=True)
-class RightsIncome:
+class RightsIncome(Frozen):
     cases: tuple[RightsCase, ...]
-    source_role: str                 # catalogue key rules.roles.<source_role>: who "source" is for this income
-    notes: tuple[Message, ...] = ()
+    source_role: str = "rules.roles.source_state"   # catalogue key rules.roles.<source_role>: who "source" is for this income
+    notes: Notes = ()
 
+    @field_validator("source_role")
+    @classmethod
+    def _role_key(cls, value: str) -> str:
+        return value if value.startswith("rules.roles.") else catalogue_message(f"rules.roles.{value}").key
 
-@dataclass(frozen=True)
-class ArticleEntry:
-    article: str
-    incomes: tuple[str, ...]         # incomes this article decides
-    reason: Message | None = None    # why it allocates no taxing right (incomes empty)
-    citations: tuple = ()
-
-
-@dataclass(frozen=True)
-class ReliefSpec:
-    id: str
-    residence_states: tuple[str, ...]
-    method: str
-    applies: str                     # "shared": the source may tax too; "residence_exempt": only the source may
-    incomes: tuple[str, ...]         # empty = every income
-    when: tuple
-    citations: tuple
-    figures: tuple[str, ...] = ()    # ids of figures holding this method's numbers
-    notes: tuple[Message, ...] = ()
-    replaces: tuple[str, ...] = ()   # relief ids this one displaces when its conditions are met
-
-
-def read_rights(reader: Any, raw: dict) -> tuple[dict[str, ArticleEntry], dict[str, RightsIncome]]:
-    section = raw.get("taxing_rights") or {}
-    articles: dict[str, ArticleEntry] = {}
-    for article, entry in (section.get("articles") or {}).items():
-        where = f"taxing_rights.articles.{article}"
-        if isinstance(entry, list):
-            unknown = [i for i in entry if i not in TOPICS]
-            if unknown:
-                raise reader.fail(where, f"rendimentos desconhecidos {unknown}")
-            articles[str(article)] = ArticleEntry(str(article), tuple(entry))
-        elif isinstance(entry, dict) and entry.get("none"):
-            articles[str(article)] = ArticleEntry(
-                str(article), (), reader.message(f"data.notes.{entry['none']}", where),
-                reader.citations(entry.get("citations"), where))
-        else:
-            raise reader.fail(where, "precisa de uma lista de rendimentos ou de 'none: <id da nota>'")
-    incomes: dict[str, RightsIncome] = {}
-    for income, spec in (section.get("incomes") or {}).items():
-        where = f"taxing_rights.incomes.{income}"
-        if income not in TOPICS:
-            raise reader.fail(where, "rendimento desconhecido (use um código de rules.facts.TOPICS)")
-        cases = tuple(_case(reader, c, f"{where} caso {i + 1}") for i, c in enumerate(spec.get("cases") or []))
+    @field_validator("cases")
+    @classmethod
+    def _last_unconditional(cls, cases: tuple[RightsCase, ...]) -> tuple[RightsCase, ...]:
         if not cases or cases[-1].when:
-            raise reader.fail(where, "o último caso deve ser incondicional (when: [])")
-        role = str(spec.get("source_role", "source_state"))
-        incomes[income] = RightsIncome(cases=cases, source_role=reader.message(f"rules.roles.{role}", where).key,
-                                       notes=reader.notes(spec.get("notes"), where))
-    for entry in articles.values():
-        missing = [i for i in entry.incomes if i not in incomes and i not in (raw.get("withholding") or {}).get(
-            "incomes", {})]
-        if missing:
-            raise reader.fail(f"taxing_rights.articles.{entry.article}", f"sem casos para {missing}")
-    return articles, incomes
+            raise ValueError("o último caso deve ser incondicional (when: [])")
+        return cases
 
 
-def _case(reader: Any, raw: Any, where: str) -> RightsCase:
-    if not isinstance(raw, dict) or not raw.get("id") or not raw.get("article"):
-        raise reader.fail(where, "caso sem 'id' ou 'article'")
-    where = f"{where} ({raw['id']})"
-    rights = {str(k): str(v) for k, v in (raw.get("rights") or {}).items()}
-    if raw.get("redirect"):
-        if raw["redirect"] not in TOPICS:
-            raise reader.fail(where, f"redirect desconhecido {raw['redirect']!r}")
-    elif not rights or any(k not in ROLES for k in rights) or any(v not in RIGHTS for v in rights.values()):
-        raise reader.fail(where, f"'rights' precisa de papéis {ROLES} com direitos {RIGHTS}")
-    if "capped" in rights.values() and not raw.get("cap_from"):
-        raise reader.fail(where, "um direito 'capped' precisa de 'cap_from' (o rendimento das regras de retenção)")
-    return RightsCase(id=str(raw["id"]), article=str(raw["article"]), when=reader.conditions(raw.get("when"), where),
-                      rights=rights, citations=reader.citations(raw.get("citations"), where),
-                      cap_from=raw.get("cap_from"), redirect=raw.get("redirect"),
-                      notes=reader.notes(raw.get("notes"), where), assumed_not=bool(raw.get("assumed_not")))
+class ArticleEntry(Frozen):
+    article: str
+    incomes: tuple[str, ...] = ()    # incomes this article decides
+    reason: Message | None = None    # why it allocates no taxing right (incomes empty)
+    citations: OptionalCitations = ()
 
 
-def read_relief(reader: Any, raw: dict, parties: tuple[str, ...]) -> tuple[ReliefSpec, ...]:
-    out = []
-    for i, item in enumerate(raw.get("relief") or []):
-        where = f"relief {i + 1} ({item.get('id')})"
-        states = tuple(str(s) for s in (item.get("residence_states") or parties))
-        if item.get("method") not in RELIEF_METHODS or item.get("applies", "shared") not in RELIEF_APPLIES:
-            raise reader.fail(where, f"'method' em {RELIEF_METHODS} e 'applies' em {RELIEF_APPLIES}")
-        if any(s not in parties for s in states):
-            raise reader.fail(where, f"residence_states fora das partes {parties}")
-        out.append(ReliefSpec(id=str(item["id"]), residence_states=states, method=item["method"],
-                              applies=item.get("applies", "shared"), incomes=tuple(item.get("incomes") or ()),
-                              when=reader.conditions(item.get("when"), where),
-                              citations=reader.citations(item.get("citations"), where),
-                              figures=tuple(item.get("figures") or ()), notes=reader.notes(item.get("notes"), where),
-                              replaces=tuple(item.get("replaces") or ())))
-    return tuple(out)
+def _article_entry(article: str, raw: Any) -> dict[str, Any]:
+    if isinstance(raw, list):
+        return {"article": article, "incomes": [_topic(str(i), "rendimento") for i in raw]}
+    if isinstance(raw, dict) and raw.get("none"):
+        return {"article": article, "reason": catalogue_message(f"data.notes.{raw['none']}"),
+                "citations": raw.get("citations")}
+    raise ValueError(f"artigo {article}: precisa de uma lista de rendimentos ou de 'none: <id da nota>'")
+
+
+class TaxingRights(Frozen):
+    articles: dict[str, ArticleEntry] = Field(default_factory=dict)
+    incomes: dict[str, RightsIncome] = Field(default_factory=dict)
+
+    @field_validator("articles", mode="before")
+    @classmethod
+    def _articles(cls, raw: Any) -> Any:
+        if not isinstance(raw, dict):
+            return raw
+        return {str(a): _article_entry(str(a), entry) for a, entry in raw.items()}
+
+    @field_validator("incomes")
+    @classmethod
+    def _incomes(cls, incomes: dict[str, RightsIncome]) -> dict[str, RightsIncome]:
+        for name in incomes:
+            _topic(name, "rendimento")
+        return incomes
+
+
+class ReliefSpec(Frozen):
+    id: str = Field(min_length=1)
+    residence_states: Ids = ()       # empty in the file = both parties (from the context)
+    method: ReliefMethod
+    applies: Literal["shared", "residence_exempt"] = "shared"   # shared: the source may tax too
+    incomes: Ids = ()                # empty = every income
+    when: Conditions = ()
+    citations: Citations
+    figures: Ids = ()                # ids of figures holding this method's numbers
+    notes: Notes = ()
+    replaces: Ids = ()               # relief ids this one displaces when its conditions are met
+
+    @model_validator(mode="before")
+    @classmethod
+    def _states(cls, raw: Any, info: ValidationInfo) -> Any:
+        parties = tuple(context_value(info, "parties", ()))
+        if isinstance(raw, dict):
+            states = tuple(str(s) for s in raw.get("residence_states") or parties)
+            if any(s not in parties for s in states):
+                raise ValueError(f"{raw.get('id')}: residence_states fora das partes {parties}")
+            raw = {**raw, "residence_states": states}
+        return raw

@@ -10,6 +10,7 @@ from rules.lookup import treaty_or_not_covered
 from rules.results import Message, NotCovered, RulesInputError, TiebreakerResult, TiebreakerStep
 from rules.treaty_data import TreatyData, load_all
 
+
 def _step(step: str, outcome: str, state: str | None) -> TiebreakerStep:
     return TiebreakerStep(step, outcome, state)
 
@@ -91,7 +92,7 @@ def _individual(data: TreatyData, facts: TiebreakerFacts) -> TiebreakerResult:
         if vital is None:
             return stop("vital_interests", "vital_interests_in")
         if vital.strip().lower() != "undetermined":
-            return decide("vital_interests", _states(data, vital, "vital_interests")[0])
+            return decide("vital_interests", (_states(data, vital, "vital_interests") or ("",))[0])
         next_step("vital_interests")
     abode = _states(data, facts.habitual_abode_in, "habitual_abode")
     if abode is None:

@@ -1,32 +1,43 @@
-"""Loading and validating rules/data/*.yaml, once per process.
+"""The treaty file schema, once: `TreatyData` is the frozen pydantic model tree read straight from
+rules/data/*.yaml (unknown keys refused, closed sets as Literal), loaded once per process.
 
-Which treaties exist is whatever files are there: a new treaty is a new YAML file, no code.
-Texts shown to users are not here but in the message catalogue (i18n/data.yaml): a figure's description is
-`data.figures.<id>`, a note is `data.notes.<note id>` (data files list note ids), a modification's text and
-provisions are `data.modifications.<treaty>.<doc>.text|provisions`, an income's refusal is
-`data.not_covered.<id>`. The loader refuses a file naming a text the catalogue does not have.
+Which treaties exist is whatever files are in the rules folder (Settings.rules_dir): a new treaty is a new
+YAML file, no code. Texts shown to users are not here but in the message catalogue (i18n/data.yaml): a
+figure's description is `data.figures.<id>`, a note is `data.notes.<note id>` (data files list note ids), a
+modification's text and provisions are `data.modifications.<treaty>.<doc>.text|provisions`, an income's
+refusal is `data.not_covered.<id>`. Loading refuses a file naming a text the catalogue does not have.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import Field, StrictInt, ValidationError, ValidationInfo, field_validator, model_validator
 
-from i18n import CatalogueError, has, t
+from config import load_settings
 from ingest.catalog import describe_error
 from rules.conditions import SPECS
+from rules.data_parts import (
+    Citations,
+    CitedQuote,
+    Conditions,
+    Frozen,
+    Ids,
+    Note,
+    Notes,
+    catalogue_message,
+    context_value,
+)
 from rules.facts import INCOME_TYPES, TOPICS
-from rules.results import Citation, Message
-from rules.rights_data import ArticleEntry, ReliefSpec, RightsIncome, read_relief, read_rights
+from rules.results import Message
+from rules.rights_data import ArticleEntry, ReliefSpec, RightsIncome, TaxingRights
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
-OUTCOMES = ("cap", "exempt", "no_treaty_limit", "no_treaty_benefit", "not_in_corpus")
-WINDOWS = ("calendar_year", "any_12_months", "12_months_in_fiscal_year")
+Outcome = Literal["cap", "exempt", "no_treaty_limit", "pe_article_7", "source_only", "no_treaty_benefit",
+                  "not_in_corpus"]
+Window = Literal["calendar_year", "any_12_months", "12_months_in_fiscal_year"]
 INDIVIDUAL_STEPS = ("permanent_home", "vital_interests", "habitual_abode", "nationality", "mutual_agreement")
 
 
@@ -34,270 +45,226 @@ class RulesDataError(Exception):
     """A data file is malformed; the message names the file and the entry."""
 
 
-@dataclass(frozen=True)
-class CitedQuote:
-    citation: Citation
-    source_states: tuple[str, ...] = ()   # empty = whichever State is the source
-
-
-@dataclass(frozen=True)
-class ConditionRef:
-    code: str
-    params: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Rule:
-    id: str
-    outcome: str
-    value: float | None
-    unit: str | None
-    when: tuple[ConditionRef, ...]
-    citations: tuple[CitedQuote, ...]
+class Rule(Frozen):
+    id: str = Field(min_length=1)
+    outcome: Outcome
+    value: float | None = None
+    unit: str | None = None
+    when: Conditions = ()
+    citations: Citations
     exclusion: bool = False
     effective_from: date | None = None
-    notes: tuple[Message, ...] = ()
-    yields_to: tuple[str, ...] = ()   # an exclusion that does not apply when one of these rules is met
+    notes: Notes = ()
+    yields_to: Ids = ()   # an exclusion that does not apply when one of these rules is met
+
+    @model_validator(mode="after")
+    def _cap_has_value(self) -> Rule:
+        if self.outcome == "cap" and self.value is None:
+            raise ValueError(f"{self.id}: um limite ('cap') precisa de 'value' numérico")
+        return self
 
 
-@dataclass(frozen=True)
-class Requirement:
+class Requirement(Frozen):
     code: str
-    source_states: tuple[str, ...]
-    citations: tuple[CitedQuote, ...]
-    note_not_met: Message | None
-    note: Message | None = None              # shown whenever the requirement applies (e.g. a proviso)
-    not_for: tuple[str, ...] = ()            # rule ids the requirement does not apply to
+    source_states: Ids = ()
+    citations: Citations
+    note_not_met: Note = None
+    note: Note = None                 # shown whenever the requirement applies (e.g. a proviso)
+    not_for: Ids = ()                 # rule ids the requirement does not apply to
+
+    @field_validator("code")
+    @classmethod
+    def _known(cls, code: str) -> str:
+        if code not in SPECS:
+            raise ValueError(f"código desconhecido {code!r}")
+        return code
 
 
-@dataclass(frozen=True)
-class Redirect:
+class Redirect(Frozen):
     when: str
     income: str
-    citations: tuple[CitedQuote, ...]
+    citations: Citations
+
+    @model_validator(mode="after")
+    def _known(self) -> Redirect:
+        if self.when not in SPECS or self.income not in INCOME_TYPES:
+            raise ValueError("precisa de 'when' (código) e 'income' conhecidos")
+        return self
 
 
-@dataclass(frozen=True)
-class IncomeSpec:
+def _not_covered(value: Any) -> Any:
+    return value if value is None or isinstance(value, Message) else catalogue_message(f"data.not_covered.{value}")
+
+
+class IncomeSpec(Frozen):
     rules: tuple[Rule, ...]
     requirements: tuple[Requirement, ...] = ()
-    notes: tuple[Message, ...] = ()
+    notes: Notes = ()
     redirect: Redirect | None = None
-    source_states: tuple[str, ...] = ()
+    source_states: Ids = ()
     not_covered_message: Message | None = None
 
+    @field_validator("not_covered_message", mode="before")
+    @classmethod
+    def _message(cls, value: Any) -> Any:
+        return _not_covered(value)
 
-@dataclass(frozen=True)
-class EmploymentSpec:
-    window: str
-    max_days: int
-    citations: tuple[CitedQuote, ...]
-    employer_citations: tuple[CitedQuote, ...]
-    pe_citations: tuple[CitedQuote, ...]
-    notes: tuple[Message, ...] = ()
-
-
-@dataclass(frozen=True)
-class FigureSpec:
-    id: str
-    topic: str
-    value: float | str | None
-    unit: str
-    description: Message
-    citations: tuple[CitedQuote, ...]
-    conditions: tuple[ConditionRef, ...] = ()
-    effective_from: date | None = None
-    notes: tuple[Message, ...] = ()
-
-
-@dataclass(frozen=True)
-class Modification:
-    doc: str
-    provisions: Message
-    text: Message
-    citations: tuple[CitedQuote, ...]
-
-
-@dataclass(frozen=True)
-class TreatyData:
-    treaty: str
-    parties: tuple[str, ...]
-    coverage: str
-    title: str
-    path: Path
-    notes: tuple[Message, ...] = ()
-    common_exclusions: tuple[Rule, ...] = ()
-    incomes: dict[str, IncomeSpec] = field(default_factory=dict)
-    employment: EmploymentSpec | None = None
-    residence_individual: dict[str, CitedQuote] = field(default_factory=dict)
-    residence_company: dict[str, CitedQuote] = field(default_factory=dict)
-    figures: tuple[FigureSpec, ...] = ()
-    modified_by: tuple[Modification, ...] = ()
-    rights_articles: dict[str, ArticleEntry] = field(default_factory=dict)
-    rights: dict[str, RightsIncome] = field(default_factory=dict)
-    relief: tuple[ReliefSpec, ...] = ()
-
-
-def _as_tuple(value: Any) -> tuple:
-    if value is None:
-        return ()
-    return tuple(value) if isinstance(value, list) else (value,)
-
-
-def _opt_str(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
-def _date(value: Any, where: str) -> date | None:
-    if value is None or isinstance(value, date):
-        return value
-    try:
-        return date.fromisoformat(str(value))
-    except ValueError as exc:
-        raise RulesDataError(f"{where}: data inválida {value!r}") from exc
-
-
-class _Withholding(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    common_exclusions: list[dict[str, Any]] = []
-    incomes: dict[str, dict[str, Any]] = {}
-
-
-class _Residence(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    individual: dict[str, dict[str, Any]] = {}
-    company: dict[str, dict[str, Any]] = {}
-
-
-class _FileShape(BaseModel):
-    """The top-level shape of a data file (pydantic); _Reader then checks what each entry means."""
-    model_config = ConfigDict(extra="allow")
-    treaty: str = Field(min_length=1)
-    parties: list[str] = []
-    coverage: str = "full"
-    withholding: _Withholding | None = None
-    employment: dict[str, Any] | None = None
-    residence: _Residence | None = None
-    figures: list[dict[str, Any]] | None = None
-    modified_by: list[dict[str, Any]] | None = None
-
-
-class _Reader:
-    def __init__(self, path: Path, treaty: str):
-        self.path = path
-        self.treaty = treaty
-
-    def fail(self, where: str, message: str) -> RulesDataError:
-        return RulesDataError(f"{self.path.name}: {where}: {message}")
-
-    def message(self, key: str, where: str) -> Message:
-        """A catalogue text the file refers to; refused when the catalogue lacks it."""
-        if not has(key):
-            raise self.fail(where, f"o catálogo de mensagens (i18n/) não tem o texto {key!r}")
-        return Message(key)
-
-    def notes(self, raw: Any, where: str) -> tuple[Message, ...]:
-        return tuple(self.message(f"data.notes.{n}", where) for n in _as_tuple(raw))
-
-    def citation(self, raw: Any, where: str) -> CitedQuote:
-        if not isinstance(raw, dict) or not raw.get("doc") or not raw.get("quote"):
-            raise self.fail(where, "citação sem 'doc' ou 'quote'")
-        return CitedQuote(
-            citation=Citation(doc=str(raw["doc"]), treaty=self.treaty, article=_opt_str(raw.get("article")),
-                              paragraph=_opt_str(raw.get("paragraph")),
-                              subparagraph=_opt_str(raw.get("subparagraph")),
-                              quote=" ".join(str(raw["quote"]).split()), language=str(raw.get("language", "pt"))),
-            source_states=tuple(str(s) for s in _as_tuple(raw.get("source_states"))))
-
-    def citations(self, raw: Any, where: str, required: bool = True) -> tuple[CitedQuote, ...]:
-        items = _as_tuple(raw)
-        if required and not items:
-            raise self.fail(where, "sem citações")
-        return tuple(self.citation(c, f"{where} citação {i + 1}") for i, c in enumerate(items))
-
-    def conditions(self, raw: Any, where: str) -> tuple[ConditionRef, ...]:
-        refs = []
-        for item in _as_tuple(raw):
-            if not isinstance(item, dict) or item.get("code") not in SPECS:
-                raise self.fail(where, f"condição desconhecida {item!r} (códigos: {', '.join(sorted(SPECS))})")
-            params = {k: v for k, v in item.items() if k != "code"}
-            try:
-                t("pt", f"rules.conditions.{item['code']}", **params)
-            except CatalogueError as exc:
-                raise self.fail(where, f"condição {item['code']} sem o parâmetro {exc}") from exc
-            refs.append(ConditionRef(code=item["code"], params=params))
-        return tuple(refs)
-
-    def rule(self, raw: Any, where: str) -> Rule:
-        if not isinstance(raw, dict) or not raw.get("id"):
-            raise self.fail(where, "regra sem 'id'")
-        where = f"{where} ({raw['id']})"
-        if raw.get("outcome") not in OUTCOMES:
-            raise self.fail(where, f"outcome inválido {raw.get('outcome')!r}")
-        value = raw.get("value")
-        if raw["outcome"] == "cap" and not isinstance(value, (int, float)):
-            raise self.fail(where, "um limite ('cap') precisa de 'value' numérico")
-        return Rule(id=str(raw["id"]), outcome=raw["outcome"], value=None if value is None else float(value),
-                    unit=raw.get("unit"), when=self.conditions(raw.get("when"), where),
-                    citations=self.citations(raw.get("citations"), where), exclusion=bool(raw.get("exclusion")),
-                    effective_from=_date(raw.get("effective_from"), where),
-                    notes=self.notes(raw.get("notes"), where), yields_to=tuple(_as_tuple(raw.get("yields_to"))))
-
-    def income(self, name: str, raw: Any) -> IncomeSpec:
-        where = f"withholding.incomes.{name}"
-        if name not in INCOME_TYPES:
-            raise self.fail(where, f"tipo de rendimento desconhecido (conhecidos: {', '.join(INCOME_TYPES)})")
-        rules = tuple(self.rule(r, f"{where} regra {i + 1}") for i, r in enumerate(_as_tuple(raw.get("rules"))))
+    @field_validator("rules")
+    @classmethod
+    def _last_unconditional(cls, rules: tuple[Rule, ...]) -> tuple[Rule, ...]:
         main = [r for r in rules if not r.exclusion]
         if not main or main[-1].when:
-            raise self.fail(where, "a última regra não-exclusão deve ser incondicional (when: [])")
-        requirements = []
-        for i, req in enumerate(_as_tuple(raw.get("requirements"))):
-            rw = f"{where} requisito {i + 1}"
-            if req.get("code") not in SPECS:
-                raise self.fail(rw, f"código desconhecido {req.get('code')!r}")
-            requirements.append(Requirement(code=req["code"], source_states=tuple(_as_tuple(req.get("source_states"))),
-                                            citations=self.citations(req.get("citations"), rw),
-                                            note_not_met=self.message(f"data.notes.{req['note_not_met']}", rw)
-                                            if req.get("note_not_met") else None,
-                                            note=self.message(f"data.notes.{req['note']}", rw) if req.get("note")
-                                            else None, not_for=tuple(_as_tuple(req.get("not_for")))))
-        redirect = None
-        if raw.get("redirect"):
-            rd = raw["redirect"]
-            if rd.get("when") not in SPECS or rd.get("income") not in INCOME_TYPES:
-                raise self.fail(f"{where}.redirect", "precisa de 'when' (código) e 'income' conhecidos")
-            redirect = Redirect(when=rd["when"], income=rd["income"],
-                                citations=self.citations(rd.get("citations"), f"{where}.redirect"))
-        return IncomeSpec(rules=rules, requirements=tuple(requirements),
-                          notes=self.notes(raw.get("notes"), where),
-                          redirect=redirect, source_states=tuple(_as_tuple(raw.get("source_states"))),
-                          not_covered_message=self.message(f"data.not_covered.{raw['not_covered_message']}", where)
-                          if raw.get("not_covered_message") else None)
+            raise ValueError("a última regra não-exclusão deve ser incondicional (when: [])")
+        return rules
 
-    def figure(self, raw: Any, where: str) -> FigureSpec:
-        if not isinstance(raw, dict) or not raw.get("id"):
-            raise self.fail(where, "valor sem 'id'")
-        where = f"{where} ({raw['id']})"
-        if raw.get("topic") not in TOPICS:
-            raise self.fail(where, f"tópico desconhecido {raw.get('topic')!r}")
-        if not raw.get("unit"):
-            raise self.fail(where, "falta 'unit'")
-        return FigureSpec(id=str(raw["id"]), topic=raw["topic"], value=raw.get("value"), unit=str(raw["unit"]),
-                          description=self.message(f"data.figures.{raw['id']}", where),
-                          citations=self.citations(raw.get("citations"), where),
-                          conditions=self.conditions(raw.get("conditions"), where),
-                          effective_from=_date(raw.get("effective_from"), where),
-                          notes=self.notes(raw.get("notes"), where))
 
-    def modification(self, raw: Any, where: str) -> Modification:
-        if not isinstance(raw, dict) or not raw.get("doc"):
-            raise self.fail(where, "modificação sem 'doc'")
-        where = f"{where} ({raw['doc']})"
-        base = f"data.modifications.{self.treaty.lower()}.{raw['doc']}"
-        return Modification(doc=str(raw["doc"]), provisions=self.message(f"{base}.provisions", where),
-                            text=self.message(f"{base}.text", where),
-                            citations=self.citations(raw.get("citations"), where))
+class Withholding(Frozen):
+    common_exclusions: tuple[Rule, ...] = ()
+    incomes: dict[str, IncomeSpec] = Field(default_factory=dict)
+
+    @field_validator("common_exclusions", mode="before")
+    @classmethod
+    def _exclusions(cls, raw: Any) -> Any:
+        return [{**r, "exclusion": True} if isinstance(r, dict) else r for r in raw or []]
+
+    @field_validator("incomes", mode="before")
+    @classmethod
+    def _income_types(cls, raw: Any) -> Any:
+        unknown = [k for k in raw if k not in INCOME_TYPES] if isinstance(raw, dict) else []
+        if unknown:
+            raise ValueError(f"tipo de rendimento desconhecido {unknown} (conhecidos: {', '.join(INCOME_TYPES)})")
+        return raw
+
+
+class EmploymentSpec(Frozen):
+    window: Window
+    max_days: StrictInt
+    citations: Citations
+    employer_citations: Citations
+    pe_citations: Citations
+    notes: Notes = ()
+
+
+class Residence(Frozen):
+    individual: dict[str, CitedQuote] = Field(default_factory=dict)
+    company: dict[Literal["effective_management"], CitedQuote] = Field(default_factory=dict)
+
+    @field_validator("individual")
+    @classmethod
+    def _all_steps(cls, steps: dict[str, CitedQuote]) -> dict[str, CitedQuote]:
+        if steps and set(steps) != set(INDIVIDUAL_STEPS):
+            raise ValueError(f"precisa dos passos {', '.join(INDIVIDUAL_STEPS)}")
+        return steps
+
+
+class FigureSpec(Frozen):
+    id: str = Field(min_length=1)
+    topic: str
+    value: float | str | None = None
+    unit: str = Field(min_length=1)
+    citations: Citations
+    conditions: Conditions = ()
+    effective_from: date | None = None
+    notes: Notes = ()
+    incomes: Ids = ()                     # a relief figure that holds for these incomes only (empty = all)
+    description: Message                  # data.figures.<id>, set from the id
+
+    @model_validator(mode="before")
+    @classmethod
+    def _description(cls, raw: Any) -> Any:
+        if isinstance(raw, dict) and raw.get("id"):
+            return {**raw, "description": catalogue_message(f"data.figures.{raw['id']}")}
+        return raw
+
+    @field_validator("topic")
+    @classmethod
+    def _topic(cls, topic: str) -> str:
+        if topic not in TOPICS:
+            raise ValueError(f"tópico desconhecido {topic!r}")
+        return topic
+
+
+class Modification(Frozen):
+    doc: str = Field(min_length=1)
+    citations: Citations
+    provisions: Message | None = None     # data.modifications.<treaty>.<doc>.provisions, set from the doc
+    text: Message | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _texts(cls, raw: Any, info: ValidationInfo) -> Any:
+        if isinstance(raw, dict) and raw.get("doc"):
+            base = f"data.modifications.{str(context_value(info, 'treaty', '')).lower()}.{raw['doc']}"
+            return {**raw, "provisions": catalogue_message(f"{base}.provisions"),
+                    "text": catalogue_message(f"{base}.text")}
+        return raw
+
+
+class TreatyData(Frozen):
+    """One treaty file: its withholding caps, employment test, residence tie-breaker, figures, the documents
+    that modify it, who may tax each income and how the residence State relieves double taxation."""
+    treaty: str = Field(min_length=1)
+    parties: Ids = ()
+    coverage: Literal["full", "summary", "partial"] = "full"
+    title: str = ""
+    path: Path
+    notes: Notes = ()
+    withholding: Withholding = Withholding()
+    employment: EmploymentSpec | None = None
+    residence: Residence = Residence()
+    figures: tuple[FigureSpec, ...] = ()
+    modified_by: tuple[Modification, ...] = ()
+    taxing_rights: TaxingRights = TaxingRights()
+    relief: tuple[ReliefSpec, ...] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _title(cls, raw: Any) -> Any:
+        if isinstance(raw, dict):
+            title = raw.get("title") or raw.get("treaty") or ""
+            return {**raw, "title": " ".join(str(title).split()),
+                    "withholding": raw.get("withholding") or {}, "residence": raw.get("residence") or {},
+                    "taxing_rights": raw.get("taxing_rights") or {}}
+        return raw
+
+    @field_validator("parties")
+    @classmethod
+    def _two_or_none(cls, parties: tuple[str, ...]) -> tuple[str, ...]:
+        if len(parties) not in (0, 2):
+            raise ValueError("uma convenção bilateral tem duas partes (ou nenhuma, num instrumento multilateral)")
+        return parties
+
+    @model_validator(mode="after")
+    def _articles_have_cases(self) -> TreatyData:
+        for entry in self.rights_articles.values():
+            missing = [i for i in entry.incomes if i not in self.rights and i not in self.incomes]
+            if missing:
+                raise ValueError(f"taxing_rights.articles.{entry.article}: sem casos para {missing}")
+        return self
+
+    @property
+    def common_exclusions(self) -> tuple[Rule, ...]:
+        return self.withholding.common_exclusions
+
+    @property
+    def incomes(self) -> dict[str, IncomeSpec]:
+        return self.withholding.incomes
+
+    @property
+    def residence_individual(self) -> dict[str, CitedQuote]:
+        return self.residence.individual
+
+    @property
+    def residence_company(self) -> dict[str, CitedQuote]:
+        return {str(step): quote for step, quote in self.residence.company.items()}
+
+    @property
+    def rights_articles(self) -> dict[str, ArticleEntry]:
+        return self.taxing_rights.articles
+
+    @property
+    def rights(self) -> dict[str, RightsIncome]:
+        return self.taxing_rights.incomes
 
 
 def load_treaty_file(path: Path) -> TreatyData:
@@ -307,53 +274,20 @@ def load_treaty_file(path: Path) -> TreatyData:
         raise RulesDataError(f"{path.name}: ficheiro ilegível: {exc}") from exc
     if not isinstance(raw, dict):
         raise RulesDataError(f"{path.name}: tem de ser um mapeamento (encontrado: {type(raw).__name__})")
+    context = {"treaty": raw.get("treaty"), "parties": raw.get("parties") or ()}
     try:
-        _FileShape.model_validate(raw)
+        return TreatyData.model_validate({**raw, "path": path}, context=context)
     except ValidationError as exc:
-        raise RulesDataError(f"{path.name}: " + "; ".join(describe_error(e) for e in exc.errors()[:5])) from exc
-    treaty = str(raw["treaty"])
-    reader = _Reader(path, treaty)
-    parties = tuple(str(p) for p in _as_tuple(raw.get("parties")))
-    if len(parties) not in (0, 2):
-        raise reader.fail("parties", "uma convenção bilateral tem duas partes (ou nenhuma, num instrumento multilateral)")
-    withholding = raw.get("withholding") or {}
-    common = tuple(replace(reader.rule(r, f"withholding.common_exclusions {i + 1}"), exclusion=True)
-                   for i, r in enumerate(_as_tuple(withholding.get("common_exclusions"))))
-    incomes = {name: reader.income(name, spec) for name, spec in (withholding.get("incomes") or {}).items()}
-    employment = None
-    if raw.get("employment"):
-        emp = raw["employment"]
-        if emp.get("window") not in WINDOWS or not isinstance(emp.get("max_days"), int):
-            raise reader.fail("employment", f"precisa de 'window' ({', '.join(WINDOWS)}) e 'max_days' inteiro")
-        employment = EmploymentSpec(window=emp["window"], max_days=emp["max_days"],
-                                    citations=reader.citations(emp.get("citations"), "employment"),
-                                    employer_citations=reader.citations(emp.get("employer_citations"), "employment"),
-                                    pe_citations=reader.citations(emp.get("pe_citations"), "employment"),
-                                    notes=reader.notes(emp.get("notes"), "employment"))
-    residence = raw.get("residence") or {}
-    individual = {step: reader.citation(c, f"residence.individual.{step}")
-                  for step, c in (residence.get("individual") or {}).items()}
-    if individual and set(individual) != set(INDIVIDUAL_STEPS):
-        raise reader.fail("residence.individual", f"precisa dos passos {', '.join(INDIVIDUAL_STEPS)}")
-    company = {step: reader.citation(c, f"residence.company.{step}")
-               for step, c in (residence.get("company") or {}).items()}
-    if company and set(company) != {"effective_management"}:
-        raise reader.fail("residence.company", "só o passo 'effective_management' é conhecido")
-    figures = tuple(reader.figure(f, f"figures {i + 1}") for i, f in enumerate(_as_tuple(raw.get("figures"))))
-    modified_by = tuple(reader.modification(m, f"modified_by {i + 1}")
-                        for i, m in enumerate(_as_tuple(raw.get("modified_by"))))
-    rights_articles, rights = read_rights(reader, raw)
-    return TreatyData(treaty=treaty, parties=parties, coverage=str(raw.get("coverage", "full")),
-                      title=" ".join(str(raw.get("title", treaty)).split()), path=path,
-                      notes=reader.notes(raw.get("notes"), "notes"),
-                      common_exclusions=common, incomes=incomes, employment=employment,
-                      residence_individual=individual, residence_company=company, figures=figures,
-                      modified_by=modified_by, rights_articles=rights_articles, rights=rights,
-                      relief=read_relief(reader, raw, parties))
+        errors = [describe_error(dict(e)) for e in exc.errors()[:5]]
+        raise RulesDataError(f"{path.name}: " + "; ".join(errors)) from exc
+
+
+def _rules_dir(data_dir: Path | None) -> Path:
+    return data_dir if data_dir is not None else load_settings().rules_dir
 
 
 @lru_cache(maxsize=4)
-def load_all(data_dir: Path = DATA_DIR) -> dict[str, TreatyData]:
+def _load_dir(data_dir: Path) -> dict[str, TreatyData]:
     treaties: dict[str, TreatyData] = {}
     for path in sorted(data_dir.glob("*.yaml")):
         data = load_treaty_file(path)
@@ -364,12 +298,17 @@ def load_all(data_dir: Path = DATA_DIR) -> dict[str, TreatyData]:
     return treaties
 
 
+def load_all(data_dir: Path | None = None) -> dict[str, TreatyData]:
+    """Every treaty file of the rules folder (Settings.rules_dir unless a folder is given), by treaty id."""
+    return _load_dir(_rules_dir(data_dir))
+
+
 def _canonical(name: str) -> str:
     cleaned = name.strip().upper().replace("–", "-").replace("_", "-").replace(" ", "-").replace("/", "-")
     return "-".join(part for part in cleaned.split("-") if part)
 
 
-def resolve(name: str, data_dir: Path = DATA_DIR) -> TreatyData | None:
+def resolve(name: str, data_dir: Path | None = None) -> TreatyData | None:
     """The treaty a user-given id names: case, dash style and party order do not matter ("br-pt")."""
     if not isinstance(name, str) or not name.strip():
         return None

@@ -9,15 +9,25 @@ with the missing facts named, and nothing is guessed.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any, TypeVar
 
 from rules.conditions import describe, evaluate
-from rules.facts import (BENEFICIARY_KINDS, EMPLOYMENT_KINDS, GAIN_KINDS, INCOME_TYPES, PENSION_KINDS, ROYALTY_KINDS,
-                         STUDENT_PAYMENT_ORIGINS, Facts)
+from rules.data_parts import CitedQuote
+from rules.facts import (
+    BENEFICIARY_KINDS,
+    EMPLOYMENT_KINDS,
+    GAIN_KINDS,
+    INCOME_TYPES,
+    PENSION_KINDS,
+    ROYALTY_KINDS,
+    STUDENT_PAYMENT_ORIGINS,
+    Facts,
+)
 from rules.labels import topic_label
 from rules.lookup import known_treaties, other_party, treaty_or_not_covered
-from rules.results import (Alternative, Citation, Condition, Message, NotCovered, RulesInputError,
-                           WithholdingResult)
-from rules.treaty_data import CitedQuote, IncomeSpec, Rule, TreatyData
+from rules.results import Alternative, Citation, Condition, Message, NotCovered, RulesInputError, WithholdingResult
+from rules.treaty_data import IncomeSpec, Rule, TreatyData
+
 
 @dataclass(frozen=True)
 class TopicList(Message):
@@ -76,7 +86,10 @@ def _missing(conditions: list[Condition]) -> list[str]:
     return [f for c in conditions if c.status == "unknown" for f in c.facts]
 
 
-def _dedupe(items: list) -> list:
+T = TypeVar("T")
+
+
+def _dedupe(items: list[T]) -> list[T]:
     return list(dict.fromkeys(items))
 
 
@@ -124,8 +137,8 @@ def withholding_cap(treaty: str, income: str, source_state: str, facts: Facts | 
 
 def _evaluate(data: TreatyData, income: str, spec: IncomeSpec, source: str, residence: str,
               facts: Facts) -> WithholdingResult:
-    base = dict(treaty=data.treaty, income=income, source_state=source, residence_state=residence,
-                coverage=data.coverage)
+    base: dict[str, Any] = dict(treaty=data.treaty, income=income, source_state=source,
+                                residence_state=residence, coverage=data.coverage)
     notes = list(data.notes) + list(spec.notes)
     assumptions: list[Condition] = []
     extra_cites: list[Citation] = []

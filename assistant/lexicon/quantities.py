@@ -266,7 +266,8 @@ def date_ranges(folded: str, mentions: list[DateMention],
     return ranges
 
 
-_USD_WORDS = r"(?:us\s?\$|usd|u\.s\.\s?dollars?|dolares(?:\s+americanos|\s+norte\s?americanos|\s+estadunidenses)?|dollars?)"
+_USD_WORDS = (r"(?:us\s?\$|usd|u\.s\.\s?dollars?|dolares(?:\s+americanos|\s+norte\s?americanos|\s+estadunidenses)?"
+              r"|dollars?)")
 _AMOUNT = r"(?P<num>\d{1,3}(?:[.,\s]\d{3})+|\d+)"
 _USD_RE = re.compile(rf"(?:(?:us\s?\$|usd)\s*{_AMOUNT}|{_AMOUNT.replace('num', 'num2')}\s*{_USD_WORDS})"
                      rf"(?P<per>\s+(?:por|per|a|al|ao|each|cada)\s+(?:ano|year|mes|month|ano\s+civil))?")

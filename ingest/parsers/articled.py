@@ -30,7 +30,12 @@ from dataclasses import dataclass
 
 from ingest.catalog import CorpusError
 from ingest.parsers._structure import (
-    UnitBuilder, add_alineas, add_body, format_references, lines_in, paragraph_markers,
+    UnitBuilder,
+    add_alineas,
+    add_body,
+    format_references,
+    lines_in,
+    paragraph_markers,
     prose_references,
 )
 from ingest.units import Unit, normalise_ws

@@ -553,7 +553,8 @@ def _token_at(tokens: list[Token], offset: int) -> int:
     return next((i for i, t in enumerate(tokens) if t.raw_start >= offset), len(tokens))
 
 
-def heading_zones(tokens: list[Token], source: str, articles: list[dict[str, Header]]) -> dict[int, dict[str, list[int]]]:
+def heading_zones(tokens: list[Token], source: str,
+                  articles: list[dict[str, Header]]) -> dict[int, dict[str, list[int]]]:
     """Headings of articles whose two headers stand side by side; relabels those words."""
     zones: dict[int, dict[str, list[int]]] = {}
     for n, art in enumerate(articles, 1):
@@ -688,7 +689,7 @@ def parse_protocol(doc_id: str, source: str, tokens: list[Token], start: int) ->
         pair = [item for item in items if item.number == number][:2]
         slot = by_number.setdefault(number, {})
         for item in sorted(pair, key=lambda it: not it.lang):   # the ones that say their language first
-            lang = item.lang if item.lang and item.lang not in slot else next((l for l in LANGS if l not in slot), None)
+            lang = item.lang if item.lang and item.lang not in slot else next((x for x in LANGS if x not in slot), None)
             if lang:
                 slot[lang] = item
     end_token = _token_at(tokens, end)

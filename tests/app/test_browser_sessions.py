@@ -11,8 +11,8 @@ from playwright.sync_api import sync_playwright
 
 from config import load_settings
 from tests.app.conftest import ARTIFACTS
-from tests.conftest import cpu_threads
 from tests.app.live_app import CHROMIUM, CHROMIUM_ARGS, live_app
+from tests.conftest import cpu_threads
 
 QUESTIONS = [
     "Sou residente em Portugal e recebo dividendos de uma empresa brasileira. Qual a taxa máxima?",

@@ -22,7 +22,8 @@ def _answer() -> Answer:
         llm={"backend": "none", "model": ""}, timings_ms={"total": 42.5},
         rule_results=RuleRun(not_covered=NotCovered("PT-BR CPF 529.982.247-25 do titular", [],
                                                      Message("rules.input.unknown_fact", {"names": "x"})),
-                             withholding=[withholding_cap("PT-BR", "dividends", "BR", Facts(beneficiary_kind="individual"))]))
+                             withholding=[withholding_cap("PT-BR", "dividends", "BR",
+                                                          Facts(beneficiary_kind="individual"))]))
 
 
 def test_record_writes_a_redacted_row(tmp_path):
@@ -91,7 +92,8 @@ def test_a_database_made_before_keys_gains_them(tmp_path):
         conn.execute("CREATE TABLE feedback (id INTEGER PRIMARY KEY AUTOINCREMENT, created_at TEXT NOT NULL, "
                      "rating INTEGER NOT NULL, comment TEXT NOT NULL DEFAULT '', question TEXT NOT NULL, "
                      "language TEXT, treaty TEXT, answer TEXT NOT NULL, citations TEXT NOT NULL, "
-                     "rule_results TEXT NOT NULL, llm_backend TEXT, llm_model TEXT, total_ms REAL, guardrail_action TEXT)")
+                     "rule_results TEXT NOT NULL, llm_backend TEXT, llm_model TEXT, total_ms REAL, "
+                     "guardrail_action TEXT)")
         conn.execute("INSERT INTO feedback (created_at, rating, question, answer, citations, rule_results) "
                      "VALUES ('2026-01-01', 1, 'q', 'a', '[]', '[]')")
     store = FeedbackStore(path)

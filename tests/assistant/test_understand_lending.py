@@ -8,8 +8,9 @@ TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"),
 
 
 def test_bank_lending_abroad_is_the_beneficiary():
-    query = understand("Trabalho na área de crédito de um banco de Lisboa. Vamos emprestar a uma siderúrgica de Vitória, "
-                       "a 11 anos, para comprar equipamento industrial. Que retenção aplica o Brasil aos juros?",
+    query = understand("Trabalho na área de crédito de um banco de Lisboa. Vamos emprestar a uma siderúrgica de "
+                       "Vitória, a 11 anos, para comprar equipamento industrial. "
+                       "Que retenção aplica o Brasil aos juros?",
                        TREATIES)
     assert (query.treaty, query.residence_state, query.source_state) == ("PT-BR", "PT", "BR")
     assert query.facts.beneficiary_kind == "financial_institution"

@@ -11,8 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from eval.gold import (CORE_SPLIT, DEFAULT_QUESTIONS, GoldError, item_from_record, load_eval_set, load_questions,
-                       normalise_article, normalise_part, split_of)
+from eval.gold import (
+    CORE_SPLIT,
+    DEFAULT_QUESTIONS,
+    GoldError,
+    item_from_record,
+    load_eval_set,
+    load_questions,
+    normalise_article,
+    normalise_part,
+    split_of,
+)
 from ingest.catalog import load_catalog
 from ingest.corpus import DEFAULT_CORPUS_DIR, cached_corpus, read_source
 
@@ -177,7 +186,8 @@ def test_loader_rejects_bad_records_naming_the_field(change, message):
 
 
 def test_a_missing_field_is_named_and_the_line_and_id_are_given():
-    with pytest.raises(GoldError, match=r"^questions.jsonl linha 7 \(ptbr-div-001\): «abstain»: campo obrigatório em falta$"):
+    with pytest.raises(GoldError,
+                       match=r"^questions.jsonl linha 7 \(ptbr-div-001\): «abstain»: campo obrigatório em falta$"):
         item_from_record({k: v for k, v in GOOD.items() if k != "abstain"}, "questions.jsonl linha 7")
     with pytest.raises(GoldError, match="objeto JSON"):
         item_from_record(["not", "a", "record"])
@@ -209,7 +219,8 @@ def test_each_questions_file_is_its_own_split(tmp_path: Path):
 def test_an_id_may_appear_in_only_one_file(tmp_path: Path):
     _write(tmp_path / "questions.jsonl", GOOD)
     _write(tmp_path / "questions_realworld.jsonl", GOOD)
-    with pytest.raises(GoldError, match=r"questions_realworld.jsonl: id repetido 'ptbr-div-001' \(já existe em questions.jsonl\)"):
+    with pytest.raises(GoldError, match=r"questions_realworld.jsonl: id repetido 'ptbr-div-001' "
+                                        r"\(já existe em questions.jsonl\)"):
         load_eval_set(tmp_path)
 
 

@@ -48,7 +48,8 @@ def test_subset_larger_than_the_set_is_the_whole_set():
 # ---------------------------------------------------------------- reading free text
 
 def test_rates_in_text_skips_holding_thresholds():
-    text = "O Brasil retém 10% se a sociedade detiver pelo menos 25% do capital; caso contrário, 15 %. Os seus 30% do capital não mudam."
+    text = ("O Brasil retém 10% se a sociedade detiver pelo menos 25% do capital; caso contrário, 15 %. "
+            "Os seus 30% do capital não mudam.")
     assert baselines.rates_in_text(text) == [10.0, 15.0]
 
 
@@ -238,7 +239,8 @@ def test_summary_has_one_summary_per_split():
 def _result(before_accuracy=None) -> dict:
     realworld = gold("rw-1", "dividends", split_name="realworld", question="Moro no Porto, dividendos de Curitiba?")
     replies = {DIVIDENDS.question: answer("No máximo 10% ou 15%.", rates=(10, 15))}
-    scores, records = run_answers([DIVIDENDS, realworld], lambda q: replies.get(q) or answer("Não sei.", abstained=True))
+    scores, records = run_answers([DIVIDENDS, realworld],
+                                  lambda q: replies.get(q) or answer("Não sei.", abstained=True))
     result = {"date": "2026-12-01", "label": None, "machine": {"cores": 2, "cpu": "x", "python": "3"},
               "models": {"embedding": "e", "llm": "—"}, "sizes": {"set": 2, "full": 2, "llm": 0,
                                                                    "splits": {"core": 1, "realworld": 1}},
@@ -262,7 +264,8 @@ def test_split_table_has_a_column_per_split_and_the_whole_set():
 
 def test_before_and_after_columns_sit_side_by_side():
     section = report.eval_section(_result(before_accuracy=0.25))
-    assert "| Métrica | core antes | core depois | realworld antes | realworld depois | todas antes | todas depois |" in section
+    header = "| Métrica | core antes | core depois | realworld antes | realworld depois | todas antes | todas depois |"
+    assert header in section
     assert "| Exatidão (respondíveis) | 100.0% | 100.0% | 25.0% | 0.0% | 50.0% | 50.0% |" in section
     assert "| pt-BR |" not in section and "| pt |" in section        # variant rows only where the set has them
 

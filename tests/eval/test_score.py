@@ -6,9 +6,21 @@ from datetime import date
 import pytest
 
 from eval.gold import item_from_record, normalise_article
-from eval.score import (ScoreInputError, aggregate, extract_numbers, markdown_table, parse_answer,
-                        parse_retrieval, percentile, rate_in_text, score_accuracy, score_citations,
-                        score_faithfulness, score_item, score_retrieval)
+from eval.score import (
+    ScoreInputError,
+    aggregate,
+    extract_numbers,
+    markdown_table,
+    parse_answer,
+    parse_retrieval,
+    percentile,
+    rate_in_text,
+    score_accuracy,
+    score_citations,
+    score_faithfulness,
+    score_item,
+    score_retrieval,
+)
 
 DIVIDENDS = item_from_record({
     "id": "t-div-001", "question": "A minha empresa tem 30% de uma ltda há 3 anos; quanto retém o Brasil?",
@@ -71,8 +83,8 @@ def test_alternatives_must_all_be_given_but_allowed_extras_are_not_wrong():
                              "forbidden_rates": [], "abstain": False, "category": "interest"})
     only_one = score_accuracy(item, parse_answer(answer("No máximo 15%.", rates=(15,))))
     assert not only_one.correct and only_one.missing_rates == (10.0,)
-    both = score_accuracy(item, parse_answer(answer("15% em geral; 10 % em empréstimos a 10 anos; isento se for o Governo.",
-                                                    rates=(15, 10, 0))))
+    text = "15% em geral; 10 % em empréstimos a 10 anos; isento se for o Governo."
+    both = score_accuracy(item, parse_answer(answer(text, rates=(15, 10, 0))))
     assert both.correct, both
 
 
@@ -105,7 +117,8 @@ def test_wrong_alinea_counts_at_article_level_only():
 
 
 def test_wrongful_abstention_and_correct_abstention():
-    wrong = score_item(DIVIDENDS, parse_answer(answer("Não consigo responder.", rates=(), citations=[], abstained=True)))
+    wrong = score_item(DIVIDENDS, parse_answer(answer("Não consigo responder.", rates=(), citations=[],
+                                                      abstained=True)))
     assert not wrong.accuracy.correct and wrong.abstained
     right = score_item(OUT_OF_CORPUS, parse_answer(answer("Essa convenção não está na base.", rates=(), citations=[],
                                                           abstained=True)))
@@ -165,8 +178,10 @@ def test_numbers_from_question_and_citation_address_are_grounded():
 
 
 def test_dates_grounded_by_quote_or_components():
-    cites = [{"n": 1, "treaty": "PT-BR", "article": "XI", "quote": "entre 1º de janeiro de 2000 e 14 de novembro de 2001"}]
-    ok = parse_answer(answer("Factos geradores entre 01/01/2000 e 14 de novembro de 2001 [1].", rates=(), citations=cites))
+    cites = [{"n": 1, "treaty": "PT-BR", "article": "XI",
+              "quote": "entre 1º de janeiro de 2000 e 14 de novembro de 2001"}]
+    ok = parse_answer(answer("Factos geradores entre 01/01/2000 e 14 de novembro de 2001 [1].", rates=(),
+                             citations=cites))
     assert score_faithfulness(ok).faithful
     bad = parse_answer(answer("Só até 30 de novembro de 2001 [1].", rates=(), citations=cites))
     assert not score_faithfulness(bad).faithful
@@ -199,7 +214,8 @@ def test_percentile_interpolates():
 
 
 def test_aggregate_and_table():
-    good = score_item(DIVIDENDS, parse_answer(CORRECT), parse_retrieval([{"rank": 1, "treaty": "PT-BR", "article": "10"}]))
+    good = score_item(DIVIDENDS, parse_answer(CORRECT),
+                      parse_retrieval([{"rank": 1, "treaty": "PT-BR", "article": "10"}]))
     bad = score_item(DIVIDENDS, parse_answer(answer("15% [1]", rates=(15,), timings={"total": 3000})),
                      parse_retrieval([{"rank": 2, "treaty": "PT-BR", "article": "10"}]))
     summary = aggregate([good, bad])
@@ -232,8 +248,9 @@ def test_bad_retrieval_rank():
         parse_retrieval([{"rank": 0, "article": "10"}])
 
 
-@pytest.mark.parametrize("raw, expected", [("Art. 10.º", "10"), ("artigo 10", "10"), ("Protocol para. 4", "protocolo 4"),
-                                           ("Protocolo, ponto 4", "protocolo 4"), ("XI", "xi"), ("Article 9", "9")])
+@pytest.mark.parametrize("raw, expected", [("Art. 10.º", "10"), ("artigo 10", "10"),
+                                           ("Protocol para. 4", "protocolo 4"), ("Protocolo, ponto 4", "protocolo 4"),
+                                           ("XI", "xi"), ("Article 9", "9")])
 def test_article_normalisation(raw, expected):
     assert normalise_article(raw) == expected
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from config import load_settings
 from ingest.index import build_chunks, sync
 from ingest.store import chroma_client, chunk_collection
-from config import load_settings
 from tests.fakes import HashEmbedder
 
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
+from config import load_settings
 from ingest.index import build_chunks, read_chunks_file, sync, write_chunks_file
 from ingest.store import chroma_client, chunk_collection
-from config import load_settings
 from tests.fakes import HashEmbedder
 
 
@@ -145,7 +145,8 @@ def test_rebuild_swaps_in_a_complete_collection_and_prunes_folders(small_corpus,
     current = existing_collection(client, "chunks")
     check_index(current, chunks)
     assert existing_collection(client, staging_name("chunks")) is None
-    assert {m["hash"] for m in current.get(include=["metadatas"])["metadatas"]} == {c.content_hash("three") for c in chunks}
+    stored = {m["hash"] for m in current.get(include=["metadatas"])["metadatas"]}
+    assert stored == {c.content_hash("three") for c in chunks}
     path = chroma_path(load_settings().replace(index_dir=tmp_path / "index"))
     folders_before = {p.name for p in path.iterdir() if p.is_dir()}
     removed = prune_orphan_segments(path)
@@ -185,7 +186,8 @@ def test_model_fingerprint_follows_content_not_path(tmp_path):
         (folder / "sub" / "weights.bin").write_bytes(b"\x01\x02" * 1000)
         (folder / ".cache").mkdir()
         (folder / ".cache" / "noise").write_text(name)
-    a, b = model_fingerprint(str(tmp_path / "a" / "model"), memo), model_fingerprint(str(tmp_path / "b" / "model"), memo)
+    a = model_fingerprint(str(tmp_path / "a" / "model"), memo)
+    b = model_fingerprint(str(tmp_path / "b" / "model"), memo)
     assert a == b and a.startswith("sha256:")
     assert model_fingerprint(str(tmp_path / "b" / "model"), tmp_path / "other-home" / "memo.json") == a
     (tmp_path / "b" / "model" / "sub" / "weights.bin").write_bytes(b"\x01\x03" * 1000)

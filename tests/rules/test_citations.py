@@ -3,7 +3,10 @@ number occurs in the quote. Changing a rate, threshold or address without the te
 
 Units come from ingest.corpus (the parsers). A citation addressed to an alínea that the parser does
 not split out is checked against the closest enclosing unit (paragraph, then article); those
-fall-backs are printed by test_fallbacks_are_reported.
+fall-backs are printed by test_fallbacks_are_reported. In an OCR document (two columns interleaved), a
+quote must be a contiguous run of the raw source inside the cited unit (whitespace and line-end
+hyphenation aside), not of the parser's one-language stream; and every quote set carries the words that
+decide its right and its conditions (DECIDING_WORDS).
 """
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from functools import lru_cache
 
 import pytest
 
+from ingest.catalog import load_catalog
 from ingest.corpus import DEFAULT_CORPUS_DIR, cached_corpus
 from ingest.units import ParsedDocument, normalise_ws
 from rules.treaty_data import CitedQuote, TreatyData, load_all
@@ -27,8 +31,22 @@ def sources() -> dict[str, ParsedDocument]:
     return docs
 
 
+@lru_cache(maxsize=1)
+def ocr_docs() -> frozenset[str]:
+    return frozenset(d.id for d in load_catalog(DEFAULT_CORPUS_DIR) if d.ocr)
+
+
+_HYPHEN = re.compile(r"([^\W\d_])[-\u2010\u00ac]\s+([^\W\d_])")
+
+
+def raw_form(text: str) -> str:
+    """Whitespace collapsed and line-end hyphenation joined ("tri- butáveis" → "tributáveis"); nothing else."""
+    return _HYPHEN.sub(r"\1\2", normalise_ws(text))
+
+
 def unit_texts(cq: CitedQuote) -> tuple[list[str], str]:
-    """Texts of the units at the citation's address, and the level actually used."""
+    """Texts of the units at the citation's address, and the level actually used. For an OCR document the
+    text is the raw source between the unit's first and last offsets (both columns, noise kept)."""
     c = cq.citation
     doc = sources()[c.doc]
     for paragraph, sub, level in ((c.paragraph, c.subparagraph, "exact"),
@@ -37,6 +55,8 @@ def unit_texts(cq: CitedQuote) -> tuple[list[str], str]:
             continue
         units = doc.find(c.article, paragraph, sub, language=c.language)
         if units:
+            if c.doc in ocr_docs():
+                return [raw_form(doc.source[u.start:u.end]) for u in units], level
             return [u.text for u in units], level
     return [], "missing"
 
@@ -115,7 +135,7 @@ def test_quote_occurs_in_cited_unit(treaty: str, rid: str, cq: CitedQuote) -> No
     assert cq.citation.doc in sources(), f"{rid}: documento {cq.citation.doc} não está no catálogo"
     texts, level = unit_texts(cq)
     assert texts, f"{rid}: nenhuma unidade em {_id(cq)}"
-    quote = normalise_ws(cq.citation.quote)
+    quote = raw_form(cq.citation.quote) if cq.citation.doc in ocr_docs() else normalise_ws(cq.citation.quote)
     assert any(quote in normalise_ws(t) for t in texts), (
         f"{rid}: citação não encontrada ({level}) em {_id(cq)}:\n{quote!r}\n--- unidade:\n{texts[0][:600]!r}")
 
@@ -128,6 +148,74 @@ def test_value_occurs_in_its_quote(treaty: str, rid: str, value: float | str, cq
 @pytest.mark.parametrize("treaty,rid,value,cits", PARAMS, ids=[f"{t}-{r}" for t, r, _, _ in PARAMS])
 def test_condition_threshold_occurs_in_a_quote(treaty: str, rid: str, value: float, cits) -> None:
     assert any(number_in(value, c.citation.quote) for c in cits), f"{rid}: o limiar {value} não aparece nas citações"
+
+
+def test_an_ocr_quote_stitched_from_the_portuguese_stream_is_refused() -> None:
+    """BR-ES 14(1) in the raw OCR: the Spanish column cuts "sociedade residente | desse outro Estado"."""
+    stitched = CitedQuote(doc="br-es-1974", treaty="BR-ES", article="14", paragraph="1",
+                          quote="ou a uma sociedade residente desse outro Estado")
+    texts, _ = unit_texts(stitched)
+    assert texts and not any(raw_form(stitched.quote) in t for t in texts)
+    assert any("ou a uma sociedade residente" in t for t in texts)
+
+
+# The words that decide a right or a condition: every case (and relief entry) of a full convention must
+# carry them in one of its quotes (Portuguese, or the Spanish column where the OCR cuts the Portuguese).
+RIGHT_WORDS = {
+    "exclusive": r"\bsó\b|somente|\bsólo|sólamente|unicamente|únicamente",
+    "shared": r"tribut|someterse|imposición|em ambos",
+    "capped": r"tribut|someterse|imposición|imposto",
+    "exempt": r"isent|exent|não será tributada|não são tributáveis",
+}
+# A right the text leaves implicit: the residence State keeps a shared right where the source is exempt or capped.
+CONDITION_WORDS = {
+    "national_of_paying_state": (r"naciona",), "national_of_residence_state": (r"naciona",),
+    "government_debt": (r"dívida pública",), "beneficiary_government_agency": (r"governo",),
+    "beneficiary_government": (r"governo",), "pension_social_security": (r"previdência|segurança|seguridad",),
+    "pension_government": (r"pen",), "government_business": (r"comercial ou industrial",),
+    "fee_borne_by_company_or_pe": (r"sociedade residente", r"estabelecimento"),
+    "paid_by_source_resident": (r"pagas por um residente",),
+    "services_in_residence_state": (r"serviços forem prestados nesse estado",),
+    "resident_not_solely_for_services": (r"única finalidade",),
+    "student_employment_for_studies": (r"ajudar os seus estudos",),
+    "stay_within_calendar_years": (r"consecutivos",),
+    "teaching_visit_invited_or_exchange": (r"convite", r"intercâmbio", r"conferências"),
+    "invited_to_teach_or_research": (r"convite",), "student_payments_abroad": (r"exterior|fora dele",),
+    "student_practical_training": (r"formação prática",), "arises_in_other_state": (r"provenientes do outro",),
+    "attributable_to_pe": (r"estabelecimento",), "payer_taxed_not_exempt": (r"não abrangida por qualquer isenção",),
+    "holding_min_years_or_since_formed": (r"constituição",), "holding_direct": (r"directamente",),
+    "public_funds_visit": (r"fundos públicos",), "employment_183_met": (r"primeir",),
+    "gain_immovable": (r"imobili",), "gain_pe_assets": (r"estabelecimento|instalação fixa",),
+    "gain_ships_aircraft": (r"navios",), "employment_ship_aircraft": (r"navio",), "pension_annuity": (r"anuidade",),
+    "beneficiary_company": (r"sociedade",),
+}
+
+
+def _decided() -> list[tuple[str, str, tuple[str, ...], tuple[str, ...], tuple[CitedQuote, ...]]]:
+    """(treaty, id, rights, condition codes, citations) of every case and relief entry of a full convention."""
+    out = []
+    for t, d in TREATIES.items():
+        if d.coverage != "full" or len(d.parties) != 2:
+            continue
+        for spec in d.rights.values():
+            out += [(t, c.id, tuple(r for role, r in c.rights.items() if role != "residence" or r == "exclusive"),
+                     tuple(w.code for w in c.when), c.citations) for c in spec.cases]
+        out += [(t, r.id, (), tuple(w.code for w in r.when), r.citations) for r in d.relief]
+    return out
+
+
+DECIDED = _decided()
+
+
+@pytest.mark.parametrize("treaty,rid,rights,codes,cits", DECIDED, ids=[f"{t}-{r}" for t, r, *_ in DECIDED])
+def test_quotes_carry_the_deciding_words(treaty: str, rid: str, rights: tuple[str, ...], codes: tuple[str, ...],
+                                         cits: tuple[CitedQuote, ...]) -> None:
+    text = " ".join(raw_form(c.citation.quote) for c in cits).lower()
+    for right in set(rights) & set(RIGHT_WORDS):
+        assert re.search(RIGHT_WORDS[right], text), f"{rid}: nenhuma citação diz o direito {right!r}"
+    for code in codes:
+        for words in CONDITION_WORDS.get(code, ()):
+            assert re.search(words, text), f"{rid}: nenhuma citação tem {words!r} (condição {code})"
 
 
 def test_number_check_rejects_a_changed_rate() -> None:

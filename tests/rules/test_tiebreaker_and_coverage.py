@@ -3,8 +3,18 @@ from __future__ import annotations
 
 import pytest
 
-from rules import (NotCovered, RulesInputError, TiebreakerFacts, TiebreakerResult, applicable_documents, coverage,
-                   figures, known_treaties, residence_tiebreaker, treaty_for)
+from rules import (
+    NotCovered,
+    RulesInputError,
+    TiebreakerFacts,
+    TiebreakerResult,
+    applicable_documents,
+    coverage,
+    figures,
+    known_treaties,
+    residence_tiebreaker,
+    treaty_for,
+)
 
 BOTH = ("PT", "BR")
 

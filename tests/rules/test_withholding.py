@@ -57,7 +57,7 @@ def test_portaria_cited_and_required_when_brazil_is_source() -> None:
 
 def test_pt_br_exclusions_decide_when_stated() -> None:
     assert cap("PT-BR", "dividends", "BR", free_zone_regime=True).outcome == "no_treaty_benefit"
-    assert cap("PT-BR", "royalties", "PT", attributable_to_pe=True).outcome == "no_treaty_limit"
+    assert cap("PT-BR", "royalties", "PT", attributable_to_pe=True).outcome == "pe_article_7"
     third = cap("PT-BR", "interest", "BR", paid_to_pe_third_state=True, attributable_to_pe=False)
     assert third.outcome == "no_treaty_limit" and any(c.article == "III" for c in third.citations)
 
@@ -139,7 +139,8 @@ def test_audit_br_es_government_text_lists_only_its_entities() -> None:
     result = withholding_cap("BR-ES", "interest", "BR", Facts(beneficiary_kind="government"))
     text = " ".join(c.text_in("pt") for c in result.conditions)
     assert "agência" in text and "autarquia" not in text
-    assert taxing_rights("BR-ES", "interest", "ES", Facts(government_debt=True)).cases[0].rule_id == "br-es.rights.11-4-b"
+    debt = taxing_rights("BR-ES", "interest", "ES", Facts(government_debt=True))
+    assert debt.cases[0].rule_id == "br-es.rights.11-4-b"
     assert isinstance(withholding_cap("PT-JP", "technical_services", "JP", Facts()), NotCovered)
 
 
@@ -163,12 +164,14 @@ def test_results_serialise() -> None:
 
 
 def test_br_es_public_debt_interest_has_no_treaty_cap():
-    """BR-ES 11(4)(b): interest on a Government's public debt is taxable only in that State, so the 11(2) cap
-    is not the answer; without that fact the 15% cap stands and public debt is listed as assumed not."""
+    """BR-ES 11(4)(b): interest on a Government's public debt is taxable only in that State ("só são
+    tributáveis nesse Estado"): the source State alone, no cap, and no "the residence State may also tax" note;
+    without that fact the 15% cap stands and public debt is listed as assumed not."""
     from rules import withholding_cap
     from rules.facts import Facts
     debt = withholding_cap("BR-ES", "interest", "BR", Facts(beneficiary_kind="individual", government_debt=True))
-    assert debt.outcome == "no_treaty_limit" and debt.rate is None
+    assert debt.outcome == "source_only" and debt.rate is None
+    assert not any("também pode tributar" in n for n in debt.notes_in("pt"))
     assert any(c.paragraph == "4" and c.subparagraph == "b" for c in debt.citations)
     plain = withholding_cap("BR-ES", "interest", "BR", Facts(beneficiary_kind="individual"))
     assert plain.rate == 15 and "government_debt" in [a.code for a in plain.assumptions]
