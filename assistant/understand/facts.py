@@ -89,8 +89,11 @@ def _sub_case(hits: Hits, field: str) -> str | None:
 
 
 def _paid_by_government(hits: Hits, g: Grammar) -> bool:
-    """"do governo português", "from the Brazilian government", "pelo Estado": a government pays."""
-    return any("from_preps" in g.categories_before(m.start - 1, 3) for m in hits("government"))
+    """"do governo português", "from the Brazilian government", "pelo Estado": a government pays; not "uma
+    agência 100% do Governo", "propriedade do Estado": an entity the government owns."""
+    owned = {i for m in hits("government_owned") for i in range(m.end, m.end + 4)}
+    return any("from_preps" in g.categories_before(m.start - 1, 3) and not owned & set(range(m.start - 3, m.start))
+               for m in hits("government"))
 
 
 def _pension_kind(hits: Hits, g: Grammar, topic_list: tuple[str, ...]) -> str | None:

@@ -81,6 +81,9 @@ def test_a_visit_against_the_professors_years(make_assistant):
 
 def test_the_users_numbers_ground_no_rate(make_assistant):
     from tests.assistant.conftest import scripted
-    answer = make_assistant(scripted("O Brasil retém 30% [1].", "O Brasil retém 30% [1].")).ask(
-        "A nossa SGPS portuguesa detém 30% de uma empresa brasileira há 18 meses. Qual a retenção sobre os dividendos?")
-    assert "30" in answer.guardrail.ungrounded_numbers
+    answer = make_assistant(scripted("O Brasil retém 20% [1].", "O Brasil retém 20% [1].")).ask(
+        "A nossa SGPS portuguesa detém 20% de uma empresa brasileira há 3 anos. Qual a retenção sobre os dividendos?")
+    pct = next(c.params["pct"] for r in answer.rule_results.withholding for alt in r.ruled_out
+               for c in alt.conditions if c.code == "holding_min_pct")
+    assert f"(20% < {pct:g}%)" in answer.card                       # shown against the threshold …
+    assert answer.guardrail.action == "fallback" and "numbers 20" in answer.guardrail.dropped[0]   # … no ground
