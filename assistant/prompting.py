@@ -7,13 +7,13 @@ only the variable part for each question (llama.cpp reuses the KV cache of the c
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from assistant.answer import Answer, CitationRef
+from assistant.lexicon.text import fold
 from assistant.presentation.prompt import prompt_facts
 
 PROMPTS = Path(__file__).with_name("prompts")
@@ -67,7 +67,7 @@ def clip_around(text: str, terms: set[str], limit: int = PASSAGE_CHARS) -> str:
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
-    hits = [m.start() for m in _WORD.finditer(text) if _fold(m.group()) in terms]
+    hits = [m.start() for m in _WORD.finditer(text) if fold(m.group()) in terms]
     start = max(((h, sum(1 for o in hits if h <= o < h + limit)) for h in hits),
                 key=lambda pair: pair[1], default=(0, 0))[0]
     start = max(0, min(start - limit // 5, len(text) - limit))
@@ -80,8 +80,5 @@ def clip_around(text: str, terms: set[str], limit: int = PASSAGE_CHARS) -> str:
 
 
 def _terms(question: str) -> set[str]:
-    return {_fold(w) for w in _WORD.findall(question)}
+    return {fold(w) for w in _WORD.findall(question)}
 
-
-def _fold(word: str) -> str:
-    return "".join(ch for ch in unicodedata.normalize("NFD", word.lower()) if not unicodedata.combining(ch))
