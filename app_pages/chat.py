@@ -14,7 +14,7 @@ from app_support.highlight import highlight_html
 from app_support.quick_inputs import describe_facts, quick_inputs_for, with_reading
 from app_support.redaction import redact
 from app_support.render import reply_draft, state_pt, triage_rows
-from app_support.resources import assistant, feedback_store, settings
+from app_support.resources import assistant, feedback_store, history_store, settings
 from app_support.safe_markdown import plain, without_images
 from app_support.sources import citation_cards
 from app_support.widgets import quick_input_widget
@@ -63,7 +63,17 @@ def ask(question: str, extra: dict[str, Any], shown: str) -> None:
         log.info("pergunta respondida: %r (%s)", redact(question), answer.treaty)
         st.session_state.turns.append({"id": uuid.uuid4().hex[:8], "question": question, "extra": extra,
                                        "shown": shown, "answer": answer, "feedback": None})
+        save_turn(answer)
     st.rerun()
+
+
+def save_turn(answer: Answer) -> None:
+    """The answer into the team's conversation history; a store that is down costs the history, not the answer."""
+    session_id = st.session_state.setdefault("session_id", uuid.uuid4().hex)
+    try:
+        history_store().save(session_id, answer)
+    except FeedbackError as exc:
+        log.warning("histórico não gravado: %s", exc)
 
 
 def reading_choices(turn: dict[str, Any]) -> None:

@@ -6,6 +6,7 @@ from typing import Any
 import streamlit as st
 
 from app_support.feedback import FeedbackStore
+from app_support.history import HistoryStore
 from config import Settings, load_settings
 from ingest.corpus import cached_corpus
 from ingest.units import ParsedDocument
@@ -24,7 +25,12 @@ def assistant():
 
 @st.cache_resource(show_spinner=False)
 def feedback_store() -> FeedbackStore:
-    return FeedbackStore(settings().feedback_db)
+    return FeedbackStore(settings().store_url)
+
+
+@st.cache_resource(show_spinner=False)
+def history_store() -> HistoryStore:
+    return HistoryStore(settings().store_url)
 
 
 @st.cache_resource(show_spinner=False)
