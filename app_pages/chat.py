@@ -9,6 +9,7 @@ from typing import Any
 import streamlit as st
 
 import rules
+from app_support.char_counter import question_counter
 from app_support.feedback import FeedbackError
 from app_support.highlight import highlight_html
 from app_support.quick_inputs import describe_facts, quick_inputs_for, with_reading
@@ -173,17 +174,32 @@ def show_turn(turn: dict[str, Any]) -> None:
             triage(answer)
 
 
+def too_long(text: str, limit: int) -> None:
+    """An over-long question is answered with what to do, and kept to copy from; it is never sent."""
+    with st.chat_message("assistant"):
+        st.error(t("pt", "app.question_box.too_long", n=len(text), max=limit))
+        with st.expander(t("pt", "app.question_box.pasted"), icon=":material/content_paste:"):
+            st.code(text, language=None, wrap_lines=True)
+
+
 st.caption("Pergunte em português, espanhol ou inglês; a resposta segue a língua da pergunta.")
 for past in st.session_state.turns:
     show_turn(past)
 pending = st.session_state.pop("pending", None)
 if pending:
     ask(pending["question"], pending["extra"], pending["shown"])
-asked = st.chat_input("Escreva a pergunta (ex.: Sou residente em Portugal e recebo dividendos do Brasil)",
-                      max_chars=settings().max_question_chars)
-if asked is not None:
-    problem = validate_question(asked, settings().max_question_chars)
+limit = settings().max_question_chars
+refused = st.container()   # above the counter, which stays last, next to the box
+question_counter(limit)
+# no max_chars: the browser would drop an over-long paste without a word; it is answered instead
+asked = st.chat_input("Escreva a pergunta (ex.: Sou residente em Portugal e recebo dividendos do Brasil)")
+if asked is not None and len(asked) > limit:
+    with refused:
+        too_long(asked, limit)
+elif asked is not None:
+    problem = validate_question(asked, limit)
     if problem:
-        st.error(problem)
+        with refused:
+            st.error(problem)
     else:
         ask(asked, {}, asked)
