@@ -2,10 +2,10 @@
 cards of the real corpus and rules."""
 from __future__ import annotations
 
+from assistant.apply_rules import RuleRun
 from assistant.presentation.build import Part, build_card
 from assistant.presentation.prompt import prompt_facts
 from assistant.prompting import CARD_CHARS, PASSAGE_CHARS, build_messages, clip_around
-from assistant.apply_rules import RuleRun
 from rules import figures
 
 DIVIDENDS_PT = "Sou residente em Portugal e recebo dividendos de uma empresa brasileira. Qual a taxa?"
