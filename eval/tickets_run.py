@@ -22,8 +22,17 @@ from tqdm import tqdm
 
 from assistant.understand.stated import stated_facts
 from eval.tickets import Ticket, load
-from eval.tickets_score import (OUT_OF_SCOPE, Article, PartReading, PredictedOutcome, TicketReading,
-                                markdown, report, score_ticket, topic_accuracy)
+from eval.tickets_score import (
+    OUT_OF_SCOPE,
+    Article,
+    PartReading,
+    PredictedOutcome,
+    TicketReading,
+    markdown,
+    report,
+    score_ticket,
+    topic_accuracy,
+)
 
 METHODS = ("lexicon", "nearest", "combined")
 RETRIEVAL_K = 5
