@@ -25,8 +25,17 @@ from assistant.understand.topic_model import TopicModel, bank_examples, eval_exa
 from eval.gold import load_eval_set
 from assistant.understand.stated import stated_facts
 from eval.tickets import Ticket, load
-from eval.tickets_score import (OUT_OF_SCOPE, Article, PartReading, PredictedOutcome, TicketReading,
-                                markdown, report, score_ticket, topic_accuracy)
+from eval.tickets_score import (
+    OUT_OF_SCOPE,
+    Article,
+    PartReading,
+    PredictedOutcome,
+    TicketReading,
+    markdown,
+    report,
+    score_ticket,
+    topic_accuracy,
+)
 
 METHODS = ("lexicon", "nearest", "trained", "combined")
 FOLDS = 5

@@ -1,7 +1,7 @@
 """A stated duration applied to the treaty's threshold for it: a building or installation site is a
 permanent establishment only when it lasts longer than the figure in rules/data (PT-BR 5(3): nine months,
-BR-ES 5(2)(g): six months); a stated number of days against the short-stay limit (183 days). The number comes from the data, the comparison from here, the words from the
-catalogue (the card)."""
+BR-ES 5(2)(g): six months); a stated number of days against the short-stay limit (183 days). The number
+comes from the data, the comparison from here, the words from the catalogue (the card)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -10,7 +10,7 @@ from rules.conditions import describe
 from rules.coverage import figures
 from rules.employment import stay_exceeds_short_stay
 from rules.lookup import treaty_or_not_covered
-from rules.results import Condition, Figure, NotCovered, RulesInputError, Serialisable
+from rules.results import Citation, Condition, Figure, NotCovered, RulesInputError, Serialisable
 
 SITE_FIGURE = ".pe.construction-site"        # id suffix of the site-duration figure in every treaty file
 
@@ -24,7 +24,7 @@ class SiteTest(Serialisable):
     permanent_establishment: bool
 
     @property
-    def citations(self) -> list:
+    def citations(self) -> list[Citation]:
         return list(self.figure.citations)
 
 
@@ -36,8 +36,8 @@ def construction_site(treaty: str, months: float) -> SiteTest | None:
     found = figures(treaty, "permanent_establishment")
     if isinstance(found, NotCovered):
         return None
-    site = next((f for f in found if f.id.endswith(SITE_FIGURE) and isinstance(f.value, (int, float))), None)
-    if site is None or site.unit != "months":
+    site = next((f for f in found if f.id.endswith(SITE_FIGURE)), None)
+    if site is None or site.unit != "months" or not isinstance(site.value, (int, float)):
         return None
     return SiteTest(treaty=site.treaty, months=float(months), figure=site,
                     permanent_establishment=float(months) > float(site.value))

@@ -9,6 +9,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -17,8 +18,9 @@ from assistant.lexicon.text import PhraseIndex, fold, phrase_key
 _DIR = Path(__file__).parent
 
 
-def _load(name: str) -> dict:
-    return yaml.safe_load((_DIR / name).read_text(encoding="utf-8"))
+def _load(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((_DIR / name).read_text(encoding="utf-8"))
+    return data
 
 
 def inflect(adjective: str) -> list[str]:

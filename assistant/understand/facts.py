@@ -106,7 +106,12 @@ def _pension_kind(hits: Hits, g: Grammar, topic_list: tuple[str, ...]) -> str | 
     return named
 
 
-def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employment: bool) -> str | None:
+# Topics about an enterprise's own profits: the enterprise named as a company is the taxpayer.
+_ENTERPRISE_TOPICS = {"permanent_establishment", "business_profits", "branch_profits", "shipping"}
+
+
+def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employment: bool,
+                      topic_list: tuple[str, ...] = ()) -> str | None:
     if hits("individual"):
         return "individual"
     if hits("government") and not _paid_by_government(hits, g):
@@ -121,6 +126,8 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
         return "financial_institution"
     if employment:
         return None                                    # "a minha empresa destacou-me": the employer, not a beneficiary
+    if set(topic_list[:1]) & _ENTERPRISE_TOPICS and any(cat == "company" for _, cat in g.by_start.values()):
+        return "company"                               # "uma construtora brasileira vai montar…": the enterprise
     if any("company" in g.categories_before(m.start - 1, 2) for m in hits("holding")):
         return "company"                               # "a empresa tem 35%", "la sociedad posee el 40%"
     if hits("company") or any(m.company and m.role == "residence" for m in mentions):
@@ -331,7 +338,7 @@ def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[st
     loan_context = bool(hits("loan")) or topic == "interest"
     kinds = set(topic_list) & {"royalties", "technical_services"}
     facts = Facts(
-        beneficiary_kind=_beneficiary_kind(hits, grammar, mentions, employment),
+        beneficiary_kind=_beneficiary_kind(hits, grammar, mentions, employment, topic_list),
         holding_pct=amounts.holding_pct,
         voting_capital=_flag(hits, tokens, lang, "voting", "voting_false"),
         holding_months=holding_months,

@@ -28,13 +28,15 @@ _TIEBREAKER = ("permanent_home_in", "habitual_abode_in", "nationality", "vital_i
 _PE = ("pe_in", "attributable_to_pe")
 # The Query's facts and the tests that read them (the 183 days, the building-site months, art. 4).
 _TOPIC_FACTS: dict[str, tuple[str, ...]] = {
-    "employment": (*_STAY, "employer_resident_in_work_state", "borne_by_pe", "fiscal_year", "pe_in"),
+    "employment": (*_STAY, "employer_resident_in_work_state", "borne_by_pe", "fiscal_year"),
     "students": _STAY, "professors": _STAY,
-    "permanent_establishment": (*_STAY, *_PE, "fixed_base_in_source"),
-    "business_profits": (*_STAY, *_PE), "branch_profits": _PE, "independent_services": (*_STAY, *_PE),
+    "permanent_establishment": (*_STAY, "attributable_to_pe", "fixed_base_in_source", "beneficiary_kind"),
+    "business_profits": (*_STAY, *_PE, "beneficiary_kind"), "branch_profits": (*_PE, "beneficiary_kind"),
+    "shipping": ("beneficiary_kind",), "independent_services": (*_STAY, *_PE),   # the enterprise: a company
     "residence": (*_TIEBREAKER, "fiscal_year"),
     "technical_services": ("royalty_kind",),        # a kind of royalty in some protocols (PT-BR Protocol 5)
 }
+_RELIEF = {"double_taxation_relief", "tax_sparing"}
 _NATIONAL = {"national_of_paying_state", "national_of_residence_state"}
 
 
@@ -87,7 +89,9 @@ def deciding(query: Query) -> frozenset[str]:
     wrong, and a fact the question states stays stated when another pair would not ask for it)."""
     names: set[str] = set()
     for topic in query.topics:
-        names |= deciding_facts(None, topic) | set(_TOPIC_FACTS.get(topic, ()))   # any treaty: a new pair
+        if topic not in _RELIEF:                     # relief turns on the income's facts (PT-BR 23(2): dividends)
+            names |= deciding_facts(None, topic)
+        names |= set(_TOPIC_FACTS.get(topic, ()))   # any treaty: a new pair
     if names & _NATIONAL:
         names.add("nationality")                     # "dupla nacionalidade" states both national_of_* facts
     return frozenset(names)

@@ -40,7 +40,8 @@ def test_a_site_duration_is_applied_to_the_figure(make_assistant, question, trea
 
 def test_days_stated_without_dates_meet_the_short_stay_condition(make_assistant):
     answer = make_assistant().ask("Estuve 120 días en Portugal trabajando para mi empresa de Brasil, que no tiene "
-                                  "establecimiento permanente en Portugal; vivo en São Paulo. ¿Dónde tributa el salario?")
+                                  "establecimiento permanente en Portugal; vivo en São Paulo. "
+                                  "¿Dónde tributa el salario?")
     rights = answer.rule_results.rights[0]
     assert rights.outcome == "decided" and rights.cases[0].article.startswith("15")
     assert {r.role: r.right for r in rights.cases[0].rights} == {"residence": "exclusive", "source": "none"}

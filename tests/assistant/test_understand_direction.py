@@ -25,7 +25,8 @@ TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"),
     # the withholding State first, the beneficiary inside a relative clause
     ("O Japão retém 20% dos dividendos que a minha empresa portuguesa recebe?", "PT-JP", "PT", "JP"),
     # the holder named with "de" before its verb: "a Câmara Municipal de Lisboa recebe"
-    ("A Câmara Municipal de Lisboa recebe juros de obrigações de uma empresa brasileira. Retenção?", "PT-BR", "PT", "BR"),
+    ("A Câmara Municipal de Lisboa recebe juros de obrigações de uma empresa brasileira. Retenção?",
+     "PT-BR", "PT", "BR"),
     ("Japan withholds tax on the dividends that our Portuguese company receives. How much?", "PT-JP", "PT", "JP"),
 ])
 def test_direction_when_the_payer_or_the_beneficiary_comes_first(text, treaty, residence, source):

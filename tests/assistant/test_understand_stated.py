@@ -33,7 +33,9 @@ def test_facts_fields_query_fields_and_tiebreaker_are_mapped():
 
 
 def test_where_the_branch_is():
-    assert read("A minha empresa portuguesa tem uma sucursal em São Paulo. Quem tributa os lucros?")["pe_in"] == "BR"
+    q = understand("A minha empresa portuguesa tem uma sucursal em São Paulo. Quem tributa os lucros da sucursal?",
+                   TREATIES)
+    assert read_facts(q)["pe_in"] == "BR"
 
 
 def test_a_fact_not_read_is_absent():

@@ -12,8 +12,19 @@ from assistant.understand import understand
 from assistant.understand.stated import stated_facts
 from eval.tickets import Ticket
 from eval.tickets_run import outcome_of, read_topics
-from eval.tickets_score import (PartReading, PredictedOutcome, TicketReading, align, answer_correct,
-                                markdown, numbers_in, report, score_ticket, summarise, topic_accuracy)
+from eval.tickets_score import (
+    PartReading,
+    PredictedOutcome,
+    TicketReading,
+    align,
+    answer_correct,
+    markdown,
+    numbers_in,
+    report,
+    score_ticket,
+    summarise,
+    topic_accuracy,
+)
 
 TWO_PARTS = Ticket.model_validate({
     "id": "tk-hand-0001", "language": "pt", "variant": "pt-PT", "style": "email",
