@@ -1,7 +1,8 @@
 """Which widget asks for which missing fact, and how its answer becomes `extra_facts` for the assistant.
 
-Only Facts fields are offered (the assistant re-runs the question with them); facts the rules may ask for
-that are not Facts fields (stays, tie-breaker facts) are asked for in the answer's text instead.
+The quick inputs are generated from the rules' fact registry (rules.fact_registry: widget, allowed values,
+catalogue keys), one per Facts field; facts the rules may ask for that are not Facts fields (stays,
+tie-breaker facts) are asked for in the answer's text instead.
 """
 from __future__ import annotations
 
@@ -11,36 +12,31 @@ from typing import Any
 
 from assistant.answer import ReadingChoice
 from i18n import t
-from rules.facts import BENEFICIARY_KINDS, ROYALTY_KINDS
+from rules.fact_registry import FACTS, FactSpec
 
 UI = "pt"                                     # the app's language
 
 
-def _labels(group: str, codes: tuple[str, ...]) -> dict[str, str]:
-    return {k: t(UI, f"app.{group}.{k}") for k in codes}
+def _options(spec: FactSpec) -> dict[str, str]:
+    return {value: t(UI, key) for value, key in spec.option_keys().items()}
 
 
-BENEFICIARY_PT = _labels("beneficiary", BENEFICIARY_KINDS)
-ROYALTY_PT = _labels("royalty", ROYALTY_KINDS)
-LOAN_PURPOSE_PT = _labels("loan_purpose", ("equipment", "other"))
+BENEFICIARY_PT = _options(FACTS["beneficiary_kind"])
+ROYALTY_PT = _options(FACTS["royalty_kind"])
+LOAN_PURPOSE_PT = _options(FACTS["loan_purpose"])
 
 
 @dataclass(frozen=True)
 class QuickInput:
     fact: str                         # the missing fact it answers (a Facts field name)
     label: str                        # question in the app's language (from the message catalogue)
-    kind: str                         # "choice" | "percent" | "since" | "years" | "bool"
+    kind: str                         # the registry's widget: choice | percent | since | years | amount | bool
     options: dict[str, str] | None = None
 
 
-_KINDS = {"beneficiary_kind": ("choice", BENEFICIARY_PT), "holding_pct": ("percent", None),
-          "holding_months": ("since", None), "direct_holding": ("bool", None), "voting_capital": ("bool", None),
-          "loan_term_years": ("years", None), "loan_purpose": ("choice", LOAN_PURPOSE_PT),
-          "royalty_kind": ("choice", ROYALTY_PT), "registered_central_bank": ("bool", None),
-          "attributable_to_pe": ("bool", None), "paid_to_pe_third_state": ("bool", None),
-          "free_zone_regime": ("bool", None), "interest_on_equity": ("bool", None)}
 QUICK_INPUTS: dict[str, QuickInput] = {
-    fact: QuickInput(fact, t(UI, f"app.quick_input.{fact}"), kind, options) for fact, (kind, options) in _KINDS.items()}
+    name: QuickInput(name, t(UI, spec.label_key), spec.widget, _options(spec) if spec.values else None)
+    for name, spec in FACTS.items()}
 
 
 def quick_inputs_for(missing: list[str]) -> list[QuickInput]:
@@ -62,7 +58,7 @@ def to_facts(q: QuickInput, value: Any, payment_date: date | None = None) -> dic
         return {"holding_since": value, "payment_date": payment_date or date.today()}
     if q.kind == "bool":
         return {q.fact: bool(value)}
-    if q.kind in ("percent", "years"):
+    if q.kind in ("percent", "years", "amount"):
         return {q.fact: float(value)}
     return {q.fact: value}
 
@@ -81,6 +77,9 @@ def describe_facts(extra: dict[str, Any]) -> str:
             out.append(t(UI, "app.described.royalty", value=ROYALTY_PT.get(value, value).lower()))
         elif name == "loan_purpose":
             out.append(t(UI, "app.described.loan_purpose", value=LOAN_PURPOSE_PT.get(value, value).lower()))
+        elif name in QUICK_INPUTS and QUICK_INPUTS[name].options:
+            q = QUICK_INPUTS[name]
+            out.append(f"{q.label.rstrip('?')}: {(q.options or {}).get(value, value).lower()}")
         elif name == "loan_term_years":
             out.append(t(UI, "app.described.loan_term_years", value=f"{value:g}"))
         elif isinstance(value, bool):

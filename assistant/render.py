@@ -10,6 +10,7 @@ from assistant.answer import RateLine, citation_label
 from assistant.apply_rules import RuleRun
 from assistant.render_rights import relief_only_lines, rights_lines
 from i18n import has, t
+from rules.fact_registry import FACTS
 from rules.labels import state_name, topic_label, unit_label
 
 CiteRef = Callable[[rules.Citation], str]   # citation -> "[n]"
@@ -46,7 +47,8 @@ def treaty_name(treaty: str, language: str) -> str:
 def follow_up(missing: list[str], language: str) -> str:
     if not missing:
         return ""
-    items = "; ".join(msg(language, f"facts.{m}") for m in missing if has(f"assistant.facts.{m}"))
+    keys = [FACTS[m].question_key if m in FACTS else f"assistant.facts.{m}" for m in missing]
+    items = "; ".join(t(language, key) for key in keys if has(key))
     return msg(language, "follow_up", items=items) if items else ""
 
 
