@@ -17,11 +17,11 @@ from rules import (
     NotCovered,
     RulesInputError,
     TaxingRightsResult,
-    TiebreakerFacts,
     TiebreakerResult,
     WithholdingResult,
 )
 from rules.conditions import describe
+from rules.protocol import Case, Result, apply
 
 MLI_TOPICS = ("anti_abuse", "arbitration", "capital_gains")
 HOST_INCOMES = ("students", "professors")
@@ -107,6 +107,24 @@ def _missing(run: RuleRun, names: list[str]) -> None:
             run.missing_facts.append(name)
 
 
+def _collect(run: RuleRun, result: Result, only: bool) -> None:
+    """A rule's result into the run: the protocol returns one of a closed set of result types."""
+    if isinstance(result, NotCovered):
+        if only:
+            run.not_covered = result
+    elif isinstance(result, WithholdingResult):
+        run.withholding.append(result)
+        _missing(run, result.missing_facts)
+    elif isinstance(result, EmploymentResult):
+        run.employment = result
+        _missing(run, result.missing_facts)
+    elif isinstance(result, TiebreakerResult):
+        run.tiebreaker = result
+        _missing(run, result.missing_facts)
+    else:
+        run.figures = result
+
+
 def run_rules(query: Query, facts: Facts) -> RuleRun:
     run = RuleRun()
     treaty, topic = query.treaty, query.topic
@@ -114,31 +132,19 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
         return run
     parties = rules.known_treaties().get(treaty, ())
     try:
-        if topic in rules.INCOME_TYPES:
-            sources = [query.source_state] if query.source_state else \
-                [p for p in parties if p != query.residence_state]
+        sources: list[str | None] = [query.source_state]
+        if topic in rules.INCOME_TYPES and not query.source_state:     # each party but the residence State
+            sources = [p for p in parties if p != query.residence_state]
             run.source_unknown = len(sources) > 1
             if run.source_unknown:
                 _missing(run, ["source_state"])
-            for source in sources:
-                result = rules.withholding_cap(treaty, topic, source, facts)
-                if isinstance(result, NotCovered):
-                    if len(sources) == 1:
-                        run.not_covered = result
-                    continue
-                run.withholding.append(result)
-                _missing(run, result.missing_facts)
-        elif topic == "employment":
-            _employment(run, query, treaty)
-        elif topic == "residence":
-            result = rules.residence_tiebreaker(treaty, query.tiebreaker or TiebreakerFacts())
-            if isinstance(result, NotCovered):
-                run.not_covered = result
-            else:
-                run.tiebreaker = result
-                _missing(run, result.missing_facts)
-        else:
-            _figures(run, treaty, topic)
+        case = Case(topic=topic, facts=facts, tiebreaker=query.tiebreaker, stays=tuple(query.stays),
+                    employer_resident_in_work_state=query.employer_resident_in_work_state,
+                    borne_by_pe=query.borne_by_pe, fiscal_year=query.fiscal_year)
+        for source in sources:
+            _collect(run, apply(treaty, dataclasses.replace(case, source_state=source)), only=len(sources) == 1)
+        if topic == "employment" and not query.stays:
+            _missing(run, ["stays"])
         _rights(run, query, treaty, topic, facts, parties)
         if query.mentions_mli or topic in MLI_TOPICS:
             docs = rules.applicable_documents(treaty)
@@ -147,28 +153,6 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
     except RulesInputError as exc:
         run.errors.append(exc.message)
     return run
-
-
-def _figures(run: RuleRun, treaty: str, topic: str) -> None:
-    result = rules.figures(treaty, topic)
-    if isinstance(result, NotCovered):
-        run.not_covered = result
-    else:
-        run.figures = result
-
-
-def _employment(run: RuleRun, query: Query, treaty: str) -> None:
-    if not query.stays:
-        _figures(run, treaty, "employment")
-        _missing(run, ["stays"])
-        return
-    result = rules.employment_183_days(treaty, list(query.stays), query.employer_resident_in_work_state,
-                                       query.borne_by_pe, query.fiscal_year)
-    if isinstance(result, NotCovered):
-        run.not_covered = result
-    else:
-        run.employment = result
-        _missing(run, result.missing_facts)
 
 
 def _rights_topic(data_topics: set[str], query: Query, topic: str, facts: Facts) -> str | None:
