@@ -24,6 +24,7 @@ from rules.conditions import describe
 from rules.protocol import Case, Result, apply
 
 MLI_TOPICS = ("anti_abuse", "arbitration", "capital_gains")
+MLI_ONLY_TOPICS = ("anti_abuse", "arbitration")     # capital gains: only an MLI change the corpus states
 HOST_INCOMES = ("students", "professors")
 
 
@@ -149,7 +150,9 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
         if query.mentions_mli or topic in MLI_TOPICS:
             docs = rules.applicable_documents(treaty)
             if not isinstance(docs, NotCovered):
-                run.documents = [d for d in docs if d.relation in ("modifies", "not_established")]
+                said = query.mentions_mli or topic in MLI_ONLY_TOPICS
+                run.documents = [d for d in docs if d.relation == "modifies"
+                                 or (said and d.relation == "not_established")]
     except RulesInputError as exc:
         run.errors.append(exc.message)
     return run
