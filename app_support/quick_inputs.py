@@ -36,7 +36,7 @@ class QuickInput:
 
 QUICK_INPUTS: dict[str, QuickInput] = {
     name: QuickInput(name, t(UI, spec.label_key), spec.widget, _options(spec) if spec.values else None)
-    for name, spec in FACTS.items()}
+    for name, spec in FACTS.items() if spec.offered}
 
 
 def quick_inputs_for(missing: list[str]) -> list[QuickInput]:

@@ -42,6 +42,11 @@ class FactSpec:
     def label_key(self) -> str:
         return f"app.quick_input.{self.name}"
 
+    @property
+    def offered(self) -> bool:
+        """Whether a widget can ask for it (a choice needs its values listed)."""
+        return self.widget != "choice" or bool(self.values)
+
     def option_keys(self) -> dict[str, str]:
         return {v: f"app.{self.option_group}.{v}" for v in self.values}
 
@@ -49,7 +54,7 @@ class FactSpec:
         """Refuses a value outside the allowed set or range (RulesInputError, a catalogue message)."""
         if value is None:
             return
-        if self.widget == "choice" and value not in self.values:
+        if self.widget == "choice" and self.values and value not in self.values:
             raise RulesInputError("unknown_value", name=self.name, value=repr(value), known=", ".join(self.values))
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             if self.minimum is not None and value < self.minimum:
@@ -75,17 +80,23 @@ _NUMBERS: dict[str, tuple[Widget, float | None]] = {
 _NOT_ASKED = ("holding_since", "payment_date")
 
 
-def _spec(name: str) -> FactSpec:
+def _spec(name: str, annotation: str) -> FactSpec:
+    """A field's entry: its registered choices or number widget, else read from its type (a new yes/no fact
+    is a bool; a new number a non-negative amount; a new text a choice whose values are not yet listed)."""
     if name in _CHOICES:
         values, group = _CHOICES[name]
         return FactSpec(name, "choice", values, group)
     if name in _NUMBERS:
         widget, maximum = _NUMBERS[name]
         return FactSpec(name, widget, minimum=0.0, maximum=maximum)
+    if annotation.startswith(("float", "int")):
+        return FactSpec(name, "amount", minimum=0.0)
+    if annotation.startswith("str"):
+        return FactSpec(name, "choice", option_group=name)
     return FactSpec(name, "bool")
 
 
-FACTS: dict[str, FactSpec] = {f.name: _spec(f.name) for f in fields(Facts) if f.name not in _NOT_ASKED}
+FACTS: dict[str, FactSpec] = {f.name: _spec(f.name, str(f.type)) for f in fields(Facts) if f.name not in _NOT_ASKED}
 
 
 def check_facts(facts: Facts) -> None:
