@@ -190,6 +190,13 @@ def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts) -> t
     return facts, []
 
 
+def _with_origin(facts: Facts, query: Query, residence: str) -> Facts:
+    """Where the income arises (PT-BR 22(3)) is the question's source State when it names one."""
+    if facts.arises_in_other_state is not None or query.source_state is None:
+        return facts
+    return dataclasses.replace(facts, arises_in_other_state=query.source_state != residence)
+
+
 def _with_failed(result: TaxingRightsResult, failed: list[Condition]) -> TaxingRightsResult:
     """The short-stay conditions the question says fail, shown on the employment case they decide."""
     if not failed or result.outcome != "decided" or result.cases[0].income != "employment":
@@ -217,7 +224,7 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
         return
     facts, failed = _short_stay_test(run, query, treaty, facts)
     for residence in residences:
-        result = rules.taxing_rights(treaty, income, residence, facts)
+        result = rules.taxing_rights(treaty, income, residence, _with_origin(facts, query, residence))
         if isinstance(result, NotCovered):
             if not run.has_result and run.not_covered is None:
                 run.not_covered = result

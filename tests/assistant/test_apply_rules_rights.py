@@ -47,3 +47,8 @@ def test_the_card_names_the_short_stay_condition_that_fails():
     assert [c.rule_id for c in run.rights[0].cases] == ["pt-jp.rights.14"]
     card = render_card(run, "employment", "pt", lambda c: "").markdown
     assert "✘ as remunerações não são suportadas por um estabelecimento estável" in card
+
+
+def test_other_income_from_the_other_state_is_shared_under_22_3():
+    assert rights("Vivo no Porto e recebo outros rendimentos vindos do Brasil, não tratados em nenhum artigo "
+                  "específico. O Brasil pode tributar esses outros rendimentos?") == [("PT", ["pt-br.rights.22-3"])]
