@@ -237,8 +237,11 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
 
 
 def _deciding_figures(figures: list[Figure], results: list[TaxingRightsResult]) -> list[Figure]:
-    """The topic's figures that belong to a paragraph the shown cases cite: a social-security pension
-    answer does not show the US$ 3,000 limit of the private pensions, a grant answer not the 4-year
-    employment period."""
-    cited = {(c.doc, c.article, c.paragraph) for r in results for case in r.cases for c in case.citations}
+    """Once the facts decide the case, the topic's figures that belong to a paragraph the case or its relief
+    cites: a social-security pension answer does not show the US$ 3,000 limit of the private pensions, a
+    grant answer not the 4-year employment period. While alternatives remain, every figure may decide."""
+    if any(r.outcome != "decided" for r in results):
+        return figures
+    cited = {(c.doc, c.article, c.paragraph) for r in results for case in r.cases
+             for c in case.citations + [x for relief in case.relief for x in relief.citations]}
     return [f for f in figures if any((c.doc, c.article, c.paragraph) in cited for c in f.citations)]
