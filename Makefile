@@ -14,7 +14,7 @@ export TOKENIZERS_PARALLELISM := false
 export UV_CACHE_DIR := $(TREATY_CACHE_DIR)/uv
 UV_VERSION := 0.13.9
 
-.PHONY: install models index run test bench eval browser system-libs clean-index situations
+.PHONY: install models models-draft index run test bench eval browser system-libs clean-index situations
 
 # The local model runs in llama.cpp's own server from the prebuilt xllamacpp wheel (nothing compiles);
 # it needs the system's OpenMP runtime, libgomp.so.1 (Debian: libgomp1).
@@ -35,6 +35,10 @@ install: system-libs $(STAMP)
 models: install
 	$(PY) -m modelstore
 
+# The draft model for speculative decoding (TREATY_LLM_SPECULATIVE=draft); not part of `make models`.
+models-draft: install
+	$(PY) -m modelstore --only qwen_coder_0_5b_draft
+
 index: models
 	$(PY) -m ingest
 
@@ -51,8 +55,10 @@ run: index
 # Two pytest workers: the browser, model-server and subprocess tests spend much of their time waiting, so the
 # second core runs the rest meanwhile (tests/conftest.py gives a real model one thread when the other is busy).
 TEST_WORKERS ?= 2
+# The shared-store tests need a PostgreSQL server: a throwaway cluster on loopback (.ci/postgres.sh; Debian's
+# package, installed if missing), stopped when the recipe's shell exits.
 test: index browser
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal
+	source .ci/postgres.sh && $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 bench: index
 	$(PY) -m eval.bench

@@ -26,6 +26,8 @@ class Settings:
     llm_backend: str
     llm_model_path: str
     llm_threads: int
+    llm_speculative: str
+    llm_draft_model_path: str
     llm_context: int
     llm_parallel: int
     llm_max_tokens: int
@@ -37,6 +39,12 @@ class Settings:
     retrieval_k: int
     app_port: int
     feedback_db: Path
+    db_url: str
+
+    @property
+    def store_url(self) -> str:
+        """The team store: db_url (PostgreSQL for several app servers) or the SQLite file feedback_db."""
+        return self.db_url or f"sqlite:///{self.feedback_db}"
 
     @property
     def models_dir(self) -> Path:
@@ -100,6 +108,8 @@ def load_settings() -> Settings:
         values[f.name] = _coerce(f.name, raw, kinds[str(f.type)])
     if values["llm_backend"] not in ("local", "openai", "none"):
         raise ValueError(f"llm_backend inválido: {values['llm_backend']!r} (local, openai ou none)")
+    if values["llm_speculative"] not in ("none", "ngram", "draft"):
+        raise ValueError(f"llm_speculative inválido: {values['llm_speculative']!r} (none, ngram ou draft)")
     if values["chroma_mode"] not in ("embedded", "http"):
         raise ValueError(f"chroma_mode inválido: {values['chroma_mode']!r} (embedded ou http)")
     return Settings(**values)  # type: ignore[arg-type]

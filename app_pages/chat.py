@@ -1,179 +1,189 @@
-"""Chat page: the conversation above, the question box pinned at the bottom; each answer with its triage panel,
-quick inputs for missing facts, sources, a reply draft and feedback."""
+"""Chat page: the conversation above, the question box pinned at the bottom. Each answer appears at once
+(card, follow-ups, sources, reply, feedback) and the model's text streams into its own box afterwards;
+a follow-up replaces the answer it completes, in place. `?q=…&facts=…` recomputes an answer."""
 from __future__ import annotations
 
 import logging
-import uuid
 from typing import Any
 
 import streamlit as st
 
 import rules
-from app_support.feedback import FeedbackError
-from app_support.highlight import highlight_html
+from app_support.answer_view import render_answer
+from app_support.char_counter import question_counter
+from app_support.conversation import Pending, Turn, Version, new_turn, save, turns
+from app_support.history import facts_from_json
 from app_support.quick_inputs import describe_facts, quick_inputs_for, with_reading
 from app_support.redaction import redact
-from app_support.render import reply_draft, state_pt, triage_rows
-from app_support.resources import assistant, feedback_store, settings
-from app_support.safe_markdown import plain, without_images
-from app_support.sources import citation_cards
+from app_support.render import state_label
+from app_support.resources import assistant, settings
+from app_support.safe_markdown import plain
+from app_support.ui import ui_lang
 from app_support.widgets import quick_input_widget
-from assistant.answer import Answer
-from assistant.render import STATUS_MARK
 from assistant.understand import validate_question
 from i18n import t
+from rules.labels import topic_label
 
 log = logging.getLogger("treaty_app")
+EXAMPLES = 3
+OPEN_FORM_MAX = 2          # missing facts asked in a form shown open
 
 
-# The card marks met / unmet conditions with text symbols (also used in the CLI and the ticket draft);
-# on screen they become Material icons, which need no emoji or symbol font.
-CARD_MARKS = {STATUS_MARK["met"]: ":green[:material/check:]", STATUS_MARK["not_met"]: ":red[:material/close:]"}
+def reading_choices(turn: Turn, ui: str) -> None:
+    """One button per candidate treaty of an uncertain question: re-asks it with that assumption stated."""
+    answer, current = turn.current.answer, turn.current
+    if not answer.readings:
+        return
+    st.markdown(f"**{t(ui, 'app.reading_choice')}**")
+    for choice in answer.readings:
+        if st.button(choice.label, key=f"rd-{turn.id}-{len(turn.versions)}-{choice.treaty}", width="stretch"):
+            question = with_reading(current.question, choice)
+            st.session_state.pending = Pending(question, current.facts, question, turn.id)
+            st.rerun()
 
 
-def card_markdown(markdown: str) -> str:
-    """The card as shown: marks as icons, and its line breaks kept (markdown would merge the lines)."""
-    for mark, icon in CARD_MARKS.items():
-        markdown = markdown.replace(mark, icon)
-    return without_images(markdown).replace("\n", "  \n")
+def quick_inputs(turn: Turn, ui: str) -> None:
+    current = turn.current
+    asks = quick_inputs_for(current.answer.missing_facts)
+    if not asks:
+        return
+    # a short form is shown open; a long one (many facts missing) waits one click, so the answer stays short
+    with st.expander(t(ui, "app.follow_up.title", n=len(asks)), expanded=len(asks) <= OPEN_FORM_MAX,
+                     icon=":material/edit_note:"), st.form(f"qi-{turn.id}-{len(turn.versions)}", border=False):
+        added: dict[str, Any] = {}
+        for q in asks:
+            added.update(quick_input_widget(q, f"qi-{turn.id}-{len(turn.versions)}-{q.fact}", ui))
+        if st.form_submit_button(t(ui, "app.follow_up.submit"), type="primary", icon=":material/replay:"):
+            if not added:
+                st.warning(t(ui, "app.follow_up.none"))
+                return
+            shown = f"{current.question}\n\n*(+ {describe_facts(added, ui)})*"
+            st.session_state.pending = Pending(current.question, {**current.facts, **added}, shown, turn.id)
+            st.rerun()
 
 
-def ask(question: str, extra: dict[str, Any], shown: str) -> None:
-    """Streams one answer (card first, then the explanation) and adds the turn to the history."""
+def follow_ups(turn: Turn, ui: str) -> None:
+    reading_choices(turn, ui)
+    quick_inputs(turn, ui)
+
+
+def show_turn(turn: Turn, ui: str) -> None:
     with st.chat_message("user"):
-        st.markdown(plain(shown))
+        st.markdown(plain(turn.current.shown))
     with st.chat_message("assistant"):
-        card, explanation = st.empty(), st.empty()
-        answer: Answer | None = None
-        streamed = ""
+        render_answer(turn, ui, follow_ups)
+
+
+def answer_into(turn: Turn, pending: Pending, position: int, ui: str) -> None:
+    """Answers a pending question into `turn` (a new version of it): everything but the model text appears
+    with the card; the model's tokens stream into their own box below."""
+    with st.chat_message("user"):
+        st.markdown(plain(pending.shown))
+    with st.chat_message("assistant"):
+        body = st.container()
+        streamed, box, carded = "", None, False
         try:  # no lock: the model server queues concurrent sessions, so every card appears at once
-            for ev in assistant().stream(question, extra_facts=extra or None):
+            for ev in assistant().stream(pending.question, extra_facts=pending.facts or None):
                 if ev.kind == "card":
-                    card.markdown(card_markdown(ev.answer.card))
-                elif ev.kind == "token":
+                    turn.versions.append(Version(pending.question, pending.facts, pending.shown, ev.answer))
+                    carded = True
+                    save(turn, position)
+                    with body:
+                        box = render_answer(turn, ui, follow_ups, live=True)
+                    if box is not None and assistant().chat_model is not None:
+                        box.caption(t(ui, "app.model.writing"))
+                elif ev.kind == "token" and box is not None:
                     streamed += ev.text
-                    explanation.markdown(plain(streamed) + "▌")
+                    with box.container(border=True):
+                        st.caption(t(ui, "app.model.caption"))
+                        st.markdown(plain(streamed) + "▌")
                 elif ev.kind == "final":
-                    answer = ev.answer
+                    final = Version(pending.question, pending.facts, pending.shown, ev.answer)
+                    if carded:
+                        turn.versions[-1] = final
+                    else:
+                        turn.versions.append(final)
+                    save(turn, position)
         except Exception as exc:  # noqa: BLE001 - the agent must see a message, never a traceback
-            log.exception("erro ao responder a %r", redact(question))
-            st.error(f"Ocorreu um erro interno ao responder ({type(exc).__name__}). Tente novamente.")
+            log.exception("erro ao responder a %r", redact(pending.question))
+            st.error(t(ui, "app.chat.internal_error", error=type(exc).__name__))
+            if not turn.versions:
+                turns().remove(turn)
             return
-    if answer is not None:
-        log.info("pergunta respondida: %r (%s)", redact(question), answer.treaty)
-        st.session_state.turns.append({"id": uuid.uuid4().hex[:8], "question": question, "extra": extra,
-                                       "shown": shown, "answer": answer, "feedback": None})
+    log.info("pergunta respondida: %r", redact(pending.question))
     st.rerun()
 
 
-def reading_choices(turn: dict[str, Any]) -> None:
-    """One button per candidate treaty of an uncertain question: re-asks it with that assumption stated."""
-    answer: Answer = turn["answer"]
-    if not answer.readings:
-        return
-    st.markdown(f"**{t('pt', 'app.reading_choice')}**")
-    for col, choice in zip(st.columns(len(answer.readings)), answer.readings):
-        if col.button(choice.label, key=f"rd-{turn['id']}-{choice.treaty}"):
-            question = with_reading(turn["question"], choice)
-            st.session_state.pending = {"question": question, "extra": turn["extra"], "shown": question}
+def welcome(ui: str) -> None:
+    """The first screen: what the assistant does, example questions, the treaties it covers."""
+    st.markdown(t(ui, "app.chat.intro"))
+    cols = st.columns(EXAMPLES)
+    for i, col in enumerate(cols):
+        example = t(ui, f"app.chat.example_{i + 1}")
+        if col.button(example, key=f"ex-{i}", icon=":material/lightbulb:", width="stretch"):
+            st.session_state.pending = Pending(example, {}, example)
             st.rerun()
+    st.caption(t(ui, "app.chat.covered_title"))
+    for c in rules.coverage():
+        parties = " – ".join(state_label(p, ui) for p in c.parties) or "MLI"
+        st.caption(f"**{c.treaty}** ({parties}): " + ", ".join(topic_label(x, ui) for x in c.topics))
 
 
-def quick_inputs(turn: dict[str, Any]) -> None:
-    answer: Answer = turn["answer"]
-    reading_choices(turn)
-    asks = quick_inputs_for(answer.missing_facts)
-    if not asks:
-        return
-    with st.form(f"qi-{turn['id']}", border=True):
-        st.markdown("**Responder de novo com mais factos**")
-        added: dict[str, Any] = {}
-        for q in asks:
-            added.update(quick_input_widget(q, f"qi-{turn['id']}-{q.fact}"))
-        if st.form_submit_button("Voltar a responder com estes factos", type="primary", icon=":material/replay:"):
-            if not added:
-                st.warning("Indique pelo menos um dos factos em falta.")
-                return
-            st.session_state.pending = {"question": turn["question"], "extra": {**turn["extra"], **added},
-                                        "shown": f"{turn['question']}\n\n*(+ {describe_facts(added)})*"}
-            st.rerun()
+def from_url() -> Pending | None:
+    """A question in the URL (`?q=…&facts=…`), asked once and then removed from the URL."""
+    question = st.query_params.get("q")
+    if not question:
+        return None
+    raw_facts = st.query_params.get("facts")
+    for name in ("q", "facts"):
+        st.query_params.pop(name, None)
+    try:
+        facts = facts_from_json(raw_facts)
+    except ValueError:
+        st.error(t(ui_lang(), "app.chat.bad_link"))
+        return None
+    return Pending(question, facts, question)
 
 
-def feedback(turn: dict[str, Any]) -> None:
-    if turn["feedback"] is not None:
-        icon = ":material/thumb_up:" if turn["feedback"] > 0 else ":material/thumb_down:"
-        st.caption(f"Feedback registado: {icon}. Obrigado!")
-        return
-    with st.form(f"fb-{turn['id']}", border=False):
-        comment = st.text_input("Comentário (opcional)", key=f"fb-{turn['id']}-comment",
-                                placeholder="O que estava certo ou errado?")
-        up, down = st.columns(2)
-        rating = 1 if up.form_submit_button("Útil", icon=":material/thumb_up:") else (
-            -1 if down.form_submit_button("Não útil", icon=":material/thumb_down:") else 0)
-    if rating:
-        try:
-            # one key per answer: a click retried after a lost confirmation updates the same row
-            feedback_store().record(turn["answer"], rating, comment,
-                                    key=turn.setdefault("feedback_key", uuid.uuid4().hex))
-        except FeedbackError as exc:
-            st.error(str(exc))
-            return
-        turn["feedback"] = rating
-        st.rerun()
-
-
-def triage(answer: Answer) -> None:
-    with st.container(border=True):
-        st.markdown("**Triagem**")
-        for label, value in triage_rows(answer):
-            st.markdown(f"<small><b>{label}</b><br>{highlight_html(value)}</small>", unsafe_allow_html=True)
-
-
-def show_turn(turn: dict[str, Any]) -> None:
-    answer: Answer = turn["answer"]
-    with st.chat_message("user"):
-        st.markdown(plain(turn["shown"]))
+def too_long(text: str, limit: int, ui: str) -> None:
+    """An over-long question is answered with what to do, and kept to copy from; it is never sent."""
     with st.chat_message("assistant"):
-        if answer.error:
-            st.error(plain(answer.error))
-            return
-        main, side = st.columns([2.3, 1])
-        with main:
-            with st.container(border=True):
-                st.markdown(card_markdown(answer.card or answer.answer))
-            if answer.abstained:
-                covered = "; ".join(f"{c.treaty} ({' – '.join(state_pt(p) for p in c.parties) or 'multilateral'})"
-                                    for c in rules.coverage())
-                st.warning(f"Sem resposta segura a partir do corpus. O corpus cobre: {covered}.")
-            if answer.explanation:
-                st.markdown(plain(answer.explanation))
-            for notice in answer.notices:
-                st.info(plain(notice))
-            if answer.follow_up:
-                st.info(answer.follow_up)
-            quick_inputs(turn)
-            if answer.citations:
-                st.markdown("**Fontes**")
-                citation_cards(turn["id"], answer.citations)
-            with st.expander("Rascunho de resposta para o ticket", icon=":material/edit_note:"):
-                st.code(reply_draft(answer), language=None, wrap_lines=True)
-                st.caption("Use o ícone de cópia no canto do bloco para copiar para a área de transferência.")
-            feedback(turn)
-        with side:
-            triage(answer)
+        st.error(t(ui, "app.question_box.too_long", n=len(text), max=limit))
+        with st.expander(t(ui, "app.question_box.pasted"), icon=":material/content_paste:"):
+            st.code(text, language=None, wrap_lines=True)
 
 
-st.caption("Pergunte em português, espanhol ou inglês; a resposta segue a língua da pergunta.")
-for past in st.session_state.turns:
-    show_turn(past)
-pending = st.session_state.pop("pending", None)
-if pending:
-    ask(pending["question"], pending["extra"], pending["shown"])
-asked = st.chat_input("Escreva a pergunta (ex.: Sou residente em Portugal e recebo dividendos do Brasil)",
-                      max_chars=settings().max_question_chars)
-if asked is not None:
-    problem = validate_question(asked, settings().max_question_chars)
-    if problem:
-        st.error(problem)
-    else:
-        ask(asked, {}, asked)
+def chat_page() -> None:
+    ui = ui_lang()
+    st.subheader(t(ui, "app.chat.title"))
+    history = turns()
+    pending = st.session_state.pop("pending", None) or from_url()
+    if not history and pending is None:
+        welcome(ui)
+    for i, turn in enumerate(history):
+        if pending is not None and pending.turn == turn.id:
+            answer_into(turn, pending, i, ui)
+        else:
+            show_turn(turn, ui)
+    if pending is not None and pending.turn is None:
+        turn = new_turn()
+        history.append(turn)
+        answer_into(turn, pending, len(history) - 1, ui)
+    limit = settings().max_question_chars
+    refused = st.container()   # above the counter, which stays last, next to the box
+    question_counter(limit, ui)
+    # no max_chars: the browser would drop an over-long paste without a word; it is answered instead
+    asked = st.chat_input(t(ui, "app.chat.placeholder"))
+    if asked is not None and len(asked) > limit:
+        with refused:
+            too_long(asked, limit, ui)
+    elif asked is not None:
+        problem = validate_question(asked, limit)
+        if problem:
+            st.error(problem)
+        else:
+            st.session_state.pending = Pending(asked, {}, asked)
+            st.rerun()
+
+
+chat_page()

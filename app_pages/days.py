@@ -7,35 +7,38 @@ import pandas as pd
 import streamlit as st
 
 import rules
-from app_support.render import WINDOW_RULE_PT, condition_line
-from app_support.sources import rule_citation_cards
+from app_support.render import condition_line
+from app_support.sources import rule_sources
+from app_support.ui import ui_lang
 from app_support.widgets import covering, treaty_label, tristate
+from i18n import t
 
 
-def employment_calculator() -> None:
-    st.subheader("Regra dos 183 dias (trabalho dependente)")
-    st.caption("Indique as estadias no Estado onde o trabalho é exercido (o primeiro e o último dia contam).")
-    default = pd.DataFrame({"Início": [date(date.today().year, 1, 1)], "Fim": [date(date.today().year, 3, 31)]})
-    stays_df = st.data_editor(default, num_rows="dynamic", key="emp-stays", width="stretch",
-                              column_config={"Início": st.column_config.DateColumn(format="DD/MM/YYYY"),
-                                             "Fim": st.column_config.DateColumn(format="DD/MM/YYYY")})
+def employment_calculator(ui: str) -> None:
+    st.subheader(t(ui, "app.days.title"))
+    st.caption(t(ui, "app.days.intro"))
+    start_col, end_col = t(ui, "app.days.start"), t(ui, "app.days.end")
+    default = pd.DataFrame({start_col: [date(date.today().year, 1, 1)], end_col: [date(date.today().year, 3, 31)]})
+    stays_df = st.data_editor(default, num_rows="dynamic", key=f"emp-stays-{ui}", width="stretch",
+                              column_config={start_col: st.column_config.DateColumn(format="DD/MM/YYYY"),
+                                             end_col: st.column_config.DateColumn(format="DD/MM/YYYY")})
     cols = st.columns(3)
     with cols[0]:
-        employer = tristate("Entidade patronal residente no Estado do trabalho?", "emp-employer")
+        employer = tristate(t(ui, "app.days.employer"), "emp-employer", ui)
     with cols[1]:
-        borne = tristate("Remuneração suportada por estabelecimento estável nesse Estado?", "emp-pe")
-    year = cols[2].number_input("Ano fiscal (opcional)", min_value=1900, max_value=2200, value=None, step=1,
+        borne = tristate(t(ui, "app.days.borne"), "emp-pe", ui)
+    year = cols[2].number_input(t(ui, "app.days.year"), min_value=1900, max_value=2200, value=None, step=1,
                                 key="emp-year")
     stays, incomplete = [], 0
-    for start, end in zip(stays_df["Início"], stays_df["Fim"]):
+    for start, end in zip(stays_df[start_col], stays_df[end_col]):
         if pd.isna(start) or pd.isna(end):
             incomplete += 1
             continue
         stays.append((pd.Timestamp(start).date(), pd.Timestamp(end).date()))
     if incomplete:
-        st.warning(f"{incomplete} estadia(s) sem data de início ou de fim foram ignoradas.")
+        st.warning(t(ui, "app.days.incomplete", n=incomplete))
     if not stays:
-        st.info("Acrescente pelo menos uma estadia com as duas datas.")
+        st.info(t(ui, "app.days.none"))
         return
     results: list[rules.EmploymentResult] = []
     try:
@@ -44,26 +47,29 @@ def employment_calculator() -> None:
             if not isinstance(r, rules.NotCovered):
                 results.append(r)
     except rules.RulesInputError as exc:
-        st.error(str(exc))
+        st.error(exc.text_in(ui))
         return
-    verdict = {True: "pode tributar", False: "não tributa (só a residência)", None: "indeterminado"}
+    verdict = {True: t(ui, "app.days.may_tax"), False: t(ui, "app.days.residence_only"),
+               None: t(ui, "app.triage.undetermined")}
     st.dataframe(pd.DataFrame([{
-        "Convenção": treaty_label(r.treaty), "Janela de contagem": WINDOW_RULE_PT.get(r.window_rule, r.window_rule),
-        "Pior janela": f"{r.window_start:%d/%m/%Y} – {r.window_end:%d/%m/%Y}" if r.window_start else "—",
-        "Dias": r.days, "Limite": r.max_days, "Estado do trabalho": verdict[r.taxable_in_work_state],
+        t(ui, "app.days.col_treaty"): treaty_label(r.treaty, ui),
+        t(ui, "app.days.col_window"): t(ui, f"app.window_rule.{r.window_rule}"),
+        t(ui, "app.days.col_worst"): f"{r.window_start:%d/%m/%Y} – {r.window_end:%d/%m/%Y}" if r.window_start else "—",
+        t(ui, "app.days.col_days"): r.days, t(ui, "app.days.col_limit"): r.max_days,
+        t(ui, "app.days.col_work_state"): verdict[r.taxable_in_work_state],
     } for r in results]), hide_index=True, width="stretch")
     worst = max(results, key=lambda r: (r.days - r.max_days, r.days))
-    st.markdown(f"**Pior janela:** {treaty_label(worst.treaty)} — {worst.window_text}: "
-                f"{worst.window_start:%d/%m/%Y} a {worst.window_end:%d/%m/%Y}, **{worst.days} dias** "
-                f"(limite {worst.max_days}).")
-    pick = st.selectbox("Detalhe da convenção", [r.treaty for r in results], format_func=treaty_label,
-                        key="emp-detail")
+    st.markdown(t(ui, "app.days.worst", treaty=treaty_label(worst.treaty, ui), window=worst.window_text_in(ui),
+                  start=f"{worst.window_start:%d/%m/%Y}", end=f"{worst.window_end:%d/%m/%Y}", days=worst.days,
+                  limit=worst.max_days))
+    pick = st.selectbox(t(ui, "app.days.detail"), [r.treaty for r in results],
+                        format_func=lambda x: treaty_label(x, ui), key="emp-detail")
     detail = next(r for r in results if r.treaty == pick)
     for c in detail.conditions:
-        st.markdown(f"- {condition_line(c)}")
-    for note in detail.notes:
+        st.markdown(f"- {condition_line(c, ui)}")
+    for note in detail.notes_in(ui):
         st.caption(note)
-    rule_citation_cards(f"emp-{pick}", detail.citations)
+    rule_sources(f"emp-{pick}", detail.citations, ui)
 
 
-employment_calculator()
+employment_calculator(ui_lang())

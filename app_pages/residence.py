@@ -6,78 +6,84 @@ from typing import Any
 import streamlit as st
 
 import rules
-from app_support.render import STEP_OUTCOME_PT, STEP_PT, cite_label, state_pt
-from app_support.sources import rule_citation_cards
+from app_support.render import source_label, state_label
+from app_support.sources import rule_sources
+from app_support.ui import ui_lang
 from app_support.widgets import covering, treaty_label
+from assistant.presentation.values import Formatter
+from i18n import t
 
-PLACES = {"home": "Onde tem habitação permanente à sua disposição?",
-          "abode": "Onde permanece habitualmente?", "nationality": "De que Estado é nacional?"}
 STEP_ICON = {"decided": ":green[:material/check_circle:]", "next": ":material/arrow_forward:",
              "unknown": ":orange[:material/help:]"}
 
 
-def where(label: str, parties: tuple[str, str], key: str) -> tuple[str, ...] | None:
+def where(label: str, parties: tuple[str, str], key: str, ui: str) -> tuple[str, ...] | None:
     a, b = parties
-    options = {(a,): f"Só em {state_pt(a)}", (b,): f"Só em {state_pt(b)}", (a, b): "Em ambos", (): "Em nenhum"}
+    fmt = Formatter(ui)                    # "Só no Brasil", "Solo en España", "Only in Japan"
+    options = {(a,): t(ui, "app.residence.only_in", where=fmt.state(a, "in")),
+               (b,): t(ui, "app.residence.only_in", where=fmt.state(b, "in")),
+               (a, b): t(ui, "app.residence.both"), (): t(ui, "app.residence.neither")}
     return st.radio(label, list(options), format_func=options.get, index=None, horizontal=True, key=key)
 
 
-def tiebreaker_wizard() -> None:
-    st.subheader("Desempate da residência (art. 4.º)")
-    st.caption("Pessoa considerada residente nos dois Estados: responda passo a passo.")
+def tiebreaker_wizard(ui: str) -> None:
+    st.subheader(t(ui, "app.residence.title"))
+    st.caption(t(ui, "app.residence.intro"))
     cols = st.columns(2)
-    treaty = cols[0].selectbox("Convenção", covering("residence"), format_func=treaty_label, key="tb-treaty")
-    person = cols[1].radio("Pessoa", ["individual", "company"], horizontal=True, key="tb-person",
-                           format_func={"individual": "Pessoa singular", "company": "Sociedade / outra"}.get)
+    treaty = cols[0].selectbox(t(ui, "app.rates.treaty"), covering("residence"),
+                               format_func=lambda x: treaty_label(x, ui), key="tb-treaty")
+    person = cols[1].radio(t(ui, "app.residence.person"), ["individual", "company"], horizontal=True, key="tb-person",
+                           format_func=lambda p: t(ui, f"app.residence.person_{p}"))
     parties = rules.known_treaties()[treaty]
     answers: dict[str, Any] = {}
     key = f"tb-{treaty}-{person}"
+    step = lambda code: t(ui, f"app.step.{code}")  # noqa: E731
     for _ in range(8):
         try:
             result = rules.residence_tiebreaker(treaty, rules.TiebreakerFacts(person=person, **answers))
         except rules.RulesInputError as exc:
-            st.error(str(exc))
+            st.error(exc.text_in(ui))
             return
         if isinstance(result, rules.NotCovered):
-            st.warning(result.message)
+            st.warning(result.message_in(ui))
             return
         if not result.missing_facts:
             break
         fact = result.missing_facts[0]
         if fact in answers:
             break
-        st.markdown(f"**Passo {len(result.steps)} — {STEP_PT.get(result.steps[-1].step, result.steps[-1].step)}**")
+        st.markdown(f"**{t(ui, 'app.residence.step', n=len(result.steps), name=step(result.steps[-1].step))}**")
         if fact == "permanent_home_in":
-            value = where(PLACES["home"], parties, f"{key}-home")
+            value = where(t(ui, "app.residence.home"), parties, f"{key}-home", ui)
         elif fact == "habitual_abode_in":
-            value = where(PLACES["abode"], parties, f"{key}-abode")
+            value = where(t(ui, "app.residence.abode"), parties, f"{key}-abode", ui)
         elif fact == "nationality":
-            value = where(PLACES["nationality"], parties, f"{key}-nat")
+            value = where(t(ui, "app.residence.nationality"), parties, f"{key}-nat", ui)
         elif fact == "vital_interests_in":
-            opts = {p: state_pt(p) for p in parties} | {"undetermined": "Não é possível determinar"}
-            value = st.radio("Com que Estado são mais estreitas as relações pessoais e económicas?", list(opts),
-                             format_func=opts.get, index=None, horizontal=True, key=f"{key}-vital")
+            opts = {p: state_label(p, ui) for p in parties} | {"undetermined": t(ui, "app.residence.undetermined")}
+            value = st.radio(t(ui, "app.residence.vital"), list(opts), format_func=opts.get, index=None,
+                             horizontal=True, key=f"{key}-vital")
         else:
-            value = st.radio("Onde se situa a direção efetiva?", list(parties), format_func=state_pt, index=None,
-                             horizontal=True, key=f"{key}-mgmt")
+            value = st.radio(t(ui, "app.residence.management"), list(parties), format_func=lambda s: state_label(s, ui),
+                             index=None, horizontal=True, key=f"{key}-mgmt")
         if value is None:
             break
         answers[fact] = value
     st.divider()
-    for step in result.steps:
-        st.markdown(f"{STEP_ICON.get(step.outcome, '')} **{STEP_PT.get(step.step, step.step)}** — {step.text}: "
-                    f"{STEP_OUTCOME_PT.get(step.outcome, step.outcome)}"
-                    + (f" ({state_pt(step.state)})" if step.state else ""))
+    for s in result.steps:
+        st.markdown(f"{STEP_ICON.get(s.outcome, '')} **{step(s.step)}** — {s.text_in(ui)}: "
+                    f"{t(ui, f'app.step_outcome.{s.outcome}')}" + (f" ({state_label(s.state, ui)})" if s.state else ""))
     if result.result == "mutual_agreement":
-        st.success("Decisão: as autoridades competentes resolvem o caso de comum acordo.")
+        st.success(t(ui, "app.residence.mutual_agreement"))
     elif result.result:
         deciding = result.citations[-1] if result.citations else None
-        st.success(f"Residente apenas de **{state_pt(result.result)}** — decide o critério "
-                   f"«{STEP_PT.get(result.deciding_step, result.deciding_step)}»"
-                   + (f" ({cite_label(deciding)})." if deciding else "."))
-    for note in result.notes:
+        where_cited = source_label(deciding.treaty, (), deciding.article, deciding.paragraph, deciding.subparagraph,
+                                   ui) if deciding else ""
+        st.success(t(ui, "app.residence.decided", state=state_label(result.result, ui),
+                     step=step(result.deciding_step), cited=where_cited))
+    for note in result.notes_in(ui):
         st.caption(note)
-    rule_citation_cards(key, result.citations)
+    rule_sources(key, result.citations, ui)
 
 
-tiebreaker_wizard()
+tiebreaker_wizard(ui_lang())

@@ -11,32 +11,27 @@ from datetime import date
 from typing import Any
 
 from assistant.answer import ReadingChoice
+from assistant.presentation.values import Formatter
 from i18n import t
 from rules.fact_registry import FACTS, FactSpec
-
-UI = "pt"                                     # the app's language
-
-
-def _options(spec: FactSpec) -> dict[str, str]:
-    return {value: t(UI, key) for value, key in spec.option_keys().items()}
-
-
-BENEFICIARY_PT = _options(FACTS["beneficiary_kind"])
-ROYALTY_PT = _options(FACTS["royalty_kind"])
-LOAN_PURPOSE_PT = _options(FACTS["loan_purpose"])
 
 
 @dataclass(frozen=True)
 class QuickInput:
     fact: str                         # the missing fact it answers (a Facts field name)
-    label: str                        # question in the app's language (from the message catalogue)
     kind: str                         # the registry's widget: choice | percent | since | years | amount | bool
-    options: dict[str, str] | None = None
+    spec: FactSpec
+
+    def label(self, lang: str) -> str:
+        """The question in the UI language."""
+        return t(lang, self.spec.label_key)
+
+    def options(self, lang: str) -> dict[str, str]:
+        return {value: t(lang, key) for value, key in self.spec.option_keys().items()}
 
 
-QUICK_INPUTS: dict[str, QuickInput] = {
-    name: QuickInput(name, t(UI, spec.label_key), spec.widget, _options(spec) if spec.values else None)
-    for name, spec in FACTS.items() if spec.offered}
+QUICK_INPUTS: dict[str, QuickInput] = {name: QuickInput(name, spec.widget, spec)
+                                       for name, spec in FACTS.items() if spec.offered}
 
 
 def quick_inputs_for(missing: list[str]) -> list[QuickInput]:
@@ -63,28 +58,31 @@ def to_facts(q: QuickInput, value: Any, payment_date: date | None = None) -> dic
     return {q.fact: value}
 
 
-def describe_facts(extra: dict[str, Any]) -> str:
-    """The added facts in words, for the re-run question shown in the chat."""
+def describe_facts(extra: dict[str, Any], lang: str) -> str:
+    """The added facts in words (UI language), for the re-run question shown in the chat."""
+    def option(name: str, value: str) -> str:
+        q = QUICK_INPUTS[name]
+        return q.options(lang).get(value, value).lower()
+
     out = []
     for name, value in extra.items():
         if name == "beneficiary_kind":
-            out.append(t(UI, "app.described.beneficiary", value=BENEFICIARY_PT.get(value, value).lower()))
+            out.append(t(lang, "app.described.beneficiary", value=option(name, value)))
         elif name == "holding_pct":
-            out.append(t(UI, "app.described.holding_pct", value=f"{value:g}"))
+            out.append(t(lang, "app.described.holding_pct", value=Formatter(lang).number(value)))
         elif name in ("holding_since", "payment_date"):
-            out.append(t(UI, f"app.described.{name}", value=value.isoformat()))
+            out.append(t(lang, f"app.described.{name}", value=value.isoformat()))
         elif name == "royalty_kind":
-            out.append(t(UI, "app.described.royalty", value=ROYALTY_PT.get(value, value).lower()))
+            out.append(t(lang, "app.described.royalty", value=option(name, value)))
         elif name == "loan_purpose":
-            out.append(t(UI, "app.described.loan_purpose", value=LOAN_PURPOSE_PT.get(value, value).lower()))
-        elif name in QUICK_INPUTS and QUICK_INPUTS[name].options:
-            q = QUICK_INPUTS[name]
-            out.append(f"{q.label.rstrip('?')}: {(q.options or {}).get(value, value).lower()}")
+            out.append(t(lang, "app.described.loan_purpose", value=option(name, value)))
+        elif name in QUICK_INPUTS and QUICK_INPUTS[name].spec.values:
+            out.append(f"{QUICK_INPUTS[name].label(lang).rstrip('?')}: {option(name, value)}")
         elif name == "loan_term_years":
-            out.append(t(UI, "app.described.loan_term_years", value=f"{value:g}"))
+            out.append(t(lang, "app.described.loan_term_years", value=Formatter(lang).number(value)))
         elif isinstance(value, bool):
-            label = QUICK_INPUTS[name].label.rstrip("?") if name in QUICK_INPUTS else name
-            out.append(f"{label}: {t(UI, 'app.described.answer_yes' if value else 'app.described.answer_no')}")
+            label = QUICK_INPUTS[name].label(lang).rstrip("?") if name in QUICK_INPUTS else name
+            out.append(f"{label}: {t(lang, 'app.described.answer_yes' if value else 'app.described.answer_no')}")
         else:
             out.append(f"{name}: {value}")
     return "; ".join(out)

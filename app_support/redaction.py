@@ -1,10 +1,15 @@
-"""Taxpayer identifiers, phone numbers and e-mails are removed before any text is stored or logged.
+"""Taxpayer identifiers, phone numbers, e-mails and names are removed before any text is stored or logged.
 
 Identifiers are found by shape and kept only when python-stdnum accepts their check digits (PT NIF/NIPC,
-BR CPF/CNPJ, ES DNI/NIE/CIF, JP My Number, IBAN); phone numbers are whatever Google's libphonenumber
-(`phonenumbers`) finds valid for Portugal, Spain, Brazil or Japan, in any common writing, or for any
-country when written with "+". Ordinary numbers in tax questions ("30%", "183 dias", "2024-01-01",
-"art. 10(2)", "EUR 1.000.000") fail those checks or sit next to a currency, and are kept.
+BR CPF/CNPJ, ES DNI/NIE/CIF, JP My Number, IBAN) or their own check digit does (PT NISS); phone numbers are
+whatever Google's libphonenumber (`phonenumbers`) finds valid for Portugal, Spain, Brazil or Japan, in any
+common writing, or for any country when written with "+". Passports have no check digit in the printed
+number: PT/BR (two letters, six digits), ES (three letters, six digits) and JP (two letters, seven digits)
+shapes in capitals are taken as passports, any case after the word "passaporte/pasaporte/passport". Names
+are taken after a self-introduction ("chamo-me", "me llamo", "my name is", "Nome:") or a sign-off. E-mails
+also when written "joao [at] gmail [dot] com" or "joao arroba gmail ponto com". Ordinary numbers in tax
+questions ("30%", "183 dias", "2024-01-01", "art. 10(2)", "EUR 1.000.000") fail those checks or sit next
+to a currency, and are kept.
 """
 from __future__ import annotations
 
@@ -51,6 +56,61 @@ def _shape(label: str, body: str, valid: Callable[[str], bool], amount_like: boo
 
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_AT = r"(?:\s*[\[({<]\s*(?:at|arroba)\s*[\])}>]\s*|\s+(?:arroba|at)\s+|\s*@\s*)"
+_DOT = r"(?:\s*[\[({<]\s*(?:dot|ponto|punto)\s*[\])}>]\s*|\s+(?:dot|ponto|punto)\s+|\.)"
+_TLD = r"(?:com|net|org|edu|gov|info|pt|br|es|jp|eu|uk|de|fr|it|us|io|co)"
+_OBFUSCATED_EMAIL = re.compile(rf"(?<![\w.+-])[\w.+-]+{_AT}[\w-]+(?:{_DOT}[\w-]+)*{_DOT}{_TLD}(?![\w])", re.IGNORECASE)
+
+
+def _niss_valid(number: str) -> bool:
+    """Portuguese social security number: 11 digits, the last = 9 - (weighted sum mod 10)."""
+    digits = [int(c) for c in number if c.isdigit()]
+    if len(digits) != 11 or digits[0] not in (1, 2):
+        return False
+    total = sum(d * w for d, w in zip(digits, (29, 23, 19, 17, 13, 11, 7, 5, 3, 2)))
+    return digits[10] == 9 - total % 10
+
+
+_CURRENCY_CODES = {"EUR", "USD", "BRL", "JPY", "GBP", "CHF", "ART", "DL"}
+_PASSPORT_WORD = r"(?:passaporte|pasaporte|passport|passaport)s?\s*(?:n\.?\s*[º°o]?\.?|no\.?|number|n[úu]mero|#)?\s*:?\s*"
+_PASSPORT_SHAPE = r"[A-Z]{2}\d{6}|[A-Z]{3}\d{6}|[A-Z]{2}\d{7}|[A-Z]\d{6}"
+_PASSPORT_NAMED = re.compile(rf"(?i:{_PASSPORT_WORD})(?P<id>(?i:{_PASSPORT_SHAPE}))(?![\w])")
+_PASSPORT_BARE = re.compile(r"(?<![\w/-])(?P<id>[A-Z]{2}\d{6,7}|[A-Z]{3}\d{6})(?![\w])")
+
+
+def _passports(text: str) -> list[Finding]:
+    found = [Finding(m.start("id"), m.end("id"), "PASSAPORTE") for m in _PASSPORT_NAMED.finditer(text)]
+    for m in _PASSPORT_BARE.finditer(text):
+        letters = m.group("id").rstrip("0123456789")
+        if letters not in _CURRENCY_CODES:
+            found.append(Finding(m.start("id"), m.end("id"), "PASSAPORTE"))
+    return found
+
+
+# A name: capitalised words, with the particles names carry between them ("Maria da Silva", "José de la Cruz").
+_NAME_WORD = r"[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’]+(?:-[A-ZÀ-ÖØ-Þ][a-zà-öø-ÿ'’]+)?"
+_NAME = rf"{_NAME_WORD}(?:\s+(?:(?:da|de|do|das|dos|del|de\s+la|la|y|e|van|von)\s+)?{_NAME_WORD}){{0,4}}"
+_INTRODUCTION = (r"chamo-me|me\s+chamo|(?:o\s+)?meu\s+nome\s+(?:é|e)|(?:eu\s+)?sou\s+(?:o|a)|aqui\s+(?:é|e)\s+(?:o|a)"
+                 r"|me\s+llamo|mi\s+nombre\s+es|soy|my\s+name\s+is|my\s+name's")
+_LABEL = r"nome(?:\s+completo)?|nombre(?:\s+completo)?|(?:full\s+)?name|titular|contribuinte|cliente|client"
+_SIGN_OFF = (r"atenciosamente|(?:melhores\s+)?cumprimentos|obrigad[oa]|abraços|(?:un\s+)?saludos?|atentamente"
+             r"|cordialmente|gracias|(?:best\s+|kind\s+)?regards|sincerely|thanks|thank\s+you")
+_NAMED = re.compile(
+    rf"(?<![\w-])(?:(?i:{_INTRODUCTION})\s+|(?i:{_LABEL})\s*:\s*|(?i:{_SIGN_OFF})\s*[,!.]?\s*\n\s*)"
+    rf"(?P<name>{_NAME})")
+# capitalised words after those phrases that are not names ("Sou o Residente", "Soy Español")
+_NOT_NAMES = {"portugal", "brasil", "brazil", "espanha", "españa", "spain", "japão", "japón", "japan", "residente",
+              "resident", "português", "portuguesa", "brasileiro", "brasileira", "español", "española", "espanhol",
+              "espanhola", "japonês", "japonesa", "japonés", "portuguese", "brazilian", "spanish", "japanese",
+              "sr", "sra", "dr", "dra", "senhor", "senhora", "señor", "señora", "mr", "mrs", "ms"}
+
+
+def _names(text: str) -> list[Finding]:
+    found = []
+    for m in _NAMED.finditer(text):
+        if m.group("name").split()[0].lower() not in _NOT_NAMES:
+            found.append(Finding(m.start("name"), m.end("name"), "NOME"))
+    return found
 _IBAN = re.compile(r"(?<![\w])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]){10,32}(?![\w])", re.IGNORECASE)
 
 # From the most specific shape to the least; an earlier finding wins over a later one of the same length.
@@ -62,6 +122,7 @@ _IDS: list[IdShape] = [
     _shape("NIF", r"[ABCDEFGHJNPQRSUVW][ -]?\d{7}[0-9A-J]", cif.is_valid, amount_like=False, right=_LR_WORD),
     _shape("NIF", r"(?:PT ?)?\d{3}([ .-]?)\d{3}\1\d{3}", nif.is_valid),
     _shape("MY NUMBER", r"\d{4}([ -]?)\d{4}\1\d{4}", jp_individual_number.is_valid),
+    _shape("NISS", r"[12]\d{10}|[12]\d{2}(?:[ .-]\d{4}){2}|[12]\d{3}(?:[ .-]\d{3}){2}[ .-]?\d", _niss_valid),
 ]
 
 
@@ -107,9 +168,10 @@ def _phones(text: str) -> list[Finding]:
 
 
 def findings(text: str) -> list[Finding]:
-    """Every identifier, phone number and e-mail in the text, without overlaps, in text order."""
+    """Every identifier, phone number, e-mail and name in the text, without overlaps, in text order."""
     candidates = [Finding(m.start(), m.end(), "EMAIL") for m in _EMAIL.finditer(text)]
-    candidates += _ibans(text) + _identifiers(text) + _phones(text)
+    candidates += [Finding(m.start(), m.end(), "EMAIL") for m in _OBFUSCATED_EMAIL.finditer(text)]
+    candidates += _ibans(text) + _identifiers(text) + _phones(text) + _passports(text) + _names(text)
     kept: list[Finding] = []
     for i in sorted(range(len(candidates)), key=lambda i: (candidates[i].start - candidates[i].end, i)):
         f = candidates[i]                   # longest first; on a tie the earlier (more specific) finder

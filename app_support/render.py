@@ -1,63 +1,146 @@
-"""Presentation of rule results and answers in the app (Portuguese UI text); no value is computed here."""
+"""Presentation of rule results and answers in the app, in the UI language; no value is computed here."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import rules
-from assistant.answer import Answer, citation_label
+from assistant.answer import Answer
 from assistant.apply_rules import RuleResult
+from assistant.presentation.values import Formatter
 from assistant.understand import Query
-from i18n import t
+from i18n import has, t
 from rules.labels import state_name, topic_label
-
-UI = "pt"                                      # the app's language
-DISCLAIMER = t(UI, "app.disclaimer")
 
 STATUS_ICON = {"met": ":green[:material/check_circle:]", "not_met": ":red[:material/cancel:]",
                "unknown": ":orange[:material/help:]", "assumed_not_met": ":gray[:material/remove_circle:]"}
-STATUS_PT = {k: t(UI, f"app.status.{k}") for k in STATUS_ICON}
-STEP_PT = {k: t(UI, f"app.step.{k}") for k in ("permanent_home", "vital_interests", "habitual_abode", "nationality",
-                                               "mutual_agreement", "effective_management")}
-STEP_OUTCOME_PT = {k: t(UI, f"app.step_outcome.{k}") for k in ("decided", "next", "unknown")}
-WINDOW_RULE_PT = {k: t(UI, f"app.window_rule.{k}") for k in ("calendar_year", "any_12_months",
-                                                             "12_months_in_fiscal_year")}
+ROMAN = re.compile(r"[IVXLC]+")
+OUTCOMES = ("exempt", "no_treaty_limit", "pe_article_7", "source_only", "no_treaty_benefit", "not_in_corpus",
+            "alternatives")
 
 
-def cite_label(c: rules.Citation) -> str:
-    return citation_label(c.treaty, c.article, c.paragraph, c.subparagraph)
+def state_label(code: str | None, lang: str) -> str:
+    return state_name(code, lang) if code else "—"
 
 
-def outcome_pt(outcome: str, rate: float | None) -> str:
+def yes_no(value: bool | None, lang: str) -> str:
+    return "—" if value is None else t(lang, "app.described.answer_yes" if value else "app.described.answer_no")
+
+
+def outcome_text(outcome: str, rate: float | None, lang: str) -> str:
+    """A withholding outcome in words, the rate written the way the language writes numbers (12,5% / 12.5%)."""
     if outcome == "cap" and rate is not None:
-        return t(UI, "app.outcome.cap", rate=f"{rate:g}".replace(".", ","))
-    named = ("exempt", "no_treaty_limit", "pe_article_7", "source_only", "no_treaty_benefit", "not_in_corpus",
-             "alternatives")
-    return t(UI, f"app.outcome.{outcome}") if outcome in named else outcome
+        return t(lang, "app.outcome.cap", rate=Formatter(lang).number(rate))
+    return t(lang, f"app.outcome.{outcome}") if outcome in OUTCOMES else outcome
 
 
-def condition_line(c: rules.Condition) -> str:
-    return f"{STATUS_ICON.get(c.status, '')} {c.text} — _{STATUS_PT.get(c.status, c.status)}_"
+def condition_line(c: rules.Condition, lang: str) -> str:
+    return f"{STATUS_ICON.get(c.status, '')} {c.text_in(lang)} — _{t(lang, f'app.status.{c.status}')}_"
 
 
-def state_pt(code: str | None) -> str:
-    return state_name(code, "pt") if code else "—"
+def document_name(treaty: str, kinds: tuple[str, ...] | list[str], lang: str) -> str:
+    """A short name for a corpus document: "Convenção Portugal–Brasil", "Brazil–Spain Treaty", "MLI"."""
+    if treaty == "MLI" or "multilateral_instrument" in kinds:
+        return t(lang, "app.doc.mli")
+    parties = Formatter(lang).treaty(treaty)
+    if "ministerial_order" in kinds:
+        return t(lang, "app.doc.order", parties=parties)
+    return t(lang, "app.doc.summary" if "summary" in kinds else "app.doc.convention", parties=parties)
 
 
-def yes_no(value: bool | None) -> str:
-    return "—" if value is None else ("sim" if value else "não")
+def address_label(article: str | None, paragraph: str | None, subparagraph: str | None, lang: str) -> str:
+    """"art. 18.º, n.º 2, alínea a)" / "art. 18, apartado 2, letra a)" / "Art. 18(2)(a)"; a protocol item as named."""
+    if not article:
+        return ""
+    if article[0].isdigit():
+        head = t(lang, "app.doc.article", article=article)
+    elif ROMAN.fullmatch(article):
+        head = t(lang, "app.doc.item", item=article)
+    else:                                               # "Protocolo 9": named as the document names it
+        head = article
+    parts = [head]
+    if paragraph:
+        parts.append(t(lang, "app.doc.paragraph", paragraph=paragraph))
+    if subparagraph:
+        parts.append(t(lang, "app.doc.subparagraph", subparagraph=subparagraph))
+    if lang == "en" and article[0].isdigit():          # English cites compactly: "Art. 18(2)(a)"
+        return parts[0] + "".join(f"({x})" for x in (paragraph, subparagraph) if x)
+    return ", ".join(parts)
+
+
+def source_label(treaty: str, kinds: tuple[str, ...] | list[str], article: str | None, paragraph: str | None,
+                 subparagraph: str | None, lang: str) -> str:
+    """One short document label: "Convenção Portugal–Brasil, art. 18.º, n.º 2" (never the full title)."""
+    where = address_label(article, paragraph, subparagraph, lang)
+    name = document_name(treaty, kinds, lang)
+    return f"{name}, {where}" if where else name
 
 
 # ------------------------------------------------------------------ answers
 
-def reply_draft(answer: Answer) -> str:
-    """The text an agent pastes into a ticket: the answer, its sources, and the fixed disclaimer line."""
-    parts = [answer.card.strip() or answer.answer.strip(), answer.follow_up.strip(), answer.explanation.strip(),
-             *(n.strip() for n in answer.notices)]
-    if answer.citations:
-        heading = t(answer.language, "app.sources")
-        parts.append(heading + ":\n" + "\n".join(f"[{c.n}] {c.label()} — “{c.quote}”" for c in answer.citations))
-    parts.append(DISCLAIMER)
+def reply_text(answer: Answer) -> str:
+    """The reply to send the customer, in the ticket's language: the answer's own plain reply when it has one,
+    else the card, the follow-up question and the disclaimer."""
+    if answer.reply:
+        return answer.reply
+    parts = [answer.card.strip() or answer.answer.strip(), answer.follow_up.strip()]
+    parts.append(t(answer.language, "app.disclaimer"))
     return "\n\n".join(p for p in parts if p)
+
+
+def _who_taxes(result: RuleResult, lang: str) -> str:
+    if isinstance(result, rules.WithholdingResult):
+        return t(lang, "app.triage.source_may_withhold", source=state_label(result.source_state, lang),
+                 residence=state_label(result.residence_state, lang))
+    if isinstance(result, rules.TaxingRightsResult):
+        return " | ".join("; ".join(t(lang, f"assistant.rights.right.{sr.right}", who=state_label(sr.state, lang))
+                                    .replace("**", "") for sr in case.rights) for case in result.cases)
+    if isinstance(result, rules.EmploymentResult):
+        key = {True: "work_state_may_tax", False: "residence_only", None: "undetermined"}[result.taxable_in_work_state]
+        return t(lang, f"app.triage.{key}")
+    return ""
+
+
+def _cap(result: RuleResult, lang: str) -> str:
+    if not isinstance(result, rules.WithholdingResult):
+        return ""
+    if result.outcome == "alternatives":
+        rates = sorted({a.rate for a in result.alternatives if a.rate is not None})
+        return t(lang, "app.triage.cap_alternatives", rates=", ".join(Formatter(lang).rate(r) for r in rates))
+    return outcome_text(result.outcome, result.rate, lang)
+
+
+def missing_fact_labels(missing: list[str], lang: str) -> list[str]:
+    """The missing facts as the agent would ask them (catalogue questions), else their plain description."""
+    out = []
+    for name in missing:
+        key = f"app.quick_input.{name}"
+        out.append(t(lang, key) if has(key) else (t(lang, f"assistant.facts.{name}") if has(f"assistant.facts.{name}")
+                                                  else name))
+    return out
+
+
+def triage_rows(answer: Answer, lang: str) -> list[tuple[str, str]]:
+    """What the agent needs at a glance: treaty, who may tax, the cap, the missing facts, what to do next."""
+    q = answer.query or Query(text="", language=answer.language)
+    results = answer.rule_results.results() if answer.rule_results is not None else []
+    treaty = answer.treaty or q.treaty
+    who = " | ".join(dict.fromkeys(w for w in (_who_taxes(r, lang) for r in results) if w))
+    caps = " | ".join(dict.fromkeys(c for c in (_cap(r, lang) for r in results) if c))
+    missing = missing_fact_labels(answer.missing_facts, lang)
+    if answer.abstained:
+        next_step = t(lang, "app.triage.next_abstained")
+    elif missing:
+        next_step = t(lang, "app.triage.next_ask")
+    else:
+        next_step = t(lang, "app.triage.next_send")
+    rows = [(t(lang, "app.triage.treaty"), Formatter(lang).treaty(treaty) if treaty else "—"),
+            (t(lang, "app.triage.who_taxes"), who or "—")]
+    if caps:
+        rows.append((t(lang, "app.triage.cap"), caps))
+    rows += [(t(lang, "app.triage.missing"), "; ".join(missing) or "—"),
+             (t(lang, "app.triage.next"), next_step)]
+    return rows
 
 
 def _facts_found(query: Query) -> list[str]:
@@ -70,41 +153,29 @@ def _facts_found(query: Query) -> list[str]:
     return found
 
 
-def _who_taxes(case: rules.RightsCase) -> str:
-    return "; ".join(t(UI, f"assistant.rights.right.{sr.right}", who=state_pt(sr.state)).replace("**", "")
-                     for sr in case.rights)
-
-
 def rule_summary(result: RuleResult) -> str:
-    """One line per rule result (RuleRun.results()), in Portuguese."""
+    """One technical line per rule result (codes, for the collapsed technical details)."""
     if isinstance(result, rules.WithholdingResult):
-        head = f"{result.treaty} · {topic_label(result.income, 'pt')} · fonte {result.source_state}"
-        if result.outcome == "alternatives":
-            rates = ", ".join(f"{a.rate:g}%" for a in result.alternatives if a.rate is not None)
-            return f"{head}: alternativas ({rates})"
-        return f"{head}: {outcome_pt(result.outcome, result.rate)}"
+        rates = [a.rate for a in result.alternatives if a.rate is not None] or [result.rate]
+        return f"{result.treaty} · {result.income} · {result.source_state}: {result.outcome} {rates}"
     if isinstance(result, rules.EmploymentResult):
-        verdict = {True: "tributável no Estado do trabalho", False: "só no Estado de residência",
-                   None: "indeterminado"}[result.taxable_in_work_state]
-        return f"{result.treaty} · 183 dias: {verdict} ({result.days}/{result.max_days} dias)"
+        return f"{result.treaty} · employment: {result.taxable_in_work_state} ({result.days}/{result.max_days})"
     if isinstance(result, rules.TiebreakerResult):
-        step = f" ({STEP_PT.get(result.deciding_step, result.deciding_step)})" if result.deciding_step else ""
-        return f"{result.treaty} · desempate: {result.result or 'indeterminado'}{step}"
+        return f"{result.treaty} · tiebreaker: {result.result} ({result.deciding_step})"
     if isinstance(result, rules.TaxingRightsResult):
-        head = f"{result.treaty} · {topic_label(result.income, 'pt')} · quem tributa"
-        return f"{head}: " + " | ".join(_who_taxes(case) for case in result.cases)
+        return f"{result.treaty} · {result.income} · rights: " + " | ".join(
+            ", ".join(f"{sr.state}:{sr.right}" for sr in case.rights) for case in result.cases)
     if isinstance(result, rules.Relief):
-        return f"eliminação da dupla tributação em {state_pt(result.state)}: " + \
-            t(UI, f"assistant.rights.method.{result.method}").split(":")[0]
+        return f"relief {result.state}: {result.method}"
     if isinstance(result, rules.Figure):
         return f"{result.treaty} · {result.id}: {result.value} {result.unit}".strip()
     if isinstance(result, rules.NotCovered):
-        return f"não coberto: {result.subject}"
+        return f"not_covered: {result.subject}"
     return f"{result.doc}: {result.relation}"
 
 
-def triage_rows(answer: Answer) -> list[tuple[str, str]]:
-    """What the machine read from the query, for the agent to check at a glance."""
+def technical_rows(answer: Answer, lang: str) -> list[tuple[str, str]]:
+    """Internals for whoever maintains the assistant: codes, timings, model, guardrail."""
     q = answer.query or Query(text="", language=answer.language)
     results = answer.rule_results.results() if answer.rule_results is not None else []
     timings = answer.timings_ms or {}
@@ -112,17 +183,13 @@ def triage_rows(answer: Answer) -> list[tuple[str, str]]:
     total = timings.get("total")
     llm = answer.llm or {}
     return [
-        ("Convenção", answer.treaty or q.treaty or "—"),
-        ("Estado da fonte", state_pt(q.source_state)),
-        ("Estado de residência", state_pt(q.residence_state)),
-        ("Tipo de rendimento / tema", topic_label(q.topic, "pt") if q.topic else "—"),
-        ("Língua da pergunta", answer.language),
-        ("Factos encontrados", "; ".join(_facts_found(q)) or "—"),
-        ("Factos em falta", ", ".join(answer.missing_facts) or "—"),
-        ("Resultado das regras", " | ".join(rule_summary(r) for r in results) or
-         ("abstenção" if answer.abstained else "—")),
-        ("Modelo (LLM)", f"{llm.get('backend', '—')}" + (f" · {llm['model']}" if llm.get("model") else "")),
-        ("Guardrail", answer.guardrail.action),
-        ("Tempo", (f"{total:.0f} ms" if isinstance(total, (int, float)) else "—") +
+        (t(lang, "app.tech.reading"), f"{q.source_state or '—'} → {q.residence_state or '—'} · "
+                                      f"{topic_label(q.topic, lang) if q.topic else '—'} · {answer.language}"),
+        (t(lang, "app.tech.facts"), "; ".join(_facts_found(q)) or "—"),
+        (t(lang, "app.tech.missing"), ", ".join(answer.missing_facts) or "—"),
+        (t(lang, "app.tech.rules"), " | ".join(rule_summary(r) for r in results) or "—"),
+        (t(lang, "app.tech.model"), f"{llm.get('backend', '—')}" + (f" · {llm['model']}" if llm.get("model") else "")),
+        (t(lang, "app.tech.guardrail"), answer.guardrail.action),
+        (t(lang, "app.tech.time"), (f"{total:.0f} ms" if isinstance(total, (int, float)) else "—") +
          (f" ({', '.join(parts)})" if parts else "")),
     ]

@@ -1,11 +1,16 @@
-"""Objects every page and session share, built once per process (settings, assistant, stores, corpus)."""
+"""Objects every page and session share, built once per process (settings, assistant, stores, corpus).
+
+The assistant (index, embedding model, model client) starts loading in a background thread when the app
+starts, so the first question finds it ready instead of paying for the load."""
 from __future__ import annotations
 
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 import streamlit as st
 
 from app_support.feedback import FeedbackStore
+from app_support.history import HistoryStore
 from config import Settings, load_settings
 from ingest.corpus import cached_corpus
 from ingest.units import ParsedDocument
@@ -16,15 +21,49 @@ def settings() -> Settings:
     return load_settings()
 
 
-@st.cache_resource(show_spinner="A carregar o índice e os modelos (só na primeira vez)…")
-def assistant():
+def _build_assistant(config: Settings):
     from assistant.pipeline import Assistant
-    return Assistant.from_settings(settings())
+    return Assistant.from_settings(config)
+
+
+@st.cache_resource(show_spinner=False)
+def _assistant_future() -> Future:
+    """The assistant being built in a background thread (one per process)."""
+    return ThreadPoolExecutor(1, thread_name_prefix="warm-up").submit(_build_assistant, settings())
+
+
+def start_warm_up() -> None:
+    """Starts loading the assistant now, without waiting for it."""
+    _assistant_future()
+
+
+def assistant():
+    """The loaded assistant, waiting for the warm-up if it has not finished; a failed load is retried."""
+    future = _assistant_future()
+    if not future.done():
+        from app_support.ui import ui_lang
+        from i18n import t
+        with st.spinner(t(ui_lang(), "app.ui.loading")):
+            future.result()
+    if future.exception() is not None:
+        _assistant_future.clear()
+        raise future.exception()
+    return future.result()
+
+
+def assistant_ready() -> bool:
+    future = _assistant_future()
+    return future.done() and future.exception() is None
 
 
 @st.cache_resource(show_spinner=False)
 def feedback_store() -> FeedbackStore:
-    return FeedbackStore(settings().feedback_db)
+    return FeedbackStore(settings().store_url)
+
+
+@st.cache_resource(show_spinner=False)
+def history_store() -> HistoryStore:
+    return HistoryStore(settings().store_url)
 
 
 @st.cache_resource(show_spinner=False)

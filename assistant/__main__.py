@@ -1,5 +1,5 @@
 """CLI (a contract other tools depend on):
-  python -m assistant ask "QUESTION" [--json] [--llm local|openai|none]
+  python -m assistant ask "QUESTION" [--json] [--llm local|openai|none] [--quotes]
   python -m assistant ask --batch FILE --json [--llm …]
   python -m assistant retrieve "QUESTION" -k 5 --json [--retriever hybrid|bm25|dense]
   python -m assistant retrieve --batch FILE -k 5 --json [--retriever …]
@@ -12,22 +12,96 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterator
 
 from assistant.retrieve import RETRIEVERS, DenseUnavailable, Hit
 
 if TYPE_CHECKING:
+    from assistant.answer import Answer
     from assistant.pipeline import Assistant
+
+
+MAX_LINE_BYTES = 16_384   # a question is at most 2,000 characters; JSON escapes may take 6 bytes each
+MAX_DEPTH = 8             # {"id": …, "q": …} needs 1; deeper nesting only costs recursion
+MAX_ID_CHARS = 200
+K_RANGE = (1, 50)
 
 
 @dataclass(frozen=True)
 class BatchLine:
     number: int
-    id: Any = None
+    id: str | None = None
     question: str = ""
     error: str | None = None
+
+
+class _Number(str):
+    """A JSON number kept as the text it was written as: an id becomes that string, a q is refused."""
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} não é JSON")
+
+
+def _too_deep(text: str, limit: int = MAX_DEPTH) -> bool:
+    """True when brackets outside strings nest deeper than `limit` (json would recurse that deep)."""
+    depth, in_string, escaped = 0, False, False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
+def _parse_line(number: int, line: str) -> dict[str, Any] | str:
+    """The line's object, or the error text for it."""
+    if _too_deep(line):
+        return f"linha {number}: JSON aninhado a mais de {MAX_DEPTH} níveis"
+    try:
+        item = json.loads(line, parse_int=_Number, parse_float=_Number, parse_constant=_no_constant)
+    except ValueError as exc:  # JSONDecodeError, NaN/Infinity
+        detail = str(exc) if "não é JSON" in str(exc) else "JSON inválido"
+        return f"linha {number}: {detail}"
+    return item if isinstance(item, dict) else f"linha {number}: falta o campo 'q'"
+
+
+def _batch_id(value: Any) -> str | None:
+    """The id as text (a number as written); ValueError when it cannot be one."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError("o campo 'id' tem de ser texto ou número")
+    if len(value) > MAX_ID_CHARS:
+        raise ValueError(f"o campo 'id' tem {len(value)} caracteres (máximo {MAX_ID_CHARS})")
+    return str(value)
+
+
+def _raw_lines(fh: BinaryIO) -> Iterator[tuple[int, bytes | None]]:
+    """(number, bytes) per line; None for a line longer than MAX_LINE_BYTES, which is skipped unread."""
+    number = 0
+    while raw := fh.readline(MAX_LINE_BYTES + 1):
+        number += 1
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            while (rest := fh.readline(1 << 16)) and not rest.endswith(b"\n"):
+                pass
+            yield number, None
+        else:
+            yield number, raw
 
 
 def _hit_dict(rank: int, hit: Hit) -> dict[str, Any]:
@@ -38,14 +112,18 @@ def _hit_dict(rank: int, hit: Hit) -> dict[str, Any]:
 
 
 def read_batch(path: str) -> Iterator[BatchLine]:
-    """One BatchLine per non-blank line; bytes that are not UTF-8 cost only their own line."""
+    """One BatchLine per non-blank line; whatever is wrong with a line (bytes, size, JSON, fields) costs
+    only that line."""
     try:
         fh = open(path, "rb")
     except OSError as exc:
         raise SystemExit(f"erro: não foi possível abrir {path}: {exc.strerror}")
     seen: dict[str, int] = {}
     with fh:
-        for number, raw in enumerate(fh, start=1):
+        for number, raw in _raw_lines(fh):
+            if raw is None:
+                yield BatchLine(number, error=f"linha {number}: linha demasiado longa (máximo {MAX_LINE_BYTES} bytes)")
+                continue
             if number == 1:
                 raw = raw.removeprefix(b"\xef\xbb\xbf")
             try:
@@ -55,33 +133,37 @@ def read_batch(path: str) -> Iterator[BatchLine]:
                 continue
             if not line.strip():
                 continue
+            item = _parse_line(number, line)
+            if isinstance(item, str):
+                yield BatchLine(number, error=item)
+                continue
             try:
-                item = json.loads(line)
-            except json.JSONDecodeError:
-                yield BatchLine(number, error=f"linha {number}: JSON inválido")
+                item_id = _batch_id(item.get("id"))
+            except ValueError as exc:
+                yield BatchLine(number, error=f"linha {number}: {exc}")
                 continue
-            if not isinstance(item, dict) or "q" not in item:
-                yield BatchLine(number, item.get("id") if isinstance(item, dict) else None,
-                                error=f"linha {number}: falta o campo 'q'")
+            if "q" not in item:
+                yield BatchLine(number, item_id, error=f"linha {number}: falta o campo 'q'")
                 continue
-            item_id = item.get("id")
-            if not isinstance(item["q"], str):
+            if not isinstance(item["q"], str) or isinstance(item["q"], _Number):
                 yield BatchLine(number, item_id, error=f"linha {number}: o campo 'q' tem de ser texto")
                 continue
             if item_id is not None:
-                key = json.dumps(item_id, sort_keys=True)
-                if key in seen:
+                if item_id in seen:
                     yield BatchLine(number, item_id,
-                                    error=f"linha {number}: id repetido (já usado na linha {seen[key]})")
+                                    error=f"linha {number}: id repetido (já usado na linha {seen[item_id]})")
                     continue
-                seen[key] = number
-            yield BatchLine(number, item_id, item["q"])
+                seen[item_id] = number
+            yield BatchLine(number, item_id, str(item["q"]))
 
 
 def clean(value: Any) -> Any:
-    """The value with every lone surrogate (undecodable input) replaced by U+FFFD: output stays UTF-8."""
+    """The value with every lone surrogate (undecodable input) replaced by U+FFFD and every non-finite float
+    by null: output stays UTF-8 and strict JSON."""
     if isinstance(value, str):
         return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    if isinstance(value, float) and not math.isfinite(value):
+        return None  # NaN/Infinity are not JSON
     if isinstance(value, dict):
         return {clean(k): clean(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -90,8 +172,19 @@ def clean(value: Any) -> Any:
 
 
 def _emit(obj: Any) -> None:
-    sys.stdout.write(json.dumps(clean(obj), ensure_ascii=False) + "\n")
+    sys.stdout.write(json.dumps(clean(obj), ensure_ascii=False, allow_nan=False) + "\n")
     sys.stdout.flush()
+
+
+def _k(text: str) -> int:
+    try:
+        k = int(text)
+    except ValueError:
+        k = 0
+    if not K_RANGE[0] <= k <= K_RANGE[1]:
+        raise argparse.ArgumentTypeError(f"tem de ser um número inteiro de {K_RANGE[0]} a {K_RANGE[1]} "
+                                         f"(recebido: {text!r})")
+    return k
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -102,10 +195,11 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--batch", help="ficheiro JSON lines com {id, q}")
     ask.add_argument("--json", action="store_true")
     ask.add_argument("--llm", choices=["local", "openai", "none"])
+    ask.add_argument("--quotes", action="store_true", help="a resposta para o cliente inclui o texto citado")
     ret = sub.add_parser("retrieve", help="mostra as passagens recuperadas")
     ret.add_argument("question", nargs="?")
     ret.add_argument("--batch")
-    ret.add_argument("-k", type=int, default=5)
+    ret.add_argument("-k", type=_k, default=5, help=f"passagens a mostrar ({K_RANGE[0]} a {K_RANGE[1]})")
     ret.add_argument("--json", action="store_true")
     ret.add_argument("--retriever", choices=list(RETRIEVERS), default="hybrid")
     cmp = sub.add_parser("compare", help="compara as convenções: quem pode tributar cada rendimento")
@@ -168,9 +262,18 @@ def _retrieve(assistant: "Assistant", args: argparse.Namespace) -> int:
     return _batch(args.batch, retrieved)
 
 
+def _asked(assistant: "Assistant", question: str, quotes: bool) -> "Answer":
+    """The answer; with quotes, its reply carries the quoted text of the articles it cites."""
+    answer = assistant.ask(question)
+    if quotes and answer.card_data is not None:
+        from assistant.presentation.reply import reply
+        answer.reply = reply(answer.card_data, quotes=True).text
+    return answer
+
+
 def _ask(assistant: "Assistant", args: argparse.Namespace) -> int:
     if args.question is not None:
-        answer = assistant.ask(args.question)
+        answer = _asked(assistant, args.question, args.quotes)
         if args.json:
             _emit(answer.to_dict())
         else:
@@ -178,7 +281,7 @@ def _ask(assistant: "Assistant", args: argparse.Namespace) -> int:
         return 1 if answer.error else 0
 
     def answered(question: str) -> tuple[dict[str, Any], bool]:
-        answer = assistant.ask(question)
+        answer = _asked(assistant, question, args.quotes)
         return answer.to_dict(), answer.error is not None
 
     return _batch(args.batch, answered)
@@ -195,11 +298,11 @@ def _batch(path: str, run: Callable[[str], tuple[dict[str, Any], bool]]) -> int:
             continue
         try:
             result, line_failed = run(line.question)
+            _emit({"id": line.id, **result})  # serialised before anything is written
         except Exception as exc:  # noqa: BLE001 - one bad question must not stop the batch
             _emit({"id": line.id, "line": line.number, "error": f"linha {line.number}: {type(exc).__name__}: {exc}"})
             failed = True
             continue
-        _emit({"id": line.id, **result})
         failed = failed or line_failed
     return 1 if failed else 0
 

@@ -8,9 +8,10 @@ place they become JSON.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 from assistant.apply_rules import RuleRun
+from assistant.presentation.card import Card, Ref
 from assistant.understand.query import Query
 
 
@@ -41,15 +42,7 @@ class CitationRef:
     spans: tuple[tuple[int, int], ...] = ()
 
     def label(self) -> str:
-        return citation_label(self.treaty, self.article, self.paragraph, self.subparagraph)
-
-
-def citation_label(treaty: str, article: str | None, paragraph: str | None, subparagraph: str | None) -> str:
-    if not article:
-        return treaty
-    head = f"art. {article}" if article[0].isdigit() else article
-    tail = "".join(f"({x})" for x in (paragraph, subparagraph) if x)
-    return f"{treaty} {head}{tail}"
+        return Ref(self.treaty, self.article, self.paragraph, self.subparagraph).label()
 
 
 @dataclass(frozen=True)
@@ -60,14 +53,35 @@ class ReadingChoice:
     clarification: str           # the sentence that, added to the question, picks it
 
 
+@dataclass(frozen=True)
+class AnswerPart:
+    """One question of a ticket (or a close second reading of one): how the reader read it, with what
+    confidence, and what the rules said; the card has a section for each."""
+    question: str                # the asking words, as written
+    topic: str                   # a rules topic or "out_of_scope"
+    confidence: float | None
+    alternative: bool = False    # a close second topic of the question before it, answered too
+    out_of_scope: str | None = None
+    rule_results: RuleRun | None = None
+    citations: tuple[int, ...] = ()   # the answer's citations ([n]) its rules rely on
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(replace(self, rule_results=None))
+        data["rule_results"] = self.rule_results.to_dicts() if self.rule_results is not None else []
+        return data
+
+
 @dataclass
 class Guardrail:
+    """What the claim check did to the model's text: every sentence checked, the failed ones dropped."""
     checked: bool = False
-    action: str = "skipped"      # "passed" | "regenerated" | "fallback" | "skipped"
+    action: Literal["passed", "trimmed", "fallback", "skipped"] = "skipped"
     attempts: int = 0
     numbers_checked: list[str] = field(default_factory=list)
-    ungrounded_numbers: list[str] = field(default_factory=list)
-    invalid_citations: list[int] = field(default_factory=list)
+    sentences_kept: int = 0
+    sentences_dropped: int = 0
+    contradicted_claims: int = 0             # who-taxes claims the rule outcome contradicts (in dropped sentences)
+    dropped: list[str] = field(default_factory=list)   # each dropped sentence with its problems
     notes: list[str] = field(default_factory=list)
 
 
@@ -93,9 +107,14 @@ class Answer:
     error: str | None = None                 # a clear message for bad input
     readings: list[ReadingChoice] = field(default_factory=list)   # candidate treaties, when uncertain
     premise: str = ""                        # the rate the user took for granted, confirmed or corrected
+    card_data: Card | None = None            # the card as data; `card`, `follow_up` and `reply` are its views
+    reply: str = ""                          # a reply the agent can send, plain text in the question's language
+    parts: list[AnswerPart] = field(default_factory=list)        # the ticket's questions, each answered
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(replace(self, query=None, rule_results=None))
+        data = asdict(replace(self, query=None, rule_results=None, card_data=None, parts=[]))
+        del data["card_data"]
+        data["parts"] = [p.to_dict() for p in self.parts]
         data["query"] = self.query.to_dict() if self.query is not None else {}
         data["rule_results"] = self.rule_results.to_dicts() if self.rule_results is not None else []
         return data

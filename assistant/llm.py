@@ -32,13 +32,47 @@ _SENTENCE_END = re.compile(r"[.!?…](?:\s*\[\d+\])*(?=\s|$)")
 _ABBREVIATION = re.compile(r"\b(?:arts?|n|nos?|al|als|par|para|p|ex|cf|vd|sr|sra|dr|dra)\.$", re.I)
 
 
+def _sentence_ends(text: str) -> list[int]:
+    return [m.end() for m in _SENTENCE_END.finditer(text) if not _ABBREVIATION.search(text[:m.start() + 1])]
+
+
 def whole_sentences(text: str) -> str:
     """The text up to its last finished sentence: an explanation cut by the token cap must not
     end mid-sentence. A text with no finished sentence is kept as it is."""
     text = text.strip()
-    ends = [m.end() for m in _SENTENCE_END.finditer(text)
-            if not _ABBREVIATION.search(text[:m.start() + 1])]
+    ends = _sentence_ends(text)
     return text[:ends[-1]] if ends else text
+
+
+_BEGUN = re.compile(r"[^\s\[\]\d]")     # a next sentence has begun (not just its references "[1]")
+
+
+class SentenceBuffer:
+    """Streamed tokens in, finished sentences out: a sentence is released once the next one has begun
+    (its references "[1]" may still follow its full stop), so each can be checked before it is shown."""
+
+    def __init__(self) -> None:
+        self._text = ""
+        self.released = 0          # sentences handed out
+
+    def feed(self, token: str) -> list[str]:
+        self._text += token
+        ends = [e for e in _sentence_ends(self._text) if _BEGUN.search(self._text, e)]
+        return self._cut(ends[-1]) if ends else []
+
+    def finish(self) -> tuple[list[str], str]:
+        """(the finished sentences still held, the unfinished tail)."""
+        ends = _sentence_ends(self._text)
+        done = self._cut(ends[-1]) if ends else []
+        tail, self._text = self._text.strip(), ""
+        return done, tail
+
+    def _cut(self, end: int) -> list[str]:
+        head, self._text = self._text[:end], self._text[end:]
+        starts = [0] + _sentence_ends(head)
+        out = [head[a:b].strip() for a, b in zip(starts, starts[1:]) if head[a:b].strip()]
+        self.released += len(out)
+        return out
 
 
 class LlmUnavailable(Exception):

@@ -27,11 +27,16 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Iterator
 
+from assistant.machine import threads_for_load
 from config import Settings, load_settings
 
-START_TIMEOUT_S = 180       # loading takes 2-4 s on a quiet machine; much longer when the cores are busy
+START_TIMEOUT_S = 600       # loading takes 2-4 s on a quiet machine; over 3 min was seen with load 17 on 2 cores
 WATCH_INTERVAL_S = 1.0
 HEALTH_PATIENCE_S = 10.0
+SYSTEM_PROMPT = Path(__file__).with_name("prompts") / "system.txt"   # the fixed prefix every request shares
+SPECULATIVE = ("none", "ngram", "draft")
+DRAFT_FILE = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"             # `make models-draft`
+DRAFT_TOKENS = 8
 
 
 class ServerUnavailable(Exception):
@@ -57,6 +62,8 @@ def run_dir(settings: Settings) -> Path:
 def _key(settings: Settings, model: Path) -> str:
     """Servers are shared only between callers that want the same model with the same settings."""
     spec = f"{model.resolve()}|{settings.llm_context}|{settings.llm_parallel}|{settings.llm_threads}"
+    if settings.llm_speculative != "none":
+        spec += f"|{settings.llm_speculative}|{draft_model(settings) if settings.llm_speculative == 'draft' else ''}"
     return hashlib.sha256(spec.encode()).hexdigest()[:12]
 
 
@@ -143,11 +150,20 @@ def _start(settings: Settings, model: Path) -> ServerInfo:
     log = run_dir(settings) / f"llm-server-{_key(settings, model)}.log"
     state = state_file(settings, model)
     state.unlink(missing_ok=True)
+    threads = settings.llm_threads or threads_for_load()
+    extra = ["--speculative", settings.llm_speculative]
+    if settings.llm_speculative == "draft":
+        draft = draft_model(settings)
+        if not draft.is_file():
+            raise ServerUnavailable(f"modelo de rascunho não encontrado em {draft}: corra `make models-draft`")
+        extra += ["--draft", str(draft)]
     with log.open("w") as out:
+        print(f"[llm-server] {threads} thread(s)" + (" (escolhidas pela carga da máquina ao arrancar)"
+                                                     if not settings.llm_threads else ""), file=out, flush=True)
         proc = subprocess.Popen([sys.executable, "-m", "assistant.llm_server", "serve", "--model", str(model),
-                                 "--state", str(state), "--threads", str(settings.llm_threads),
+                                 "--state", str(state), "--threads", str(threads),
                                  "--context", str(settings.llm_context), "--parallel", str(settings.llm_parallel),
-                                 "--watch-pid", str(os.getpid())],
+                                 "--watch-pid", str(os.getpid()), "--warm", str(SYSTEM_PROMPT), *extra],
                                 stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
     with _owned_lock:
         _owned[proc.pid] = proc
@@ -194,8 +210,11 @@ atexit.register(stop_owned)
 
 # ---------------------------------------------------------------------------- the server process
 
-def serve(model: Path, state: Path, threads: int, context: int, parallel: int, watch_pid: int | None) -> int:
-    """Load the model, publish the state file, serve until signalled or until `watch_pid` is gone."""
+def serve(model: Path, state: Path, threads: int, context: int, parallel: int, watch_pid: int | None,
+          warm: Path | None = None, speculative: str = "none", draft: Path | None = None) -> int:
+    """Load the model, publish the state file, read the fixed system prompt into the prompt cache (so the first
+    question does not pay for it: it queues behind the warm-up at worst), serve until signalled or until
+    `watch_pid` is gone."""
     import xllamacpp
 
     params = xllamacpp.CommonParams()
@@ -211,6 +230,7 @@ def serve(model: Path, state: Path, threads: int, context: int, parallel: int, w
     params.port = 0                            # a free port, chosen by the server
     params.verbosity = 1
     params.endpoint_metrics = True             # token counts and seconds for `make bench`
+    _speculation(params, speculative, draft, threads)
     stopping = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         signal.signal(sig, lambda *_: stopping.set())
@@ -221,6 +241,8 @@ def serve(model: Path, state: Path, threads: int, context: int, parallel: int, w
     tmp.write_text(json.dumps(asdict(info)), encoding="utf-8")
     tmp.replace(state)
     print(f"[llm-server] {info.url} ({model.name})", flush=True)
+    if warm is not None:   # after publishing, beside the watch loop: on a busy machine it takes a while
+        threading.Thread(target=warm_prefix, args=(info, warm.read_text(encoding="utf-8")), daemon=True).start()
     try:
         while not stopping.wait(WATCH_INTERVAL_S):
             if watch_pid and not _alive(watch_pid):
@@ -232,6 +254,44 @@ def serve(model: Path, state: Path, threads: int, context: int, parallel: int, w
         except (OSError, ValueError):
             pass
     os._exit(0)  # the server's native threads need no orderly shutdown
+
+
+def _speculation(params, kind: str, draft: Path | None, threads: int) -> None:
+    """Speculative decoding: "ngram" drafts from the text already in the context (no second model; the
+    paragraph repeats the card's words), "draft" runs a small model of the same tokenizer family ahead."""
+    import xllamacpp
+
+    types = xllamacpp.common_speculative_type
+    spec = params.speculative
+    if kind == "ngram":
+        spec.types = [types.COMMON_SPECULATIVE_TYPE_NGRAM_SIMPLE]
+    elif kind == "draft" and draft is not None:
+        spec.types = [types.COMMON_SPECULATIVE_TYPE_DRAFT_SIMPLE]
+        spec.draft.mparams.path = str(draft)
+        spec.draft.cpuparams.n_threads = threads
+        spec.draft.cpuparams_batch.n_threads = threads
+        spec.draft.n_max = DRAFT_TOKENS
+
+
+def warm_prefix(info: ServerInfo, system_prompt: str, timeout_s: float = 3600) -> None:
+    """One request of one token with the fixed system prompt: the server keeps its KV in the prompt cache."""
+    body = json.dumps({"model": info.model, "max_tokens": 1, "cache_prompt": True,
+                       "messages": [{"role": "system", "content": system_prompt},
+                                    {"role": "user", "content": "."}]}).encode()
+    request = urllib.request.Request(f"{info.api_url}/chat/completions", data=body,
+                                     headers={"Content-Type": "application/json"})
+    started = time.monotonic()
+    try:
+        with urllib.request.urlopen(request, timeout=timeout_s) as response:
+            response.read()
+        print(f"[llm-server] prompt de sistema em cache em {time.monotonic() - started:.1f} s", flush=True)
+    except (OSError, urllib.error.URLError) as exc:   # the server still serves; the first question pays
+        print(f"[llm-server] aviso: prompt de sistema não ficou em cache ({exc})", flush=True)
+
+
+def draft_model(settings: Settings) -> Path:
+    return Path(settings.llm_draft_model_path) if settings.llm_draft_model_path else \
+        settings.models_dir / DRAFT_FILE
 
 
 def run_with_server(settings: Settings, command: list[str]) -> int:
@@ -267,12 +327,17 @@ def main(argv: list[str] | None = None) -> int:
     srv.add_argument("--context", type=int, required=True)
     srv.add_argument("--parallel", type=int, required=True)
     srv.add_argument("--watch-pid", type=int)
+    srv.add_argument("--warm", help="prompt de sistema a pôr na cache ao arrancar")
+    srv.add_argument("--speculative", choices=SPECULATIVE, default="none")
+    srv.add_argument("--draft", help="GGUF do modelo de rascunho (--speculative draft)")
     run = sub.add_parser("run", help="corre um comando ao lado do servidor do modelo local")
     run.add_argument("cmd", nargs=argparse.REMAINDER)
     sub.add_parser("status", help="mostra o servidor em execução, se houver")
     args = parser.parse_args(argv)
     if args.command == "serve":
-        return serve(Path(args.model), Path(args.state), args.threads, args.context, args.parallel, args.watch_pid)
+        return serve(Path(args.model), Path(args.state), args.threads, args.context, args.parallel, args.watch_pid,
+                     Path(args.warm) if args.warm else None, args.speculative,
+                     Path(args.draft) if args.draft else None)
     settings = load_settings()
     if args.command == "run":
         cmd = args.cmd[1:] if args.cmd[:1] == ["--"] else args.cmd

@@ -9,18 +9,39 @@ import dataclasses
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import rules
-from assistant.answer import Answer, CitationRef, Guardrail, RateLine, ReadingChoice
+from assistant.answer import Answer, AnswerPart, CitationRef, Guardrail, RateLine, ReadingChoice
 from assistant.apply_rules import RuleRun, merge_facts, run_rules
-from assistant.guardrail import verify, without_percentages
-from assistant.llm import LlmInfo, LlmUnavailable, make_chat_model, stream_tokens, whole_sentences
-from assistant.prompting import build_messages, prompt
-from assistant.render import fmt_rate, follow_up, msg, render_card, treaty_name
+from assistant.claims import Grounds, check_sentence, tax_outcome
+from assistant.guardrail import numbers_in, without_percentages
+from assistant.llm import LlmInfo, LlmUnavailable, SentenceBuffer, make_chat_model, stream_tokens
+from assistant.presentation.build import Part as CardPart
+from assistant.presentation.build import build_card, say
+from assistant.presentation.card import Card, Line, Source
+from assistant.presentation.grounding import grounding_texts
+from assistant.presentation.markdown import card_markdown, follow_up_markdown
+from assistant.presentation.reply import refusal, reply, reply_text
+from assistant.presentation.values import (
+    Formatter,
+    Join,
+    Phrase,
+    StateForm,
+    StateName,
+    Topic,
+    Treaty,
+    Value,
+    msg,
+    render,
+)
+from assistant.prompting import build_messages
 from assistant.retrieve import DenseUnavailable, Hit, HybridSearch, open_dense
+from assistant.ticket_query import TicketQuery, ticket_query
 from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
 from assistant.understand.exemplars import ExemplarClassifier
+from assistant.understand.parts import PartTopic, out_of_scope_code, read_parts
+from assistant.understand.topic_model import TopicModel, trained_model
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
 from ingest.chunks import Chunk
@@ -56,6 +77,7 @@ class Assistant:
         self.llm_error = llm_error
         self.default_mode = "hybrid" if search.dense is not None else "bm25"
         self.classifier = _classifier_for(search.dense, settings)
+        self.reader: TopicModel = trained_model(settings.cache_dir)
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None, llm: str | None = None,
@@ -98,9 +120,10 @@ class Assistant:
         return final
 
     def retrieve(self, question: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
-        query = understand(question, rules.known_treaties())
-        return self.search.search(self._search_text(question, query), k, self._docs_for(query), mode,
-                                  _heading_terms(query))
+        """What the card's retrieval finds for a question (the same reading, the same query)."""
+        _, query = self._read(question)
+        tq = self._search_query(question, query)
+        return self.search.search(tq.text, k, self._docs_for(query), mode, tq.focus, tq.articles)
 
     def stream(self, question: str, extra_facts: dict[str, Any] | None = None) -> Iterator[StreamEvent]:
         started = time.perf_counter()
@@ -111,7 +134,8 @@ class Assistant:
                                   timings, error=error)
             return
         t = time.perf_counter()
-        query = understand(question, rules.known_treaties(), self._decide_topic(question))
+        asked, query = self._read(question)
+        in_scope = [p for p in asked if not p.out_of_scope]
         lang = query.language
         treaty = query.treaty or ("MLI" if query.mentions_mli else None)
         timings["understand"] = _ms(t)
@@ -128,14 +152,16 @@ class Assistant:
             yield self._abstained(question, lang, exc.text_in(lang), started, timings, query=query, treaty=treaty,
                                   error=str(exc))
             return
-        parts = [_Part(reading, q, run_rules(q, facts)) for reading, q in _readings(query, treaty)]
+        parts = [_Part(reading, q, run_rules(q, facts), in_scope[0] if in_scope else None)
+                 for reading, q in _readings(query, treaty)]
+        parts += self._other_parts(question, in_scope, treaty, extra_facts)
         run = _combined([p.run for p in parts])
         timings["rules"] = _ms(t)
 
         t = time.perf_counter()
         docs = self._docs_for(query, [p.query.treaty for p in parts], run)
-        hits = self.search.search(self._search_text(question, query), self.settings.retrieval_k, docs,
-                                  self.default_mode, _heading_terms(query))
+        tq = self._search_query(question, query)
+        hits = self.search.search(tq.text, self.settings.retrieval_k, docs, self.default_mode, tq.focus, tq.articles)
         citations = self._citations(run, hits)
         timings["retrieve"] = _ms(t)
         problem = self.search.dense_problem() if self.default_mode == "hybrid" else None
@@ -151,7 +177,7 @@ class Assistant:
             yield event
             return
 
-        answer = self._card_answer(question, query, parts, citations, lang)
+        answer = self._card_answer(question, query, parts, citations, lang, asked)
         answer.notices.extend(degraded)
         answer.timings_ms = dict(timings)
         yield StreamEvent("card", dataclasses.replace(answer, notices=list(answer.notices)))
@@ -162,12 +188,14 @@ class Assistant:
                                          notes=["injeção assinalada: o modelo não foi chamado"])
         elif self.chat_model is not None:
             yield from self._generate(answer, query)
+            if answer.explanation and answer.card_data is not None:   # else the deterministic reply stays
+                answer.reply = reply(answer.card_data, paragraph=answer.explanation).text
         elif self.llm_error:
             answer.notices.append(msg(lang, "llm_failed", reason=self.llm_error))
         timings["generate"] = _ms(t)
         answer.answer = _compose(answer)
         timings["total"] = _ms(started)
-        answer.timings_ms = timings
+        answer.timings_ms = {**answer.timings_ms, **timings}   # with the model's first token and sentence
         yield StreamEvent("final", answer)
 
     def _abstained(self, question: str, lang: str, text: str, started: float, timings: dict[str, float],
@@ -179,6 +207,7 @@ class Assistant:
         timings["total"] = _ms(started)
         return StreamEvent("final", Answer(
             question=question, language=lang, answer=text, card="" if error else text, abstained=True,
+            reply="" if error else refusal(lang, text).text,
             treaty=treaty, error=error, llm=self._llm_dict(), timings_ms=timings,
             query=query, rule_results=run))
 
@@ -195,12 +224,39 @@ class Assistant:
                 return None
         return decide
 
+    def _read(self, question: str) -> tuple[list[PartTopic], Query]:
+        """The questions the ticket asks, each with its topic by the trained reader, and the Query of the
+        first one in scope (its out-of-scope questions as side notes)."""
+        asked = read_parts(question, self.reader)
+        first = next((p.topic for p in asked if not p.out_of_scope), None)
+        query = understand(question, rules.known_treaties(), self._decide_topic(question), topic=first)
+        return asked, _with_parts(query, asked)
+
+    def _other_parts(self, question: str, asked: list[PartTopic], treaty: str | None,
+                     extra_facts: dict[str, Any] | None) -> list["_Part"]:
+        """The second and later questions of a ticket, and a close second topic of each question: each is read
+        with its own topic and answered in its own section, under the main question's treaty."""
+        if treaty is None:
+            return []
+        wanted: list[tuple[PartTopic, str, bool]] = []
+        for k, part in enumerate(asked):
+            if k:
+                wanted.append((part, part.topic, False))
+            second = part.runner_up[0] if part.runner_up else None
+            if second in rules.TOPICS and second not in {a.topic for a in asked}:
+                wanted.append((part, second, True))
+        out = []
+        for part, topic, alternative in wanted:
+            q = dataclasses.replace(understand(question, rules.known_treaties(), topic=topic), treaty=treaty)
+            out.append(_Part(None, q, run_rules(q, merge_facts(q.facts, extra_facts)), part, alternative))
+        return out
+
     # ---- steps ------------------------------------------------------------------------------
     def _llm_dict(self) -> dict[str, Any]:
         return {"backend": self.llm_info.backend, "model": self.llm_info.model}
 
     def _covered(self, lang: str) -> str:
-        return ", ".join(f"{treaty_name(t, lang)} ({t})" for t in rules.known_treaties()) + \
+        return ", ".join(f"{Formatter(lang).treaty(t)} ({t})" for t in rules.known_treaties()) + \
             ", MLI"
 
     def _abstention(self, query: Query, treaty: str | None, lang: str) -> str | None:
@@ -231,13 +287,12 @@ class Assistant:
                     {d.doc for d in found if d.relation == "modifies"}
         return docs
 
-    @staticmethod
-    def _search_text(question: str, query: Query) -> str:
-        # The corpus is Portuguese first: adding the topic's Portuguese name helps es/en questions. A topic
-        # the classifier chose came from the question's own embedding, which retrieval then reuses.
-        if query.topic and query.topic_method == "lexicon":
-            return f"{question} {topic_label(query.topic, 'pt')}"
-        return question
+    def _search_query(self, question: str, query: Query) -> TicketQuery:
+        """The whole question, the sentences that ask and the topic's articles (assistant/ticket_query.py)."""
+        treaties = [query.treaty] if query.treaty else [r.treaty for r in query.readings]
+        if query.mentions_mli:
+            treaties.append("MLI")
+        return ticket_query(question, query.topics, treaties, self.search.headings)
 
     @staticmethod
     def _weak(hits: list[Hit]) -> bool:
@@ -298,97 +353,107 @@ class Assistant:
         return exact[0] if exact else (candidates[0] if candidates else None)
 
     def _card_answer(self, question: str, query: Query, parts: list["_Part"], citations: list[CitationRef],
-                     lang: str) -> Answer:
+                     lang: str, asked: Sequence[PartTopic] = ()) -> Answer:
         index = {(c.doc, c.article, c.paragraph, c.subparagraph, c.quote): c.n
                  for c in citations if c.source == "rule"}
 
-        def cite(c: rules.Citation) -> str:
-            n = index.get((c.doc, c.article or "", c.paragraph, c.subparagraph, self._quote(c)))
-            return f"[{n}]" if n else ""
+        def cite(c: rules.Citation) -> int | None:
+            return index.get((c.doc, c.article or "", c.paragraph, c.subparagraph, self._quote(c)))
 
-        rates: list[RateLine] = []
-        sections: list[str] = []
-        for part in parts:
-            card = render_card(part.run, part.query.topic, lang, cite)
-            rates += card.rates
-            if part.reading is not None and card.markdown:
-                sections.append(f"#### {_reading_label(part.reading, lang)}\n{card.markdown}")
-            elif card.markdown:
-                sections.append(card.markdown)
-        body = "\n\n".join(sections)
-        if not body:  # no rule speaks to this: point at the passages themselves
-            body = msg(lang, "passages_intro") + "\n" + "\n".join(
-                f"- [{c.n}] {c.label()}{' — ' + c.heading if c.heading else ''}" for c in citations)
+        kinds = {d.id: (d.kind[0] if d.kind else "") for d in self.catalog}
+        sources = [Source(c.n, c.doc, kinds.get(c.doc, ""), c.treaty, c.article, c.paragraph, c.subparagraph,
+                          c.heading, c.quote) for c in citations]
         treaties = list(dict.fromkeys(p.query.treaty for p in parts if p.query.treaty))
-        names = " · ".join(treaty_name(t, lang) for t in treaties)
-        title = f"### {msg(lang, 'treaty_title', name=names)}"
-        if len(parts) > 1:
-            body = msg(lang, "readings_intro") + "\n\n" + body
+        intro, outro = [], []
+        if sum(p.reading is not None for p in parts) > 1:
+            intro.append(say("readings_intro"))
         elif len(query.readings) > 1 and parts[0].reading is not None:   # the likeliest, the others offered
-            others = "; ".join(_reading_label(r, lang) for r in query.readings if r != parts[0].reading)
-            body += "\n\n" + msg(lang, "readings_others", others=others)
-        premise = _premise(query.stated_rates, rates, lang)
-        if premise:
-            body = premise + "\n\n" + body
+            others = tuple(_reading_label(r) for r in query.readings if r != parts[0].reading)
+            outro.append(say("readings_others", others=Join(others)))
+        run = _combined([p.run for p in parts])
+        missing = list(run.missing_facts)
+        card = build_card([CardPart(_part_label(p, parts), p.query.topic, p.run) for p in parts], cite, lang,
+                          treaties, sources, missing,
+                          intro=[Line("intro", x) for x in intro], outro=[Line("intro", x) for x in outro],
+                          stated_rates=query.stated_rates)
         notices = []
         if query.injection:
             notices.append(msg(lang, "injection_notice"))
         notices += [msg(lang, "side_note",
                         what=msg(lang, f"out_of_scope.{code}", default=msg(lang, "out_of_scope.other")))
                     for code in query.side_notes]
-        run = _combined([p.run for p in parts])
-        missing = list(run.missing_facts)
-        choices = [ReadingChoice(r.treaty, _reading_label(r, lang), _clarification(r, lang))
+        fmt = Formatter(lang)
+        choices = [ReadingChoice(r.treaty, render(_reading_label(r), fmt), _clarification(r, lang))
                    for r in (query.readings if parts[0].reading is not None else ())]
+        premise = render(card.premise.text, fmt) if card.premise else ""
         return Answer(question=question, language=lang, answer="", abstained=False,
-                      treaty=treaties[0] if treaties else None, rates=rates, citations=citations,
-                      card=f"{title}\n{body}", llm=self._llm_dict(), missing_facts=missing,
-                      follow_up=follow_up(missing, lang), notices=notices, query=query,
-                      rule_results=run, readings=choices, premise=premise)
+                      treaty=treaties[0] if treaties else None, rates=_rate_lines(card), citations=citations,
+                      card=card_markdown(card), card_data=card, llm=self._llm_dict(), missing_facts=missing,
+                      follow_up=follow_up_markdown(card), notices=notices, query=query,
+                      rule_results=run, readings=choices, premise=premise, reply=reply_text(card),
+                      parts=_answer_parts(query, parts, asked, cite))
 
     def _generate(self, answer: Answer, query: Query) -> Iterator[StreamEvent]:
+        """The model's paragraph, sentence by sentence: each finished sentence is checked against the card's
+        data (assistant.claims) and shown only if it passes; a failed sentence is dropped and counted. A
+        timeout or a backend failure keeps the sentences already verified."""
         lang = answer.language
-        valid = {c.n for c in answer.citations}  # every passage shown to the user may be cited
-        # the user's rate is no ground
-        card = answer.card.replace(answer.premise, "") if answer.premise else answer.card
-        grounding = [card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations)]
-        question = without_percentages(answer.question, query.stated_rates)  # facts only, never asserted rates
-        guard = Guardrail(checked=True)
-        retry_note = ""
-        for attempt in (1, 2):
-            guard.attempts = attempt
-            messages = self._messages(answer, retry_note)
-            pieces: list[str] = []
-            try:
-                for token in stream_tokens(self.chat_model, messages, self.settings.llm_timeout_s):
-                    pieces.append(token)
-                    if attempt == 1:
-                        yield StreamEvent("token", text=token)
-            except Exception as exc:  # noqa: BLE001 - any backend failure degrades to the card
-                answer.notices.append(msg(lang, "llm_failed", reason=str(exc)[:160]))
-                guard.action, guard.notes = "fallback", [f"falha do LLM: {str(exc)[:160]}"]
-                answer.guardrail = guard
-                return
-            text = whole_sentences("".join(pieces))
-            verdict = verify(text, grounding, valid, question,
-                             answer.rule_results is not None and answer.rule_results.gives_exemption)
-            guard.numbers_checked = verdict.numbers
-            guard.ungrounded_numbers = verdict.ungrounded
-            guard.invalid_citations = verdict.invalid_refs
-            if verdict.ok:
-                guard.action = "passed" if attempt == 1 else "regenerated"
-                answer.explanation = text
-                answer.guardrail = guard
-                return
-            guard.notes.append(f"tentativa {attempt}: {verdict.problems()}")
-            retry_note = prompt("retry_note").format(problems=verdict.problems(),
-                                                     valid_refs=", ".join(map(str, sorted(valid))))
-        guard.action = "fallback"
-        answer.notices.append(msg(lang, "llm_fallback"))
+        grounds = self._grounds(answer, query)
+        guard = Guardrail(checked=True, attempts=1)
+        buffer = SentenceBuffer()
+        kept: list[str] = []
+        started = time.perf_counter()
+
+        def judge(sentences: list[str]) -> Iterator[StreamEvent]:
+            for sentence in sentences:
+                verdict = check_sentence(sentence, grounds)
+                guard.numbers_checked += numbers_in(sentence)
+                if verdict.ok:
+                    if not kept:
+                        answer.timings_ms["first_sentence"] = _ms(started)
+                    yield StreamEvent("token", text=(" " if kept else "") + sentence)
+                    kept.append(sentence)
+                else:
+                    guard.dropped.append(f"{sentence[:120]} — {'; '.join(verdict.problems)}")
+                    guard.contradicted_claims += len(verdict.contradictions)
+
+        failure = ""
+        try:
+            for token in stream_tokens(self.chat_model, self._messages(answer), self.settings.llm_timeout_s):
+                answer.timings_ms.setdefault("first_token", _ms(started))
+                yield from judge(buffer.feed(token))
+        except TimeoutError as exc:
+            failure = str(exc)
+            guard.notes.append(f"tempo esgotado: {exc}")
+        except Exception as exc:  # noqa: BLE001 - any backend failure degrades to the card
+            failure = str(exc)[:160]
+            guard.notes.append(f"falha do LLM: {failure}")
+        done, tail = buffer.finish()
+        yield from judge(done)
+        if tail and not buffer.released and not failure:   # a one-sentence answer without a full stop
+            yield from judge([tail])
+        guard.sentences_kept, guard.sentences_dropped = len(kept), len(guard.dropped)
+        answer.explanation = " ".join(kept)
+        guard.action = "passed" if kept and not guard.dropped else "trimmed" if kept else "fallback"
+        if failure and not kept:
+            answer.notices.append(msg(lang, "llm_failed", reason=failure))
+        elif not kept:
+            answer.notices.append(msg(lang, "llm_fallback"))
         answer.guardrail = guard
 
-    def _messages(self, answer: Answer, retry_note: str) -> list:
-        return build_messages(answer, retry_note)
+    @staticmethod
+    def _grounds(answer: Answer, query: Query) -> Grounds:
+        """The card's data the model's sentences are checked against. The user's asserted rates ground
+        nothing: the premise line that repeats them is left out, and the question keeps its facts only."""
+        card = grounding_texts(answer.card_data) if answer.card_data else ()
+        texts = (*card, *(c.passage for c in answer.citations), *(c.label() for c in answer.citations))
+        run = answer.rule_results
+        return Grounds(outcome=tax_outcome(run), exemption=run is not None and run.gives_exemption, texts=texts,
+                       refs=frozenset(c.n for c in answer.citations),
+                       question=without_percentages(answer.question, query.stated_rates), language=answer.language)
+
+    def _messages(self, answer: Answer) -> list:
+        return build_messages(answer)
 
 
 _CLASSIFIERS: dict[int, ExemplarClassifier] = {}
@@ -407,10 +472,24 @@ def _classifier_for(dense, settings: Settings) -> ExemplarClassifier | None:
 
 @dataclass(frozen=True)
 class _Part:
-    """One reading of the question (None when it is certain) and what the rules said for it."""
+    """One reading of the question (None when it is certain) and what the rules said for it; `asked`: the
+    ticket's question it answers (None without the trained reader), `alternative`: a close second topic."""
     reading: Reading | None
     query: Query
     run: RuleRun
+    asked: PartTopic | None = None
+    alternative: bool = False
+
+
+def _with_parts(query: Query, asked: list[PartTopic]) -> Query:
+    """The out-of-scope questions of a ticket become its side notes (each a one-line note on the card); a
+    ticket whose every question is out of scope is out of scope."""
+    codes = tuple(out_of_scope_code(query.text, p) for p in asked if p.out_of_scope)
+    if not codes:
+        return query
+    if len(codes) == len(asked):
+        return dataclasses.replace(query, out_of_scope=query.out_of_scope or codes[0])
+    return dataclasses.replace(query, side_notes=tuple(dict.fromkeys(query.side_notes + codes)))
 
 
 def _readings(query: Query, treaty: str | None) -> list[tuple[Reading | None, Query]]:
@@ -431,6 +510,8 @@ def _combined(runs: list[RuleRun]) -> RuleRun:
     for run in runs:
         out.withholding += run.withholding
         out.figures += run.figures
+        out.rights += run.rights
+        out.relief += [r for r in run.relief if r not in out.relief]
         out.documents += [d for d in run.documents if d not in out.documents]
         out.errors += run.errors
         out.missing_facts += [m for m in run.missing_facts if m not in out.missing_facts]
@@ -440,32 +521,61 @@ def _combined(runs: list[RuleRun]) -> RuleRun:
     return out
 
 
-def _reading_label(reading: Reading, lang: str) -> str:
+def _part_label(part: _Part, parts: list[_Part]) -> Value | None:
+    """A section's heading: the treaty reading, the ticket's question when it asks several, "if this is
+    about ..." when a close second topic of the same question is answered too."""
+    heads: list[Value] = [_reading_label(part.reading)] if part.reading is not None else []
+    asked = [p.asked for p in parts if p.asked is not None and not p.alternative]
+    if part.asked is not None and not part.alternative and len(asked) > 1:
+        heads.append(say("part_heading", question=_clip(part.asked.question.text)))
+    hedged = any(p.alternative and p.asked == part.asked for p in parts)
+    if part.asked is not None and (part.alternative or hedged):
+        heads.append(say("part_if_topic", topic=Topic(part.query.topic or "")))
+    return None if not heads else heads[0] if len(heads) == 1 else Join(tuple(heads), " — ")
+
+
+def _clip(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + "…"
+
+
+def _answer_parts(query: Query, parts: list[_Part], asked: Sequence[PartTopic], cite) -> list[AnswerPart]:
+    """The ticket's questions as answered: each section's reading and rules, then the out-of-scope ones."""
+    out = []
+    for part in parts:
+        if part.asked is None:
+            continue
+        cited = {n for n in (cite(c) for c in part.run.citations()) if n}
+        confidence = part.asked.runner_up[1] if part.alternative and part.asked.runner_up else part.asked.confidence
+        out.append(AnswerPart(question=part.asked.question.text, topic=part.query.topic or "", confidence=confidence,
+                              alternative=part.alternative, rule_results=part.run, citations=tuple(sorted(cited))))
+    out += [AnswerPart(question=p.question.text, topic=p.topic, confidence=p.confidence,
+                       out_of_scope=out_of_scope_code(query.text, p)) for p in asked if p.out_of_scope]
+    return out
+
+
+def _reading_label(reading: Reading) -> Phrase:
     key = {"residence": "reading_residence", "source": "reading_source"}.get(reading.assumed_role or "",
                                                                             "reading_other")
-    return msg(lang, key, state=state_name(reading.assumed or "", lang), treaty=treaty_name(reading.treaty, lang))
+    return say(key, state=StateName(reading.assumed or "", _FORM.get(reading.assumed_role or "", "name")),
+               treaty=Treaty(reading.treaty))
 
 
 def _clarification(reading: Reading, lang: str) -> str:
     key = {"residence": "clarify_residence", "source": "clarify_source"}.get(reading.assumed_role or "",
                                                                             "clarify_other")
-    return msg(lang, key, state=state_name(reading.assumed or "", lang))
+    return render(say(key, state=StateName(reading.assumed or "", _FORM.get(reading.assumed_role or "", "name"))),
+                  Formatter(lang))
 
 
-def _premise(stated: tuple[float, ...], rates: list[RateLine], lang: str) -> str:
-    """The rate the user took for granted, confirmed or corrected against the rules' rates."""
-    if not stated or not rates:
-        return ""
-    shown = sorted({r.value for r in rates})
-    fixed = " / ".join(fmt_rate(v, lang) for v in shown)
-    wrong = [v for v in dict.fromkeys(stated) if v not in shown]
-    if wrong:
-        return msg(lang, "stated_rate_correction", stated=", ".join(fmt_rate(v, lang) for v in wrong), fixed=fixed)
-    return msg(lang, "stated_rate_confirmed", stated=", ".join(fmt_rate(v, lang) for v in dict.fromkeys(stated)))
+_FORM: dict[str, StateForm] = {"residence": "in", "source": "from"}   # "residente no Brasil", "vem do Brasil"
 
 
-def _heading_terms(query: Query) -> tuple[str, ...]:
-    return tuple(topic_label(t, lang) for t in query.topics[:1] for lang in ("pt", "es"))
+def _rate_lines(card: Card) -> list[RateLine]:
+    """The card's rates as the JSON contract's `rates` (condition in words, citation as a short label)."""
+    fmt = Formatter(card.language)
+    return [RateLine(value=r.value, income=r.income, source_state=r.source_state, residence_state=r.residence_state,
+                     condition=render(r.condition, fmt) if r.condition is not None else "",
+                     citation=r.ref.label() if r.ref else "") for r in card.rates()]
 
 
 def _spans(chunk: Chunk | None) -> tuple[tuple[int, int], ...]:

@@ -29,6 +29,7 @@ class Timing:
     first_token_s: float | None
     total_s: float
     chunks: int                        # streamed pieces with text (~ tokens)
+    server: dict | None = None         # llama.cpp's `timings` of the last chunk (tokens/s, draft tokens accepted)
 
 
 def chat_prompts(count: int) -> list[list[dict[str, str]]]:
@@ -56,18 +57,20 @@ def stream_once(url: str, model: str, messages: list[dict[str, str]], max_tokens
     req = urllib.request.Request(f"{url.rstrip('/')}/chat/completions", data=json.dumps(body).encode(),
                                  headers={"Content-Type": "application/json"})
     started = time.perf_counter()
-    first, chunks = None, 0
+    first, chunks, server = None, 0, None
     with urllib.request.urlopen(req, timeout=600) as resp:
         for raw in resp:
             line = raw.decode("utf-8", "replace").strip()
             if not line.startswith("data:") or line == "data: [DONE]":
                 continue
-            choices = json.loads(line[5:]).get("choices") or [{}]
+            data = json.loads(line[5:])
+            server = data.get("timings") or server
+            choices = data.get("choices") or [{}]
             if (choices[0].get("delta") or {}).get("content"):
                 chunks += 1
                 if first is None:
                     first = time.perf_counter() - started
-    return Timing(first, time.perf_counter() - started, chunks)
+    return Timing(first, time.perf_counter() - started, chunks, server)
 
 
 def concurrent(url: str, model: str, prompts: Sequence[list[dict[str, str]]], max_tokens: int) -> list[Timing]:

@@ -229,29 +229,28 @@ def load(split: Literal["train", "test", "incoming"], root: Path = TICKETS_DIR) 
 
 def _write(path: Path, tickets: list[Ticket]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a", encoding="utf-8") as fh:
+    with path.open("w", encoding="utf-8") as fh:
         for t in tickets:
             fh.write(json.dumps(t.model_dump(exclude_defaults=True), ensure_ascii=False) + "\n")
 
 
-def split_incoming(root: Path = TICKETS_DIR) -> dict[str, int]:
-    """Move every incoming ticket to train/ or test/ by its page, keeping the batch (file) name; test
-    tickets are added to the sealed manifest with the batch they came in."""
+def split_incoming(root: Path = TICKETS_DIR, final: bool = False) -> dict[str, int]:
+    """Write each incoming batch's tickets to train/<batch>.jsonl and test/<batch>.jsonl by their page (a batch
+    being written is split again as it grows); `final` removes the incoming file once split. The sealed
+    manifest records every test ticket's content hash and each batch's test count."""
     counts = {"train": 0, "test": 0}
     sealed = json.loads(SEALED.read_text()) if SEALED.exists() else {"batches": {}, "tickets": {}}
     for path in sorted((root / "incoming").glob("*.jsonl")):
-        tickets = read_file(path)
         by_split: dict[str, list[Ticket]] = {"train": [], "test": []}
-        for t in tickets:
+        for t in read_file(path):
             by_split[t.split].append(t)
         for split, items in by_split.items():
-            if items:
-                _write(root / split / path.name, items)
-                counts[split] += len(items)
-        for t in by_split["test"]:
-            sealed["tickets"][t.id] = content_hash(t)
-        sealed["batches"].setdefault(path.stem, len(by_split["test"]))
-        path.unlink()
+            _write(root / split / path.name, items)
+            counts[split] += len(items)
+        sealed["batches"][path.stem] = len(by_split["test"])
+        if final:
+            path.unlink()
+    sealed["tickets"] = {t.id: content_hash(t) for t in load("test", root)}
     SEALED.write_text(json.dumps(sealed, indent=1, sort_keys=True) + "\n")
     return counts
 
@@ -282,13 +281,13 @@ def check(paths: list[Path]) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["split"]:
-        print(json.dumps(split_incoming()))
+        print(json.dumps(split_incoming(final="--final" in args)))
         return 0
     if args[:1] == ["check"]:
         paths = [Path(a) for a in args[1:]] or [p for s in ("incoming", "train", "test")
                                                  for p in sorted((TICKETS_DIR / s).glob("*.jsonl"))]
         return 1 if check(paths) else 0
-    print("uso: python -m eval.tickets check|split")
+    print("uso: python -m eval.tickets check [FILE...] | split [--final]")
     return 2
 
 

@@ -10,17 +10,10 @@ from ingest.catalog import CorpusError
 from ingest.chunks import Chunk
 from ingest.embedding_cache import EmbeddingCache
 from ingest.embeddings import EmbeddingModelMissing, load_embeddings
-from ingest.index import SyncReport, build_chunks, rebuild, staging_name, sync, write_chunks_file
+from ingest.index import SyncReport, build_chunks, rebuild, resume_swap, sync, write_chunks_file
 from ingest.model_fingerprint import model_fingerprint
-from ingest.store import (
-    StoreUnavailable,
-    chroma_client,
-    chroma_path,
-    chunk_collection,
-    drop_collection,
-    prune_orphan_segments,
-    unreachable,
-)
+from ingest.store import (StoreUnavailable, chroma_client, chroma_path, chunk_collection, prune_orphan_segments,
+                          unreachable)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,7 +74,7 @@ def _index(settings: Settings, chunks: list[Chunk], full: bool, progress: bool,
             report = rebuild(client, settings.collection, chunks, lambda: load_embeddings(settings), model_ref,
                              progress=progress, cache=cache)
         else:
-            drop_collection(client, staging_name(settings.collection))  # left by an interrupted rebuild
+            resume_swap(client, settings.collection)  # what an interrupted rebuild left
             report = sync(chunk_collection(client, settings.collection), chunks, lambda: load_embeddings(settings),
                           model_ref, progress=progress, cache=cache)
         count = chunk_collection(client, settings.collection).count()

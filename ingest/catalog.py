@@ -7,6 +7,7 @@ no larger than MAX_DOCUMENT_BYTES. Every problem is reported in Portuguese, nami
 from __future__ import annotations
 
 import errno
+import re
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path, PurePosixPath
@@ -42,6 +43,10 @@ class DocumentInfo:
     source_reference: str | None = None
     notes: str = ""
     ocr: bool = False        # an OCR scan: units get a corrected reading (ingest.ocr_reading)
+    articles: tuple[int, int] = (1, 10_000)   # how many numbered articles/items/sections (min, max)
+    size_kb: tuple[int, int] = (0, MAX_DOCUMENT_BYTES // 1000)  # the file's size range, in kB
+    missing_articles: frozenset[int] = frozenset()   # numbers the source lacks (a file cut mid-treaty)
+    misnumbered: tuple[tuple[str, str], ...] = ()    # (number, label printed for it): ("IX", "XI")
     path: Path = field(default=Path("."), compare=False)
 
 
@@ -49,9 +54,41 @@ def _listed(value: Any) -> Any:
     return [value] if isinstance(value, str) else value
 
 
+_RANGE = re.compile(r"^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$")
+
+
+def _range(value: Any) -> Any:
+    """`29` or `"28-30"` -> (29, 29) / (28, 30); anything else is left for pydantic to reject."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return (value, value)
+    if isinstance(value, str) and (m := _RANGE.match(value)):
+        low, high = int(m.group(1)), int(m.group(2) or m.group(1))
+        if low > high:
+            raise ValueError(f"intervalo invertido {value!r} (use mínimo-máximo)")
+        return (low, high)
+    if isinstance(value, str):
+        raise ValueError(f"intervalo inválido {value!r} (use um número, ou mínimo-máximo como 28-30)")
+    return value
+
+
+def _number_set(value: Any) -> Any:
+    """`"1-6"`, `[3, 5]` or `7` -> the set of numbers."""
+    if value is None:
+        return []
+    items = value if isinstance(value, list) else [value]
+    out: list[int] = []
+    for item in items:
+        low, high = _range(item)
+        out.extend(range(low, high + 1))
+    return out
+
+
 Text = Annotated[str, Field(min_length=1)]
 Code = Annotated[str, Field(pattern=r"^[A-Z]{2,3}$")]
 Language = Annotated[str, Field(pattern=r"^[a-z]{2}$")]
+Range = Annotated[tuple[Annotated[int, Field(ge=0)], Annotated[int, Field(ge=0)]], BeforeValidator(_range)]
 
 
 class CatalogEntry(BaseModel):
@@ -73,6 +110,10 @@ class CatalogEntry(BaseModel):
     source_reference: str | None = None
     notes: str | None = ""
     ocr: StrictBool = False
+    articles: Range                       # numbered articles (items, sections) the document has
+    size_kb: Range                        # the file's size, in kB (1 kB = 1000 bytes)
+    missing_articles: Annotated[list[Annotated[int, Field(ge=1)]], BeforeValidator(_number_set)] = []
+    misnumbered: dict[str, str] = {}      # {"IX": "XI"}: the source prints XI where IX belongs
 
     @field_validator("layout")
     @classmethod
@@ -182,5 +223,7 @@ def load_catalog(corpus_dir: Path) -> list[DocumentInfo]:
             parties=tuple(entry.parties), languages=tuple(entry.languages), layout=entry.layout,
             signed=entry.signed, in_force=entry.in_force, applies_to=entry.applies_to,
             source_reference=entry.source_reference, notes=(entry.notes or "").strip(), ocr=entry.ocr,
+            articles=entry.articles, size_kb=entry.size_kb, missing_articles=frozenset(entry.missing_articles),
+            misnumbered=tuple(sorted(entry.misnumbered.items())),
             path=_document_path(corpus_dir, entry, where)))
     return docs

@@ -38,7 +38,13 @@ class Chunk:
         return f"{self.context}\n{self.text}" if self.context else self.text
 
     def content_hash(self, model_ref: str) -> str:
+        """What the vector was computed from (the model and the text): it decides what to re-embed."""
         return hashlib.sha256(f"{model_ref}\n{self.embed_text}\n{self.spans}".encode()).hexdigest()[:32]
+
+    @property
+    def text_hash(self) -> str:
+        """The passage's words and place, whatever the model: a reader compares it with chunks.jsonl."""
+        return hashlib.sha256(f"{self.embed_text}\n{self.spans}".encode()).hexdigest()[:32]
 
     def metadata(self) -> dict[str, str | int]:
         meta = asdict(self)

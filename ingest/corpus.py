@@ -5,11 +5,13 @@ half-updated index behind.
 """
 from __future__ import annotations
 
+import codecs
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
 from ingest.catalog import CorpusError, DocumentInfo, load_catalog
+from ingest.invariants import check_distinct, check_document
 from ingest.ocr_reading import clean_reading
 from ingest.parsers import parser_for
 from ingest.units import ParsedDocument, Unit
@@ -17,10 +19,36 @@ from ingest.units import ParsedDocument, Unit
 DEFAULT_CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
 
 
+_WIDE_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32 LE"), (codecs.BOM_UTF32_BE, "UTF-32 BE"),
+              (codecs.BOM_UTF16_LE, "UTF-16 LE"), (codecs.BOM_UTF16_BE, "UTF-16 BE"))  # 32 first: it starts like 16
+
+
+def wide_encoding(raw: bytes) -> str | None:
+    """'UTF-16 LE' etc. when the bytes are text in a wide encoding (by its BOM, or NULs at every 2nd/4th byte)."""
+    for bom, name in _WIDE_BOMS:
+        if raw.startswith(bom):
+            return name
+    sample = raw[:4096]
+    if len(sample) < 8:
+        return None
+    for width, name in ((4, "UTF-32"), (2, "UTF-16")):
+        for offset, order in ((0, "LE"), (width - 1, "BE")):  # the byte that carries an ASCII letter
+            lanes = [sample[i] for i in range(offset, len(sample) - width + 1, width)]
+            zeros = [sample[i + j] for i in range(0, len(sample) - width + 1, width)
+                     for j in range(width) if j != offset]
+            if zeros and not any(zeros) and sum(map(bool, lanes)) > 0.9 * len(lanes):
+                return f"{name} {order}"
+    return None
+
+
 def read_source(path: Path) -> str:
-    raw = path.read_bytes()
+    """The file's text: UTF-8, a leading BOM dropped (so adding or removing one changes nothing)."""
+    raw = path.read_bytes().removeprefix(codecs.BOM_UTF8)
     if not raw.strip():
         raise CorpusError(f"{path}: ficheiro vazio")
+    if wide := wide_encoding(raw):
+        raise CorpusError(f"{path}: texto em {wide}, não em UTF-8: converta-o (ex.: iconv -f {wide.split()[0]} "
+                          "-t UTF-8)")
     if b"\x00" in raw:
         raise CorpusError(f"{path}: ficheiro binário (contém bytes NUL)")
     try:
@@ -43,7 +71,9 @@ def parse_document(info: DocumentInfo) -> ParsedDocument:
         raise CorpusError(f"{info.path}: ids de unidade repetidos: {', '.join(dup[:5])}")
     if info.ocr:
         units = with_readings(source, units, info.languages)
-    return ParsedDocument(doc_id=info.id, source=source, units=tuple(units))
+    doc = ParsedDocument(doc_id=info.id, source=source, units=tuple(units))
+    check_document(info, doc, info.path.stat().st_size)
+    return doc
 
 
 def with_readings(source: str, units: list[Unit], languages: tuple[str, ...]) -> list[Unit]:
@@ -55,8 +85,15 @@ def with_readings(source: str, units: list[Unit], languages: tuple[str, ...]) ->
     return out
 
 
+def parse_catalogued(corpus_dir: Path) -> list[tuple[DocumentInfo, ParsedDocument]]:
+    """Every catalog entry parsed and checked, alone (ingest.invariants) and against the others."""
+    documents = [(info, parse_document(info)) for info in load_catalog(corpus_dir)]
+    check_distinct(documents)
+    return documents
+
+
 def parse_corpus(corpus_dir: Path = DEFAULT_CORPUS_DIR) -> dict[str, ParsedDocument]:
-    return {info.id: parse_document(info) for info in load_catalog(corpus_dir)}
+    return {info.id: doc for info, doc in parse_catalogued(corpus_dir)}
 
 
 @lru_cache(maxsize=4)

@@ -17,11 +17,10 @@ from typing import Callable
 from langchain_core.embeddings import Embeddings
 from tqdm import tqdm
 
-from ingest.catalog import load_catalog
 from ingest.chunks import Chunk, chunk_document
-from ingest.corpus import parse_document
+from ingest.corpus import parse_catalogued
 from ingest.embedding_cache import EmbeddingCache
-from ingest.store import chunk_collection, drop_collection
+from ingest.store import chunk_collection, drop_collection, existing_collection
 
 CHUNKS_FILE = "chunks.jsonl"
 BATCH = 32
@@ -40,8 +39,8 @@ class SyncReport:
 
 def build_chunks(corpus_dir: Path) -> list[Chunk]:
     chunks: list[Chunk] = []
-    for info in load_catalog(corpus_dir):
-        chunks.extend(chunk_document(info, parse_document(info)))
+    for info, doc in parse_catalogued(corpus_dir):
+        chunks.extend(chunk_document(info, doc))
     return chunks
 
 
@@ -77,9 +76,16 @@ def sync(collection, chunks: list[Chunk], embedder_factory: Callable[[], Embeddi
     wanted = {c.id: c for c in chunks}
     hashes = {c.id: c.content_hash(model_ref) for c in chunks}
     existing = collection.get(include=["metadatas"])
-    stored = {i: (m or {}).get("hash") for i, m in zip(existing["ids"], existing["metadatas"])}
+    stored = {i: m or {} for i, m in zip(existing["ids"], existing["metadatas"])}
     # sorted by length so each batch pads little: on 2 CPU cores padding is most of the waste
-    to_embed = sorted((c for c in chunks if stored.get(c.id) != hashes[c.id]), key=lambda c: len(c.embed_text))
+    to_embed = sorted((c for c in chunks if stored.get(c.id, {}).get("hash") != hashes[c.id]),
+                      key=lambda c: len(c.embed_text))
+    # vectors indexed before text hashes were recorded: the vector is right, only the stamp is missing
+    unstamped = [c for c in chunks if c.id in stored and stored[c.id].get("hash") == hashes[c.id]
+                 and stored[c.id].get("text_hash") != c.text_hash]
+    for i in range(0, len(unstamped), BATCH):
+        batch = unstamped[i:i + BATCH]
+        collection.update(ids=[c.id for c in batch], metadatas=[_metadata(c, hashes) for c in batch])
     to_delete = [i for i in stored if i not in wanted]
     cached = cache.get_many([hashes[c.id] for c in to_embed]) if cache and to_embed else {}
     reused = [c for c in to_embed if hashes[c.id] in cached]
@@ -104,9 +110,13 @@ def sync(collection, chunks: list[Chunk], embedder_factory: Callable[[], Embeddi
                       unchanged=len(chunks) - len(to_embed), seconds=time.perf_counter() - started)
 
 
+def _metadata(chunk: Chunk, hashes: dict[str, str]) -> dict[str, str | int]:
+    return {**chunk.metadata(), "hash": hashes[chunk.id], "text_hash": chunk.text_hash}
+
+
 def _upsert(collection, batch: list[Chunk], vectors: list[list[float]], hashes: dict[str, str]) -> None:
     collection.upsert(ids=[c.id for c in batch], embeddings=vectors, documents=[c.text for c in batch],
-                      metadatas=[{**c.metadata(), "hash": hashes[c.id]} for c in batch])
+                      metadatas=[_metadata(c, hashes) for c in batch])
 
 
 def staging_name(name: str) -> str:
@@ -114,20 +124,25 @@ def staging_name(name: str) -> str:
 
 
 def check_index(collection, chunks: list[Chunk]) -> None:
-    """Raise IndexIncomplete unless the collection holds exactly the ids of chunks.jsonl."""
+    """Raise IndexIncomplete unless every vector of the collection was computed from the text of
+    chunks.jsonl, chunk for chunk: ids alone miss a plain ingest killed half-way through a corpus edit."""
     if collection is None:
         raise IndexIncomplete("índice incompleto — corra `make index` (a coleção de vetores não existe)")
-    stored = set(collection.get(include=[])["ids"])
-    wanted = {c.id for c in chunks}
-    if stored != wanted:
-        raise IndexIncomplete(f"índice incompleto — corra `make index` ({len(stored & wanted)} de {len(wanted)} "
-                              f"passagens com vetor, {len(stored - wanted)} vetores a mais)")
+    got = collection.get(include=["metadatas"])
+    stored = {i: (m or {}).get("text_hash") for i, m in zip(got["ids"], got["metadatas"])}
+    wanted = {c.id: c.text_hash for c in chunks}
+    current = sum(1 for i, h in wanted.items() if stored.get(i) == h)
+    if current != len(wanted) or len(stored) != len(wanted):
+        extra = len(set(stored) - set(wanted))
+        raise IndexIncomplete(f"índice incompleto — corra `make index` ({current} de {len(wanted)} passagens com "
+                              f"vetor do texto atual, {extra} vetores a mais)")
 
 
 def rebuild(client, name: str, chunks: list[Chunk], embedder_factory: Callable[[], Embeddings], model_ref: str,
             progress: bool = True, cache: EmbeddingCache | None = None) -> SyncReport:
     """Everything embedded again into a staging collection, swapped in under `name` only when complete:
-    a kill at any point leaves the old collection (or none, which readers report), never a partial one."""
+    a kill at any point leaves the old collection, the new one, or (between the drop and the rename) only
+    the complete staging one, which readers report and the next ingest promotes (see resume_swap)."""
     staging = staging_name(name)
     drop_collection(client, staging)
     collection = chunk_collection(client, staging)
@@ -136,3 +151,15 @@ def rebuild(client, name: str, chunks: list[Chunk], embedder_factory: Callable[[
     drop_collection(client, name)
     collection.modify(name=name)
     return report
+
+
+def resume_swap(client, name: str) -> None:
+    """Before a plain ingest: a staging collection left by an interrupted rebuild is dropped, unless the
+    rebuild was killed between dropping the old collection and renaming the new one: then it is the index."""
+    staging = existing_collection(client, staging_name(name))
+    if staging is None:
+        return
+    if existing_collection(client, name) is None:
+        staging.modify(name=name)
+    else:
+        drop_collection(client, staging_name(name))

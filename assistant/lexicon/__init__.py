@@ -59,7 +59,7 @@ class Countries:
 
 
 def _exact(form: str) -> re.Pattern[str]:
-    tail = r"(?!\w)" if form[-1].isalnum() else ""
+    tail = r"(?![\w$])" if form[-1].isalnum() else ""      # "US$" is a currency, not the country
     return re.compile(rf"(?<![\w.]){re.escape(form)}{tail}")
 
 

@@ -88,11 +88,29 @@ def _sub_case(hits: Hits, field: str) -> str | None:
     return None
 
 
+def _paid_by_government(hits: Hits, g: Grammar) -> bool:
+    """"do governo português", "from the Brazilian government", "pelo Estado": a government pays; not "uma
+    agência 100% do Governo", "propriedade do Estado": an entity the government owns."""
+    owned = {i for m in hits("government_owned") for i in range(m.end, m.end + 4)}
+    return any("from_preps" in g.categories_before(m.start - 1, 3) and not owned & set(range(m.start - 3, m.start))
+               for m in hits("government"))
+
+
+def _pension_kind(hits: Hits, g: Grammar, topic_list: tuple[str, ...]) -> str | None:
+    """The kind the words name; a pension a government pays, with no other kind named, is a public one."""
+    if not {"pensions", "government_service"} & set(topic_list):
+        return None
+    named = _sub_case(hits, "pension_kind")
+    if named is None and "pensions" in topic_list and _paid_by_government(hits, g):
+        return "government"
+    return named
+
+
 def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employment: bool) -> str | None:
     if hits("individual"):
         return "individual"
-    if hits("government"):
-        return "government"
+    if hits("government") and not _paid_by_government(hits, g):
+        return "government"                            # not "do governo português", "from the Brazilian government": the payer
     not_bank = {i for m in hits("not_beneficiary_bank") for i in range(m.start, m.end)}
     lends = any(cat == "lend_verbs" for _, cat in g.by_start.values())
     loan_ends = {m.end for m in hits("loan")}
@@ -120,8 +138,13 @@ class _Amounts:
     loan_term_years: float | None
     stay_days: float | None
     stay_months: float | None
+    stay_unit: str | None                # the unit the stay was written in: "days" | "weeks" | "months" | "years"
 
 
+# The longest stay any treaty's rule counts (students' 4 years in BR-ES 21(2)... with margin): a longer "stay"
+# is a career or a life somewhere, not a stay.
+_LONGEST_STAY_MONTHS = 6 * 12
+_HOLDING_TOPICS = {"dividends", "capital_gains", "double_taxation_relief"}
 _IN_MONTHS = {"years": 12.0, "months": 1.0, "weeks": 12 / 52, "days": 12 / 365}
 _RULE_WORDS = {"dos", "the", "los", "de", "os", "regra", "rule", "regla", "limite", "limit", "mais", "more", "than"}
 
@@ -132,12 +155,16 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
     not_loan = {i for m in hits("not_loan") for i in range(m.start, m.end)}
     loan = [m for m in hits("loan") if m.start not in not_loan]
     stay = hits("stay")
+    other_pct = hits("not_holding_pct")
+    shares = bool(hits("gain_kind:shares"))           # shares or a stake named: a period can be a holding
 
     holding_pct = None
     rates: list[float] = []
     for q in percentages(folded, lang):
         i = _token_at(tokens, q.start)
         bounds = _sentence_bounds(tokens, i)
+        if _nearest(other_pct, i, bounds, 3) is not None:
+            continue                                   # "10% de valorização", "a 5% de juros": neither
         dh, dr = _nearest(holding, i, bounds, 6), _nearest(rate, i, bounds, 8)
         # a holding only when the words say so ("detenho 30%", "30% do capital"); a bare percentage is the
         # rate the user takes for granted ("…é de 5%, certo?"), which the card confirms or corrects
@@ -147,7 +174,7 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         else:
             rates.append(q.value)
 
-    held = loan_term = days = months = None
+    held = loan_term = days = months = unit = None
     for q in durations(folded, lang):
         i = _token_at(tokens, q.start)
         if q.value == 183 and q.unit == "days" and i > 0 and tokens[i - 1].norm in _RULE_WORDS:
@@ -156,17 +183,23 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         dist = {"loan": _nearest(loan, i, bounds, 8), "holding": _nearest(holding, i, bounds, 10),
                 "stay": _nearest(stay, i, bounds, 10)}
         known = {k: d for k, d in dist.items() if d is not None}
+        if "holding" in known and not (holding_pct is not None or shares or set(topic_list) & _HOLDING_TOPICS):
+            del known["holding"]                       # "con una beca", "tem uma obra": no shares in sight
         if known:
             kind = min(known, key=lambda k: (known[k], k != "holding"))
-        elif set(topic_list) & {"dividends", "capital_gains"}:
+        elif set(topic_list) & {"dividends", "capital_gains"} or holding_pct is not None:
             kind = "holding"
         elif "interest" in topic_list:
             kind = "loan"
-        elif set(topic_list) & {"employment", "students", "professors"}:
+        elif set(topic_list) & {"employment", "students", "professors", "permanent_establishment"}:
             kind = "stay"
         else:
             continue
         in_months = q.value * _IN_MONTHS[q.unit]
+        if _an_age(folded, q) or (_time_lived(folded, q.start) and (kind != "stay" or in_months > 12)):
+            continue                                   # "tenho 40 anos", "moro há 12 anos em Lisboa": no period
+        if kind == "stay" and in_months > _LONGEST_STAY_MONTHS:
+            continue                                   # "trabalhei 20 anos na Prefeitura": a career, not a stay
         if _lower_bound(folded, q.start):       # "há mais de um ano": at least that long
             if kind == "stay" and q.unit == "days" and days is None:
                 days = q.value + 1
@@ -178,8 +211,29 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         elif kind == "stay" and q.unit == "days" and days is None:
             days = q.value
         elif kind == "stay" and q.unit != "days" and months is None:
-            months = round(in_months, 2)
-    return _Amounts(holding_pct, tuple(rates), held, loan_term, days, months)
+            months, unit = round(in_months, 2), q.unit
+    return _Amounts(holding_pct, tuple(rates), held, loan_term, days, months,
+                    "days" if days is not None and months is None else unit)
+
+
+_AGE_BEFORE = re.compile(r"\b(?:tenho|tengo|tinha|tenia|tiene|aos|a los|at|aged|age of|idade de|edad de|"
+                         r"i am|i m|im|he is|she is|cumpli|cumpri|fiz|fez|hice)\s+$")
+_AGE_AFTER = re.compile(r"\s+(?:de idade|de edad|old|of age)\b")
+# Living somewhere for a time ("moro há 12 anos em Lisboa", "vivi 40 anos em Curitiba", "lived in Porto for
+# 10 years"): a verb of living shortly before the number, in the same clause.
+_LIVED = re.compile(r"\b(?:moro|morei|morava|mora|moramos|vivo|vivi|vivia|vive|viveu|vivio|vivimos|vivemos|resido|"
+                    r"residi|residia|reside|live|lived|living|lives|resided)\b[^.;,!?%]{0,40}$")
+
+
+def _an_age(folded: str, q) -> bool:
+    """A person's age ("tenho 40 anos", "a los 62 años", "45 years old"), never a period of anything."""
+    return q.unit == "years" and bool(_AGE_BEFORE.search(folded[max(0, q.start - 16):q.start])
+                                      or _AGE_AFTER.match(folded, q.end))
+
+
+def _time_lived(folded: str, start: int) -> bool:
+    """Years lived somewhere: not a holding or a loan term (a stay for the 183 days may still be)."""
+    return bool(_LIVED.search(folded[max(0, start - 60):start]))
 
 
 _LOWER_BOUND = re.compile(r"(?:mais de|more than|over|mas de|acima de|superior a|at least|pelo menos|"
@@ -256,6 +310,7 @@ class StatedFacts:
     fiscal_year: int | None
     tiebreaker: TiebreakerFacts | None
     stated_rates: tuple[float, ...]
+    stay_unit: str | None = None
 
 
 def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[str, ...], grammar: Grammar,
@@ -291,12 +346,16 @@ def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[st
         free_zone_regime=_flag(hits, tokens, lang, "free_zone"),
         registered_central_bank=_flag(hits, tokens, lang, "central_bank"),
         direct_holding=_direct(_flag(hits, tokens, lang, "direct", "direct_false"), amounts.holding_pct),
-        pension_kind=_sub_case(hits, "pension_kind") if "pensions" in topic_list or
-        "government_service" in topic_list else None,
+        pension_kind=_pension_kind(hits, grammar, topic_list),
         gain_kind=_sub_case(hits, "gain_kind") if "capital_gains" in topic_list else None,
         employment_kind=_sub_case(hits, "employment_kind"),
         student_payment_origin=_sub_case(hits, "student_payment_origin") if "students" in topic_list else None,
         invited_to_teach_or_research=_flag(hits, tokens, lang, "invited") if "professors" in topic_list else None,
+        student_practical_training=_flag(hits, tokens, lang, "practical_training") if "students" in topic_list
+        else None,
+        stay_years=1.0 if hits("first_year") and {"students", "professors"} & set(topic_list) else None,
+        government_business=_flag(hits, tokens, lang, "government_business")
+        if {"government_service", "pensions", "employment"} & set(topic_list) else None,
         government_debt=True if hits("government_debt") and "interest" in topic_list else None,
         fixed_base_in_source=_flag(hits, tokens, lang, "fixed_base", "fixed_base_false"),
     )
@@ -304,7 +363,7 @@ def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[st
                                           attributable)
     return StatedFacts(facts, stays, amounts.stay_days, amounts.stay_months, employer_in_work, borne, fiscal_year,
                        _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)))),
-                       amounts.stated_rates)
+                       amounts.stated_rates, amounts.stay_unit)
 
 
 def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple[str, ...]], parties: set[str],

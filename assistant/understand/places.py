@@ -22,6 +22,7 @@ class Mention:
 _LANGUAGE_ADJ = {"portugues", "ingles", "espanhol", "espanol", "castelhano", "castellano", "frances", "alemao",
                  "aleman", "italiano", "japones", "chines", "chino", "english", "spanish", "portuguese", "french",
                  "german", "japanese", "chinese", "italian"}
+_RELATIVES = {"que", "which", "that", "who", "whom", "quien", "quienes", "cujo", "cuja", "cuyo", "cuya"}
 _INHERITED_ROLES = {"residence", "home", "nationality", "abode", "work", "source", "pe"}
 _LINKS = {"no", "na", "nos", "nas", "em", "en", "in", "el", "la", "the", "o", "a"}
 _PLACE_LINKS = _LINKS | {"nos", "de", "do", "da", "del", "of"}
@@ -125,6 +126,8 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             continue
         if after_conj and tok.norm not in _LINKS:
             break
+        if tok.norm in _RELATIVES and (company or possessive):   # "os dividendos que a minha empresa … recebe"
+            break
         s, cat = g.left(j)
         if cat == "conjunctions" and tok.orig.lower() != "é":
             # "moro em Braga e (em) Faro" shares the role; "live in Brazil and get a Spanish pension" does not
@@ -136,7 +139,7 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             if role == "residence" and s - 1 in by_end and \
                     any(t.norm not in _PLACE_LINKS for t in tokens[g.right(s)[0]:mentions[k].start]):
                 break                                    # "a Portuguese resident with a Brazilian pension"
-            if skipped and role == "source" and prep == "to":   # "pagos por X a um banco português"
+            if role == "source" and prep == "to":   # "pagos (por X) a um banco português": the payee
                 return "residence", prep, company, possessive
             if skipped and role not in ("work", "move", "residence"):
                 break
@@ -239,8 +242,13 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
         right, right_company = _right_role(k, mentions, g, starts) if role is None else \
             (None, g.right(m.end)[1] in ("company", "role:employer"))   # "from my former Japanese employer"
         company = company or right_company
+        if role in (None, "work") and employment and g.right(m.end)[1] == "role:employer":
+            role, company = "employer", True             # "(working) for my Portuguese employer"
         if role is None and employment and company:
             role = "employer"
+        if role is None and prep == "from" and right == "residence" and \
+                g.tokens[min(m.end, len(g.tokens) - 1)].norm not in ("received", "recebidos", "recibidos"):
+            role = "residence"                           # "a Câmara Municipal de Lisboa recebe juros": the holder
         if role is None and prep is not None:
             role = "source" if prep == "from" else "residence"
         if role is None:

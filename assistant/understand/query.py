@@ -33,6 +33,7 @@ class Query:
     residence_states: tuple[str, ...] = ()         # every State the person says they are resident of
     work_state: str | None = None
     host_state: str | None = None                  # professors/students: the State visited, when named
+    pe_state: str | None = None                    # where a PE, branch or fixed base named in the question is
     topic: str | None = None                       # one of rules.facts.TOPICS
     topics: tuple[str, ...] = ()                   # all topics found, most relevant first
     topic_method: str | None = None                # "lexicon" | "exemplar": who decided the topic
@@ -42,6 +43,7 @@ class Query:
     stays: tuple[tuple[date, date], ...] = ()
     stay_days: float | None = None
     stay_months: float | None = None
+    stay_unit: str | None = None                   # the unit the stay was written in ("years": "2 anos")
     employer_resident_in_work_state: bool | None = None
     borne_by_pe: bool | None = None
     fiscal_year: int | None = None

@@ -40,6 +40,7 @@ def _clauses(tokens: list[Token]) -> list[tuple[int, int]]:
     return spans
 
 
+_OTHER_ROLES = {"source", "employer", "work", "pe", "property", "government", "borrower"}
 _TAKES_COUNTRIES = ("home", "let_home", "family", "vital", "abode", "nationality")
 
 
@@ -86,6 +87,9 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
         if facts:
             for c in countries:
                 i = min(range(len(facts)), key=lambda k: _distance(facts[k].start, facts[k].end, c.start))
+                if facts[i].value == "nationality" and c.role in _OTHER_ROLES and \
+                        _distance(facts[i].start, facts[i].end, c.start)[0] > 1:
+                    continue                   # "a Brazilian citizen … for the Spanish government": the payer
                 attached[i].append(c.code)
             if not countries and any(m.value == "relative" and m.start == start for m in here):
                 attached = {i: list(previous[-1:]) for i in attached}     # "…, onde mora a família"

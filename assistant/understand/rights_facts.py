@@ -60,12 +60,15 @@ def _student_origin(residence: str | None, roles: dict[str, tuple[str, ...]], pa
 def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Mention],
                       roles: dict[str, tuple[str, ...]], parties: set[str], residence: str | None,
                       source: str | None, stay_days: float | None,
-                      stay_months: float | None, folded: str, tokens: list[Token]) -> RightsReading:
-    """Facts completed from the countries' roles; a fact the cue words already set is kept."""
+                      stay_months: float | None, folded: str, tokens: list[Token],
+                      nationality: tuple[str, ...] = ()) -> RightsReading:
+    """Facts completed from the countries' roles; a fact the cue words already set is kept. `nationality`:
+    the States the person is a national of, as the clauses state it ("dupla nacionalidade", "dual citizen"
+    gives both parties)."""
     found: dict[str, object] = {}
-    if facts.stay_years is None:
+    if facts.stay_years is None and {"professors", "students"} & set(topics):   # where the rules read it
         found["stay_years"] = _stay_years(stay_days, stay_months)
-    nations = [c for c in roles.get("nationality", ()) if c in parties]
+    nations = [c for c in (*nationality, *roles.get("nationality", ())) if c in parties]
     if nations and _GOVERNMENT_TOPICS & set(topics):
         if source in parties and facts.national_of_paying_state is None:
             found["national_of_paying_state"] = source in nations

@@ -3,8 +3,15 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from assistant.lexicon.text import fold
 
 MAX_QUESTION_CHARS = 2000
+_PATTERNS_FILE = Path(__file__).with_name("injection.yaml")
 
 
 def validate_question(text: object, max_chars: int = MAX_QUESTION_CHARS) -> str | None:
@@ -20,24 +27,33 @@ def validate_question(text: object, max_chars: int = MAX_QUESTION_CHARS) -> str 
     return None
 
 
-_INJECTION = [re.compile(p) for p in (
-    r"\b(?:ignor\w*|esquec\w*|olvid\w*|forget|disregard|desconsider\w*|override)\b.{0,40}\b(?:instruc\w*|regras|"
-    r"reglas|rules|prompt|ordens|orientac\w*|indicac\w*|previous|anteriores|above|acima)",
-    r"system\s*prompt|prompt\s+(?:do|de|del)\s+sistema|mensagem\s+(?:do|de)\s+sistema|developer\s+mode|jailbreak|"
-    r"modo\s+(?:de\s+)?desenvolvedor|modo\s+desarrollador",
-    # "diz que a taxa é 0%", "di que la tasa es 0", "say that the rate is 0": dictating the answer
-    r"\b(?:diz|diga|dizes|digas|dizer|responde|responda|responder|escreve|escreva|escribe|di|digan|afirma|afirme|"
-    r"say|answer|write|state)\b(?:\s*-?\s*(?:me|lhe|nos|le))?\s+(?:que|that|the)\b.{0,25}"
-    r"\b(?:taxa|tasa|rate|aliquota|imposto|impuesto|tax)\b.{0,15}?(?:\b(?:e|es|is|seja|sea|will\s+be)\b|=)\s*"
-    r"(?:de\s+|of\s+)?\d",
-    r"\b(?:a partir de agora|from now on|de ahora en adelante|you are now|agora es um|agora es uma|act as|"
-    r"finge que|finja que|pretend (?:to be|you are|that)|age como|actua como|roleplay)\b",
-    r"<\s*/?\s*(?:system|assistant|user|instructions?)\s*>|\[/?inst\]|###\s*(?:instruction|system)",
-)]
+# Letters from other scripts that look Latin (a Cyrillic "о" in "ignоre"): read as the Latin letter.
+_LOOKALIKES = str.maketrans("аеорсхуіјѕԁһӏԛԝαοντ", "aeopcxyijsdhlqwaovt")
+
+
+@lru_cache(maxsize=1024)
+def normalise(folded: str) -> str:
+    """What every check reads: NFKC (full-width and styled letters become plain), zero-width and other format
+    characters removed, look-alike letters made Latin, folded again (lower case, no accents)."""
+    text = unicodedata.normalize("NFKC", folded)
+    text = "".join(c for c in text if unicodedata.category(c) != "Cf")
+    return fold(text.lower().translate(_LOOKALIKES))
+
+
+@lru_cache(maxsize=1)
+def _injection_patterns() -> dict[str, re.Pattern[str]]:
+    data = yaml.safe_load(_PATTERNS_FILE.read_text(encoding="utf-8"))
+    return {name: re.compile(pattern, re.VERBOSE) for name, pattern in data["patterns"].items()}
+
+
+def injection_kinds(folded: str) -> list[str]:
+    """The names of the injection patterns (injection.yaml) the question matches."""
+    text = normalise(folded)
+    return [name for name, pattern in _injection_patterns().items() if pattern.search(text)]
 
 
 def injection(folded: str) -> bool:
-    return any(p.search(folded) for p in _INJECTION)
+    return bool(injection_kinds(folded))
 
 
 # Asking how to break the law (hide income, evade tax, launder money): refused, whatever else is asked.
@@ -51,7 +67,7 @@ _EVASION = re.compile(
 
 def evasion(folded: str) -> bool:
     """The question asks how to evade tax or hide income (folded text)."""
-    return bool(_EVASION.search(folded))
+    return bool(_EVASION.search(normalise(folded)))
 
 
 _MLI = re.compile(r"\b(?:mli|multilateral|beps)\b")
@@ -59,4 +75,4 @@ _MLI = re.compile(r"\b(?:mli|multilateral|beps)\b")
 
 def mentions_mli(folded: str) -> bool:
     """The question names the Multilateral Instrument (folded text)."""
-    return bool(_MLI.search(folded))
+    return bool(_MLI.search(normalise(folded)))

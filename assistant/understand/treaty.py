@@ -49,7 +49,7 @@ def _complete(parties: tuple[str, ...], residence: str | None, source: str | Non
             source = other
     elif source in parties and residence is None and not two_residences:
         other = parties[1 - parties.index(source)]
-        if roles.get(other) in (None, "residence"):
+        if roles.get(other) in (None, "residence", "employer"):    # an employer of the other State
             residence = other
     return residence, source
 

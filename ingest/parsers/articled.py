@@ -77,9 +77,12 @@ def _scan(source: str) -> tuple[list[_Mark], str]:
     for line in lines_in(source):
         m = _ARTICLE.fullmatch(line.text)
         rest = m.group("rest").strip() if m else ""
-        if (m and int(m.group("num")) > last_number and not rest[:1].islower()
-                and len(rest) <= _MAX_HEADING and not rest.endswith((";", ":"))):
-            last_number = int(m.group("num"))
+        if m and not rest[:1].islower() and len(rest) <= _MAX_HEADING and not rest.endswith((";", ":")):
+            number, inserted = int(m.group("num")), bool(m.group("suffix"))  # "Artigo 10-A" follows 10
+            if number < last_number or (number == last_number and not inserted):  # folding it would lose it
+                raise CorpusError(f"cabeçalho «{line.text[:60]}» repetido ou fora de ordem (depois do artigo "
+                                  f"{last_number}; posição {line.start})")
+            last_number = number
             label = m.group("num") + (m.group("suffix") or "")
             marks.append(_Mark("article", line.start, line.end, last_number, label, rest))
             seen_article, in_closing = True, False

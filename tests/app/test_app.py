@@ -1,5 +1,6 @@
 """Streamlit AppTest: the chat shows the rule's rate with a citation, asks for missing facts with quick
 inputs, and stores redacted feedback; the tools call rules/ and show their result."""
+import json
 import sqlite3
 
 import pytest
@@ -40,19 +41,17 @@ def test_question_shows_card_with_the_rate_and_a_numbered_citation(app):
     assert any("O corpus cobre" in w.value for w in app.warning)
     _ask(app, "Resido no Brasil e recebo royalties de direitos de autor de uma editora espanhola. Qual a retenção?")
     texts = _texts(app)
-    # BR-ES art. 12(2)(a): copyright royalties paid from Spain are capped at 10%.
-    assert any("10%" in t for t in texts), texts
-    assert any(t.startswith("**[1] BR-ES art. 12") for t in texts), texts
-    cited = [t for t in texts if "<mark>" in t]
-    assert cited, "a passagem citada deve ter as palavras citadas realçadas"
-    spanish = [t for t in app.toggle if t.label == "Mostrar o texto em espanhol"]
-    assert spanish, "Brasil–Espanha: o texto espanhol tem de estar disponível a pedido"
-    assert not any("importe bruto de los cánones" in t for t in _texts(app))
-    spanish[0].set_value(True).run()
-    assert any("importe bruto de los cánones" in t for t in _texts(app))
-    draft = app.code[-1].value
-    assert "10%" in draft and "[1] BR-ES art. 12(2)(a)" in draft
-    assert draft.rstrip().endswith("Informação geral, não constitui aconselhamento jurídico.")
+    # BR-ES art. 12(2)(a): copyright royalties paid from Spain are capped at 10%; [1] links to its source block.
+    card = next(t for t in texts if "10%" in t and "[\\[1\\]](#src-" in t)
+    anchor = card.split("[\\[1\\]](#", 1)[1].split(")", 1)[0]
+    sources = next(t for t in texts if f"id='{anchor}'" in t)
+    assert "Convenção Brasil–Espanha, art. 12.º, n.º 2" in sources and "<mark>" in sources
+    # the same paragraph is one source, however many numbers cite it; the Spanish text is one click away
+    assert sources.count("class='src'") == len(set(sources.split("class='src-head'")[1:]))
+    assert "<summary>Texto em espanhol</summary>" in sources and "importe bruto de los cánones" in sources
+    reply = app.code[-1].value
+    assert "10%" in reply
+    assert reply.rstrip().endswith("Informação geral, não constitui aconselhamento jurídico.")
 
 
 def test_missing_fact_question_offers_quick_inputs_that_rerun_the_question(app):
@@ -60,12 +59,14 @@ def test_missing_fact_question_offers_quick_inputs_that_rerun_the_question(app):
     who = _by_label(app.radio, "Quem é o beneficiário: uma sociedade ou uma pessoa singular?")
     assert "company" in who.options or "Sociedade" in who.options
     who.set_value("individual")
-    _by_label(app.button, "Voltar a responder com estes factos").click().run()
+    _by_label(app.button, "Atualizar a resposta").click().run()
     assert not app.exception
     shown = [m.value for m in app.markdown if "beneficiário: pessoa singular" in m.value]
     assert shown, "a pergunta repetida deve mostrar o facto acrescentado"
-    # An individual receiving Brazilian dividends: PT-BR art. 10(2)(b), 15%.
+    # An individual receiving Brazilian dividends: PT-BR art. 10(2)(b), 15%; the answer is updated in place.
     assert any("15%" in t for t in _texts(app))
+    assert len(app.chat_message) == 2
+    assert any(e.label == "Versões anteriores desta resposta (1)" for e in app.expander)
 
 
 def test_feedback_writes_a_redacted_row(app, app_env):
@@ -83,6 +84,13 @@ def test_feedback_writes_a_redacted_row(app, app_env):
     assert "529.982.247-25" not in comment and "joao@example.pt" not in comment
     assert "[CPF]" in comment and "[EMAIL]" in comment
     assert "21 123 4567" not in comment and "123456789" not in comment and "[TELEFONE]" in comment
+    # the answer is in the team's conversation history too, redacted, under this session
+    with sqlite3.connect(app_env["TREATY_FEEDBACK_DB"]) as conn:
+        session, question, answer_json = conn.execute(
+            "SELECT session_id, question, answer_json FROM conversation_turns ORDER BY id DESC LIMIT 1").fetchone()
+    assert session == app.session_state["session_id"]
+    assert "[NIF]" in question and "juros do Brasil" in question
+    assert json.loads(answer_json)["treaty"] == "PT-BR" and "123456789" not in answer_json
 
 
 def _open(at: AppTest, page: str) -> AppTest:
@@ -109,14 +117,14 @@ def test_tiebreaker_wizard_decides_on_permanent_home(app):
     app.selectbox(key="tb-treaty").set_value("PT-BR").run()
     app.radio(key="tb-PT-BR-individual-home").set_value(("PT",)).run()
     assert not app.exception
-    assert any("Residente apenas de **Portugal**" in s.value for s in app.success)
+    assert any("Residente apenas **de Portugal**" in s.value for s in app.success)
 
 
 def test_183_day_calculator_counts_each_treaty_window(app):
     # 2023-09-01..2023-12-31 is 122 days, 2024-01-01..2024-03-31 is 91 (leap year): 213 in any 12 months,
     # at most 122 in one calendar year.
     _open(app, "days")
-    app.session_state["emp-stays"] = {"edited_rows": {0: {"Início": "2023-09-01", "Fim": "2023-12-31"}},
+    app.session_state["emp-stays-pt"] = {"edited_rows": {0: {"Início": "2023-09-01", "Fim": "2023-12-31"}},
                                       "added_rows": [{"Início": "2024-01-01", "Fim": "2024-03-31"}],
                                       "deleted_rows": []}
     app.run()

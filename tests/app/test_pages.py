@@ -5,6 +5,7 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from app_support.conversation import Turn, Version
 from app_support.render import condition_line
 from assistant.answer import Answer
 from tests.app.conftest import APP, REPO
@@ -65,8 +66,11 @@ def test_app_sources_use_material_icons_not_emoji(path):
 
 def test_condition_marks_are_material_icons():
     class Cond:
-        status, text = "met", "participação de 25%"
-    assert ":material/" in condition_line(Cond()) and not EMOJI.search(condition_line(Cond()))
+        status = "met"
+
+        def text_in(self, lang):
+            return "participação de 25%"
+    assert ":material/" in condition_line(Cond(), "pt") and not EMOJI.search(condition_line(Cond(), "pt"))
 
 
 def test_card_condition_marks_are_shown_as_icons(app):
@@ -92,8 +96,7 @@ def test_images_in_the_model_explanation_are_not_rendered(app):
     answer = Answer(question="q", language="pt", answer="", abstained=False, treaty="PT-BR", card="### Cartão",
                     explanation="Ver ![grafico](https://tracker.example/e.png) e <img src=https://tracker.example/f>.",
                     notices=["![n](https://tracker.example/n.png)"])
-    app.session_state["turns"] = [{"id": "t1", "question": "q", "extra": {}, "shown": "q", "answer": answer,
-                                   "feedback": None}]
+    app.session_state["turns"] = [Turn("t1", [Version("q", {}, "q", answer)])]
     app.run()
     assert not app.exception
     texts = [m.value for m in app.markdown] + [i.value for i in app.info]

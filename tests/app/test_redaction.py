@@ -1,4 +1,4 @@
-"""Taxpayer identifiers, phones and e-mails never reach the feedback database or the logs; ordinary numbers
+"""Taxpayer identifiers, phones, e-mails and names never reach the feedback database or the logs; ordinary numbers
 in tax questions (amounts, dates, article numbers, percentages) survive untouched.
 
 The identifiers below are valid by their check digits (checked by hand against each scheme's published rule);
@@ -82,6 +82,49 @@ IDENTIFIERS = [
     ("escreva para joao.silva+ir@example.com.br", "joao.silva+ir@example.com.br", "EMAIL"),
     ("contacto: ANA@EXAMPLE.ES", "ANA@EXAMPLE.ES", "EMAIL"),
     ("maria_lopes@correo.gob.es respondeu", "maria_lopes@correo.gob.es", "EMAIL"),
+    # e-mail written to dodge a filter
+    ("escreva para joao [at] gmail [dot] com", "joao [at] gmail [dot] com", "EMAIL"),
+    ("contacto joao (at) gmail (dot) com", "joao (at) gmail (dot) com", "EMAIL"),
+    ("email: joao arroba gmail ponto com", "joao arroba gmail ponto com", "EMAIL"),
+    ("correo ana.lopes [arroba] correo [punto] es", "ana.lopes [arroba] correo [punto] es", "EMAIL"),
+    ("maria (at) empresa (dot) com (dot) br", "maria (at) empresa (dot) com (dot) br", "EMAIL"),
+    ("mail me: john.doe at example dot org", "john.doe at example dot org", "EMAIL"),
+    ("pedro{at}firma{dot}pt", "pedro{at}firma{dot}pt", "EMAIL"),
+    ("rosa @ sapo.pt respondeu", "rosa @ sapo.pt", "EMAIL"),
+    # Portugal: NISS (social security), by its check digit
+    ("NISS 12345678902", "12345678902", "NISS"),
+    ("n.º de segurança social 11084129986", "11084129986", "NISS"),
+    ("segurança social: 20000000001 (trabalhador)", "20000000001", "NISS"),
+    ("NISS 123 4567 8902", "123 4567 8902", "NISS"),
+    ("o meu NISS é 1234.567.890.2", "1234.567.890.2", "NISS"),
+    # passports: PT and BR (two letters, six digits), ES (three letters, six), JP (two letters, seven)
+    ("passaporte CB123456", "CB123456", "PASSAPORTE"),
+    ("passaporte n.º C123456 emitido em Lisboa", "C123456", "PASSAPORTE"),
+    ("passaporte brasileiro FZ123456", "FZ123456", "PASSAPORTE"),
+    ("pasaporte PAA123456", "PAA123456", "PASSAPORTE"),
+    ("mi pasaporte número XDA654321 caduca", "XDA654321", "PASSAPORTE"),
+    ("passport TK1234567", "TK1234567", "PASSAPORTE"),
+    ("Passport No. mz7654321", "mz7654321", "PASSAPORTE"),
+    ("com o documento GB987654 na fronteira", "GB987654", "PASSAPORTE"),
+    ("viajei com o TR7654321 para Tóquio", "TR7654321", "PASSAPORTE"),
+    # names after a self-introduction, a label or a sign-off
+    ("Chamo-me João da Silva e sou residente em Portugal", "João da Silva", "NOME"),
+    ("Olá, meu nome é Ana Sousa.", "Ana Sousa", "NOME"),
+    ("O meu nome é Maria dos Santos Ferreira, reformada", "Maria dos Santos Ferreira", "NOME"),
+    ("Boa tarde, me chamo Luiz Inácio e moro em São Paulo", "Luiz Inácio", "NOME"),
+    ("Sou o Pedro Almeida, trabalho em Tóquio", "Pedro Almeida", "NOME"),
+    ("Sou a Beatriz, sócia da empresa", "Beatriz", "NOME"),
+    ("Me llamo Juan García López, vivo en Madrid", "Juan García López", "NOME"),
+    ("Hola, mi nombre es Lucía Fernández", "Lucía Fernández", "NOME"),
+    ("Soy Carmen de la Fuente y cobro una pensión", "Carmen de la Fuente", "NOME"),
+    ("My name is John Smith and I live in Lisbon", "John Smith", "NOME"),
+    ("Hello, my name's Emily O'Brien", "Emily O'Brien", "NOME"),
+    ("Nome: Carlos Pereira\nNIF em anexo", "Carlos Pereira", "NOME"),
+    ("Nombre completo: José Martínez-Ruiz", "José Martínez-Ruiz", "NOME"),
+    ("Atenciosamente,\nMaria Fernandes", "Maria Fernandes", "NOME"),
+    ("Un saludo,\nJavier Ortega", "Javier Ortega", "NOME"),
+    ("Best regards,\nHiroshi Tanaka", "Hiroshi Tanaka", "NOME"),
+    ("Cliente: Ana-Rita Moreira pediu a taxa", "Ana-Rita Moreira", "NOME"),
 ]
 
 
@@ -120,6 +163,19 @@ ORDINARY = [
     "referência 123456788 do processo",
     "ISBN 978-972-40-1234-5 e 5 exemplares.",
     "O capital de 250000000 está dividido em 10 000 000 ações.",
+    # what a self-introduction or a passport shape must not take
+    "Sou residente em Portugal e recebo dividendos do Brasil.",
+    "Soy residente fiscal en España desde 2020.",
+    "Sou o único sócio e detenho 100% do capital.",
+    "Soy Español y vivo en Brasil.",
+    "My name is on the contract; the rate is 15%.",
+    "Sou o Residente e a outra parte é a fonte.",
+    "Pagamento de EUR123456 e USD1234567 em 2024.",
+    "Decreto-Lei n.º 442-A/88 e Portaria n.º 1234/2001.",
+    "Obrigado pela ajuda! A taxa é de 10% desde 2023-01-01.",
+    "Um montante de 12345678901 euros.",
+    "Fiquei 90 dias at home, a 20 km.",
+    "Artigos 10, 11 e 12 (juros a 15%; royalties a 10%).",
 ]
 
 
@@ -129,7 +185,7 @@ def test_ordinary_numbers_are_kept(text):
 
 
 def test_the_table_is_large_enough():
-    assert len(IDENTIFIERS) + len(ORDINARY) >= 60
+    assert len(IDENTIFIERS) + len(ORDINARY) >= 120
 
 
 def test_several_identifiers_in_one_comment():

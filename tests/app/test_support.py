@@ -4,9 +4,10 @@ from datetime import date
 from app_support.corpus_view import article_view, find_article, find_unit, protocol_items, referred_articles
 from app_support.highlight import highlight_html
 from app_support.quick_inputs import QUICK_INPUTS, quick_inputs_for, to_facts
-from app_support.render import DISCLAIMER, reply_draft, triage_rows
+from app_support.render import outcome_text, reply_text, source_label, technical_rows, triage_rows
 from assistant.answer import Answer, CitationRef
 from assistant.apply_rules import RuleRun
+from assistant.presentation.build import Part, build_card
 from assistant.understand import Query
 from ingest.units import ParsedDocument, Unit
 from rules import taxing_rights, withholding_cap
@@ -84,29 +85,39 @@ def _answer(**kw) -> Answer:
     return Answer(**base)
 
 
-def test_reply_draft_has_answer_sources_and_the_disclaimer_last():
-    draft = reply_draft(_answer())
-    assert draft.startswith("**15%** [1]")
-    assert "Explicación." in draft
-    assert "Fuentes:\n[1] BR-ES art. 10(2) — “não poderá exceder 15%”" in draft
-    assert draft.endswith("Informação geral, não constitui aconselhamento jurídico.")
-    assert DISCLAIMER == "Informação geral, não constitui aconselhamento jurídico."
+def test_the_reply_shown_is_the_answers_plain_reply_or_its_message():
+    assert reply_text(_answer(reply="Hola:\n\nComo máximo 15%.")) == "Hola:\n\nComo máximo 15%."
+    assert reply_text(_answer(answer="Porcentaje no válido.", card="", abstained=True)) == "Porcentaje no válido."
 
 
-def test_triage_rows_show_the_reading_of_the_query():
+def test_triage_speaks_to_the_agent_in_the_ui_language_and_keeps_codes_for_the_details():
     facts = Facts(holding_pct=30.0)
     query = Query(text="q", language="es", treaty="BR-ES", source_state="ES", residence_state="BR",
                   topic="dividends", facts=facts)
     run = RuleRun(withholding=[withholding_cap("BR-ES", "dividends", "ES", facts)],
                   rights=[taxing_rights("PT-BR", "pensions", "PT", Facts(pension_kind="social_security"))])
+    card = build_card([Part(None, "dividends", run)], lambda c: None, "es", ["BR-ES"], [], ["beneficiary_kind"])
     answer = _answer(query=query, missing_facts=["beneficiary_kind"], llm={"backend": "none", "model": ""},
-                     timings_ms={"understand": 3.2, "total": 120.0}, rule_results=run)
-    rows = dict(triage_rows(answer))
-    assert rows["Estado da fonte"] == "Espanha" and rows["Estado de residência"] == "Brasil"
-    assert rows["Tipo de rendimento / tema"] == "dividendos"
-    assert rows["Factos encontrados"] == "holding_pct = 30.0"
-    assert rows["Factos em falta"] == "beneficiary_kind"
-    assert "BR-ES · dividendos · fonte ES: Taxa máxima de 15%" in rows["Resultado das regras"]
-    assert "PT-BR · pensões" in rows["Resultado das regras"]
-    assert "só Brasil pode tributar; Portugal não pode tributar" in rows["Resultado das regras"]
-    assert rows["Tempo"].startswith("120 ms")
+                     timings_ms={"understand": 3.2, "total": 120.0}, rule_results=run, card_data=card)
+    rows = dict(triage_rows(answer, "en"))
+    assert rows["Treaty"] == "Brazil–Spain"
+    assert "Spain (source) may withhold; Brazil (residence) taxes" in rows["Who may tax"]
+    assert "only Brazil may tax; Portugal may not tax" in rows["Who may tax"]
+    assert rows["Cap in the source State"] == "Maximum rate of 15% in the source State"
+    assert rows["Missing facts"] == "Who is the beneficiary: a company or an individual?"
+    assert not any("beneficiary_kind" in v or "ms" in v.split() for v in rows.values())
+    tech = dict(technical_rows(answer, "pt"))
+    assert tech["Factos lidos"] == "holding_pct = 30.0" and tech["Factos em falta (códigos)"] == "beneficiary_kind"
+    assert tech["Tempo"].startswith("120 ms") and "BR-ES · dividends · ES: cap" in tech["Resultado das regras"]
+
+
+def test_rates_follow_the_language_and_labels_are_short():
+    assert outcome_text("cap", 12.5, "pt") == "Taxa máxima de 12,5% no Estado da fonte"
+    assert outcome_text("cap", 30.0, "en") == "Maximum rate of 30% in the source State"
+    assert source_label("PT-BR", ("convention",), "18", "2", None, "pt") == \
+        "Convenção Portugal–Brasil, art. 18.º, n.º 2"
+    assert source_label("BR-ES", ("convention",), "12", "2", "a", "es") == \
+        "Convenio Brasil–España, art. 12, apartado 2, letra a)"
+    assert source_label("PT-JP", ("summary",), "10", "2", "a", "en") == "Portugal–Japan Treaty summary, Art. 10(2)(a)"
+    assert source_label("PT-BR", ("ministerial_order",), "I", "2", None, "pt") == \
+        "Portaria brasileira da Convenção Portugal–Brasil, ponto I, n.º 2"

@@ -40,6 +40,17 @@ class SlowModel(GenericFakeChatModel):
             yield chunk
 
 
+class StallingModel(GenericFakeChatModel):
+    """Streams its first `fast` chunks at once, then one a second (a model that stalls mid-answer)."""
+    fast: int = 0
+
+    def _stream(self, *args, **kwargs) -> Iterator:
+        for n, chunk in enumerate(super()._stream(*args, **kwargs)):
+            if n >= self.fast:
+                time.sleep(1.0)
+            yield chunk
+
+
 class BrokenModel(GenericFakeChatModel):
     def _stream(self, *args, **kwargs) -> Iterator:
         raise ConnectionError("servidor indisponível")

@@ -39,14 +39,17 @@ def test_public_pay_to_a_national_of_the_paying_state():
 
 
 def test_the_card_names_the_short_stay_condition_that_fails():
-    from assistant.render import render_card
+    from assistant.presentation.build import Part, build_card
+    from assistant.presentation.markdown import card_markdown
     query = understand("Vivo em Braga e vou trabalhar 60 dias em Tóquio; o salário é suportado pela sucursal "
                        "(estabelecimento estável) que a minha empresa tem no Japão. O Japão tributa?",
                        rules.known_treaties())
     run = run_rules(query, query.facts)
     assert [c.rule_id for c in run.rights[0].cases] == ["pt-jp.rights.14"]
-    card = render_card(run, "employment", "pt", lambda c: "").markdown
-    assert "✘ as remunerações não são suportadas por um estabelecimento estável" in card
+    card = build_card([Part(None, "employment", run)], lambda c: None, "pt", [], [], [])
+    failed = [c.phrase.key for line in card.lines() for c in line.checks() if c.status == "not_met"]
+    assert "rules.conditions.not_borne_by_pe_in_work_state" in failed
+    assert "✘ as remunerações não são suportadas por um estabelecimento estável" in card_markdown(card)
 
 
 def test_other_income_from_the_other_state_is_shared_under_22_3():

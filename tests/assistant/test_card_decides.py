@@ -3,12 +3,13 @@ cite, relief figures of the income asked about, the usual rate first, a note onc
 from __future__ import annotations
 
 from assistant.apply_rules import RuleRun, _deciding_figures
-from assistant.render import render_card
+from assistant.presentation.build import Part, build_card
+from assistant.presentation.markdown import card_markdown
 from rules import Facts, figures, taxing_rights, withholding_cap
 
 
-def _cite(c) -> str:
-    return f"[{c.article}]"
+def _card(run: RuleRun, topic: str):
+    return build_card([Part(None, topic, run)], lambda c: None, "pt", [], [], [])
 
 
 def test_a_social_security_pension_card_does_not_show_the_private_pension_limit() -> None:
@@ -31,22 +32,22 @@ def test_an_interest_card_shows_the_interest_tax_sparing_figure_only() -> None:
     result = taxing_rights("BR-ES", "interest", "ES", Facts(beneficiary_kind="individual"))
     sparing = next(r for r in result.cases[0].relief if r.method == "tax_sparing")
     assert [f.value for f in sparing.figures] == [20]
-    card = render_card(RuleRun(rights=[result]), "interest", "pt", _cite).markdown
+    card = card_markdown(_card(RuleRun(rights=[result]), "interest"))
     assert "25" not in card
 
 
 def test_a_one_country_question_leads_with_the_usual_rate() -> None:
     result = withholding_cap("PT-BR", "interest", "PT")
     assert [a.outcome for a in result.alternatives][0] == "exempt"           # data order: the exception first
-    card = render_card(RuleRun(withholding=[result]), "interest", "pt", _cite)
-    assert [r.value for r in card.rates][0] == 15
-    assert card.markdown.index("15%") < card.markdown.index("isento")
+    card = _card(RuleRun(withholding=[result]), "interest")
+    assert [r.value for r in card.rates()][0] == 15
+    assert card_markdown(card).index("15%") < card_markdown(card).index("isento")
 
 
 def test_the_summary_only_note_is_said_once() -> None:
     w = withholding_cap("PT-JP", "dividends", "JP", Facts(beneficiary_kind="individual"))
     r = taxing_rights("PT-JP", "dividends", "PT", Facts(beneficiary_kind="individual"))
-    card = render_card(RuleRun(withholding=[w], rights=[r]), "dividends", "pt", _cite).markdown
+    card = card_markdown(_card(RuleRun(withholding=[w], rights=[r]), "dividends"))
     assert card.count("Fonte: resumo da convenção") == 1
 
 

@@ -14,7 +14,7 @@ from assistant.__main__ import main
 from config import REPO_ROOT
 
 ANSWER_FIELDS = {"question": str, "language": str, "answer": str, "abstained": bool, "rates": list,
-                 "citations": list, "guardrail": dict, "llm": dict, "timings_ms": dict}
+                 "citations": list, "guardrail": dict, "llm": dict, "timings_ms": dict, "reply": str}
 RATE_FIELDS = {"value": (int, float), "income": str, "source_state": str, "residence_state": str,
                "condition": str, "citation": str}
 CITATION_FIELDS = {"n": int, "doc": str, "treaty": str, "article": str, "quote": str}
@@ -60,7 +60,7 @@ def test_ask_batch_keeps_order_ids_and_survives_bad_lines(real_assistant, tmp_pa
     code = main(["ask", "--batch", str(batch), "--json", "--llm", "none"], real_assistant)
     lines = json_lines(capsys.readouterr().out)
     assert code == 1  # two lines failed
-    assert [line.get("id") for line in lines] == ["a", None, "c", 4]
+    assert [line.get("id") for line in lines] == ["a", None, "c", "4"]  # a number id comes back as its string
     assert lines[0]["treaty"] == "BR-ES" and lines[0]["language"] == "es"
     assert "error" in lines[1] and lines[1]["line"] == 2
     assert lines[2]["abstained"] and lines[2]["error"]
@@ -104,10 +104,70 @@ def test_non_string_question_and_duplicate_ids_are_error_lines(make_assistant, t
     code = main(["ask", "--batch", str(batch), "--json"], make_assistant())
     lines = json_lines(capsys.readouterr().out)
     assert code == 1
-    assert [line["id"] for line in lines] == [1, 2, 3, 3]
+    assert [line["id"] for line in lines] == ["1", "2", "3", "3"]
     assert "texto" in lines[0]["error"] and "texto" in lines[1]["error"] and "rates" not in lines[0]
     assert lines[2]["rates"] and "error" not in lines[2] or lines[2]["error"] is None
     assert "repetido" in lines[3]["error"] and "linha 3" in lines[3]["error"]
+
+
+def _strict(line: str) -> dict:
+    """What a strict JSON parser (not Python's) accepts: no NaN, Infinity or -Infinity."""
+    def refuse(name):
+        raise AssertionError(f"{name} in the output: not JSON")
+    return json.loads(line, parse_constant=refuse)
+
+
+def test_hostile_batch_lines_each_cost_only_their_line(make_assistant, tmp_path, capsys):
+    """Issue 21: a 5,000-digit id, 100,000 nested brackets, NaN and 1e999 ids — each an error line or a
+    string id, every other line answered, every output line strict JSON."""
+    good = "Sou residente em Portugal e recebo dividendos do Brasil"
+    lines = [
+        '{"id": ' + "9" * 5000 + ', "q": "dividendos Brasil"}',
+        "[" * 100_000,
+        "[" * 2_000,
+        '{"id": NaN, "q": "dividendos Brasil"}',
+        '{"id": 1e999, "q": "' + good + '"}',
+        '{"id": Infinity, "q": "dividendos Brasil"}',
+        '{"id": 12, "q": "' + good.replace("dividendos", "juros") + '"}',
+        '{"id": true, "q": "dividendos Brasil"}',
+        json.dumps({"id": "x" * 201, "q": good}),
+        json.dumps({"id": "last", "q": good}),
+    ]
+    batch = tmp_path / "q.jsonl"
+    batch.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code = main(["ask", "--batch", str(batch), "--json"], make_assistant())
+    out = [_strict(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 1 and len(out) == len(lines)
+    errors = {o["line"]: o["error"] for o in out if o.get("line")}
+    assert "'id' tem 5000 caracteres (máximo 200)" in errors[1]
+    assert "linha demasiado longa" in errors[2] and "aninhado" in errors[3]
+    assert "NaN não é JSON" in errors[4] and "Infinity não é JSON" in errors[6]
+    assert "texto ou número" in errors[8] and "201 caracteres" in errors[9]
+    answered = [o for o in out if "rates" in o]
+    assert [o["id"] for o in answered] == ["1e999", "12", "last"]
+    assert all(o["treaty"] == "PT-BR" for o in answered)
+
+
+def test_number_question_is_not_text_even_as_a_number_string(make_assistant, tmp_path, capsys):
+    batch = tmp_path / "q.jsonl"
+    batch.write_text('{"id": "a", "q": 15}\n{"id": "b", "q": 1.5}\n', encoding="utf-8")
+    assert main(["ask", "--batch", str(batch), "--json"], make_assistant()) == 1
+    assert all("tem de ser texto" in o["error"] for o in map(_strict, capsys.readouterr().out.splitlines()))
+
+
+def test_non_finite_numbers_never_reach_the_output(capsys):
+    from assistant.__main__ import _emit
+
+    _emit({"id": "a", "score": float("nan"), "nested": [float("inf"), 1.5]})
+    assert _strict(capsys.readouterr().out) == {"id": "a", "score": None, "nested": [None, 1.5]}
+
+
+@pytest.mark.parametrize("k", ["-3", "0", "51", "muitos"])
+def test_retrieve_k_is_validated(k, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["retrieve", "dividendos", "-k", k, "--json"])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2 and "tem de ser um número inteiro de 1 a 50" in err and k in err
 
 
 def test_a_clean_batch_exits_zero(make_assistant, tmp_path, capsys):
@@ -116,6 +176,18 @@ def test_a_clean_batch_exits_zero(make_assistant, tmp_path, capsys):
                      encoding="utf-8")
     assert main(["ask", "--batch", str(batch), "--json"], make_assistant()) == 0
     assert json_lines(capsys.readouterr().out)[0]["treaty"] == "PT-BR"
+
+
+def test_ask_json_carries_a_plain_reply_with_quotes_only_on_request(make_assistant, capsys):
+    question = "Vivo en España y cobro cánones de una empresa brasileña por una patente."
+    assert main(["ask", question, "--json"], make_assistant()) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert plain["reply"].startswith("Hola:") and "del Convenio Brasil–España" in plain["reply"]
+    assert "**" not in plain["reply"] and "[1]" not in plain["reply"] and "“" not in plain["reply"]
+    assert main(["ask", question, "--json", "--quotes"], make_assistant()) == 0
+    quoted = json.loads(capsys.readouterr().out)["reply"]
+    rule_quote = next(c["quote"] for c in plain["citations"] if c["source"] == "rule")
+    assert f"“{rule_quote}”" in quoted and len(quoted) > len(plain["reply"])
 
 
 def test_empty_question_gets_the_json_error_not_usage(make_assistant, capsys):

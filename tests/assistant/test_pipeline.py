@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from langchain_core.messages import AIMessage
 
-from tests.assistant.conftest import BrokenModel, SlowModel, scripted
+from tests.assistant.conftest import BrokenModel, SlowModel, StallingModel, scripted
 
 DIVIDENDS_PT = "Sou residente em Portugal e recebo dividendos de uma empresa brasileira. Qual a taxa?"
 DIVIDENDS_COMPANY = ("A minha sociedade portuguesa detém diretamente 30% de uma empresa brasileira há 3 anos. "
@@ -108,7 +108,7 @@ def test_a_holding_percentage_does_not_ground_a_rate(make_assistant):
     model = scripted("O Brasil retém 5% [1].", "A taxa é de 5% [1].")
     answer = make_assistant(model).ask("Detenho 5% de uma empresa brasileira e sou residente em Portugal. "
                                        "Qual a taxa sobre os dividendos?")
-    assert answer.guardrail.action == "fallback" and "5" in answer.guardrail.ungrounded_numbers
+    assert answer.guardrail.action == "fallback" and "numbers 5" in answer.guardrail.dropped[0]
     assert not answer.explanation
 
 
@@ -123,7 +123,7 @@ def test_an_exemption_the_rules_do_not_give_is_refused(make_assistant):
     answer = make_assistant(model).ask(DIVIDENDS_COMPANY)
     assert rates(answer) == [10.0]
     assert answer.guardrail.action == "fallback" and not answer.explanation
-    assert any("exemption" in n for n in answer.guardrail.notes)
+    assert "exemption" in answer.guardrail.dropped[0]
 
 
 def test_an_exemption_the_rules_give_may_be_explained(make_assistant):
@@ -132,12 +132,12 @@ def test_an_exemption_the_rules_give_may_be_explained(make_assistant):
     assert answer.guardrail.action == "passed", answer.guardrail.notes
 
 
-def test_guardrail_regenerates_then_passes(make_assistant):
-    model = scripted("O Brasil pode reter 12% [1].",
-                     "O Brasil pode reter no máximo 10% ou 15%, conforme a participação [1] [3].")
+def test_a_failed_sentence_is_dropped_and_the_rest_kept(make_assistant):
+    model = scripted("O Brasil pode reter 12% [1]. O Brasil pode reter no máximo 10% ou 15%, conforme a "
+                     "participação [1] [3].")
     answer = make_assistant(model).ask(DIVIDENDS_PT)
-    assert answer.guardrail.action == "regenerated"
-    assert answer.guardrail.attempts == 2
+    assert answer.guardrail.action == "trimmed"
+    assert (answer.guardrail.sentences_kept, answer.guardrail.sentences_dropped) == (1, 1)
     assert "12%" not in answer.answer and "no máximo 10% ou 15%" in answer.explanation
 
 
@@ -145,7 +145,7 @@ def test_guardrail_rejects_unknown_passage_number(make_assistant):
     model = scripted("Ver o artigo [42].", "Ver o artigo [77].")
     answer = make_assistant(model).ask(DIVIDENDS_PT)
     assert answer.guardrail.action == "fallback"
-    assert 42 in answer.guardrail.invalid_citations or 77 in answer.guardrail.invalid_citations
+    assert "[42]" in answer.guardrail.dropped[0]
 
 
 def test_grounded_explanation_is_kept(make_assistant):
@@ -167,6 +167,23 @@ def test_stream_yields_card_then_tokens_then_final(make_assistant):
     kinds = [e.kind for e in events]
     assert kinds[0] == "card" and kinds[-1] == "final" and "token" in kinds
     assert events[0].answer.rates and not events[0].answer.explanation
+
+
+def test_only_checked_sentences_are_streamed(make_assistant):
+    model = scripted("O Brasil pode reter 12% [1]. O limite é 10% [1]. Portugal não pode tributar os dividendos.")
+    events = list(make_assistant(model).stream(DIVIDENDS_COMPANY))
+    shown = "".join(e.text for e in events if e.kind == "token")
+    assert shown == "O limite é 10% [1]." == events[-1].answer.explanation
+    assert events[-1].answer.guardrail.sentences_dropped == 2
+
+
+def test_a_timeout_keeps_the_sentences_already_checked(make_assistant):
+    reply = "O limite é 10% [1]. Depois mais texto sem fim nunca acaba"
+    model = StallingModel(messages=iter([AIMessage(content=reply)]),
+                          fast=13)
+    answer = make_assistant(model, llm_timeout_s=2.5).ask(DIVIDENDS_COMPANY)
+    assert answer.explanation == "O limite é 10% [1]."
+    assert answer.guardrail.action == "passed" and any("tempo" in n for n in answer.guardrail.notes)
 
 
 def test_llm_failure_still_answers(make_assistant):
@@ -196,3 +213,13 @@ def test_employment_with_dates(make_assistant):
                                   "setembro de 2024 para uma empresa brasileira. Pago imposto em Espanha?")
     assert answer.treaty == "BR-ES"
     assert "214 dias" in answer.card or "214 días" in answer.card
+
+
+def test_the_checked_paragraph_opens_the_reply_and_a_failed_one_leaves_the_deterministic_reply(make_assistant):
+    plain = make_assistant().ask(DIVIDENDS_COMPANY).reply
+    model = scripted("Com os factos dados, o Brasil pode reter no máximo 10% [1].")
+    good = make_assistant(model).ask(DIVIDENDS_COMPANY)
+    assert "Com os factos dados, o Brasil pode reter no máximo 10%." in good.reply and "[1]" not in good.reply
+    assert good.reply != plain and all(p in good.reply for p in plain.split("\n\n")[2:])
+    bad = make_assistant(scripted("Os dividendos só são tributados em Portugal [1].")).ask(DIVIDENDS_COMPANY)
+    assert not bad.explanation and bad.reply == plain

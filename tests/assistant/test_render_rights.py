@@ -2,22 +2,27 @@
 from __future__ import annotations
 
 from assistant.apply_rules import RuleRun
-from assistant.render import render_card
+from assistant.presentation.build import Part, build_card
+from assistant.presentation.markdown import card_markdown
 from rules import Facts, taxing_rights
 
 
-def _cite(c) -> str:
-    return f"[{c.article}]"
+def _cite(c) -> int | None:
+    return int(c.article) if c.article and c.article.isdigit() else None
+
+
+def render_card(run: RuleRun, topic: str, language: str) -> str:
+    return card_markdown(build_card([Part(None, topic, run)], _cite, language, [], [], []))
 
 
 def _card(result, language: str) -> str:
-    return render_card(RuleRun(rights=[result]), "pensions", language, _cite).markdown
+    return render_card(RuleRun(rights=[result]), "pensions", language)
 
 
 def test_social_security_pension_card_in_three_languages() -> None:
     result = taxing_rights("PT-BR", "pensions", "PT", Facts(pension_kind="social_security"))
     pt, es, en = (_card(result, lang) for lang in ("pt", "es", "en"))
-    assert "Quem pode tributar" in pt and "só **Brasil" in pt and "art. 18.º" in pt and "Portugal" in pt
+    assert "Quem pode tributar" in pt and "só **o Brasil" in pt and "art. 18.º" in pt and "Portugal" in pt
     assert "isenção" in pt and "[23]" in pt                              # relief: art. 23(4)
     assert "Quién puede gravar" in es and "solo **Brasil" in es and "exención" in es
     assert "Who may tax" in en and "only **Brazil" in en and "exemption" in en
@@ -45,7 +50,7 @@ def test_card_names_the_failed_condition_of_the_lower_rate() -> None:
     from rules import withholding_cap
     result = withholding_cap("PT-BR", "dividends", "BR", Facts(beneficiary_kind="company", holding_pct=30,
                                                                direct_holding=True, holding_months=9))
-    pt = render_card(RuleRun(withholding=[result]), "dividends", "pt", _cite).markdown
+    pt = render_card(RuleRun(withholding=[result]), "dividends", "pt")
     assert "não se aplica" in pt and "✘" in pt and "2 anos" in pt
-    en = render_card(RuleRun(withholding=[result]), "dividends", "en", _cite).markdown
+    en = render_card(RuleRun(withholding=[result]), "dividends", "en")
     assert "does not apply" in en

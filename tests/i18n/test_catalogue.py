@@ -1,6 +1,7 @@
 """The one message catalogue: every key in pt, es and en, with the same params; t() and its fallbacks."""
 from __future__ import annotations
 
+import ast
 import re
 import string
 from collections import Counter
@@ -72,3 +73,73 @@ def test_no_portuguese_only_text_is_left_in_the_rules_code() -> None:
         source = path.read_text(encoding="utf-8")
         assert not re.search(r"\b(pt|es|en)=f?[\"']", source), path.name
         assert not re.search(r"\"(es|en)\": \{?[\"']", source), path.name
+
+
+# ---- the app: no user text outside the catalogue ------------------------------------------------------------
+APP_ROOT = Path(__file__).resolve().parents[2]
+APP_FILES = [APP_ROOT / "app.py", *sorted((APP_ROOT / "app_pages").glob("*.py")),
+             *sorted((APP_ROOT / "app_support").glob("*.py"))]
+_MARKUP = re.compile(r"<[^>]*>|:material/[a-z_]+:|:[a-z]+\[|&[a-z]+;|#src-|\{[^}]*\}")
+_WORD = re.compile(r"[^\W\d_]{3,}")
+UI_CALLS = {"markdown", "caption", "subheader", "title", "header", "info", "warning", "error", "success", "button",
+            "form_submit_button", "radio", "selectbox", "multiselect", "text_input", "number_input", "date_input",
+            "toggle", "checkbox", "expander", "download_button", "chat_input", "segmented_control", "spinner",
+            "dialog", "Page", "write", "code", "toast", "popover", "tabs", "link_button", "page_link",
+            "set_page_config"}
+UI_KEYWORDS = {"label", "placeholder", "help", "title", "body", "page_title"}
+
+
+def _literal_text(node: ast.AST) -> str:
+    """The literal words of a string or f-string node: markup (HTML tags, icons, placeholders) and acronyms
+    (MLI, CSV) removed."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        text = node.value
+    elif isinstance(node, ast.JoinedStr):
+        text = " ".join(v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str))
+    else:
+        return ""
+    return " ".join(w for w in _MARKUP.sub(" ", text).split() if not w.strip("*()[]:,.").isupper())
+
+
+def _hard_coded(path: Path) -> list[str]:
+    """Literal words given to a Streamlit element as its text (positional, label, placeholder, help, title)."""
+    found = []
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    inner = {id(v) for n in ast.walk(tree) if isinstance(n, ast.JoinedStr) for v in n.values}
+    for n in ast.walk(tree):
+        if not isinstance(n, ast.Call):
+            continue
+        name = n.func.attr if isinstance(n.func, ast.Attribute) else getattr(n.func, "id", "")
+        logger = isinstance(n.func, ast.Attribute) and getattr(n.func.value, "id", "") in ("log", "logging")
+        if name not in UI_CALLS or logger:
+            continue
+        shown = list(n.args[:1]) + [k.value for k in n.keywords if k.arg in UI_KEYWORDS]
+        for arg in shown:
+            for part in ast.walk(arg):
+                if isinstance(part, ast.Call):
+                    break          # t(...) or a helper: its text is the catalogue's
+                if id(part) in inner:
+                    continue
+                text = _literal_text(part)
+                if _WORD.search(text):
+                    found.append(f"{path.relative_to(APP_ROOT)}:{part.lineno}: {text.strip()[:60]!r}")
+    return found
+
+
+def test_the_app_writes_no_text_outside_the_catalogue() -> None:
+    """Every word the app shows comes from t(ui_lang, …): no string with words in app.py, app_pages/, app_support/
+    (docstrings, log lines, exceptions, keys and markup aside)."""
+    found = [hit for path in APP_FILES for hit in _hard_coded(path)]
+    assert not found, "\n".join(found)
+
+
+def test_the_app_text_check_catches_a_hard_coded_label(tmp_path: Path) -> None:
+    sample = tmp_path / "page.py"
+    sample.write_text('import streamlit as st\nst.button("Voltar a responder")\nst.caption(f"Fonte: {x}")\n'
+                      'st.markdown(f"**{t(ui, \'app.x\')}**")\n', encoding="utf-8")
+    global APP_ROOT
+    saved, APP_ROOT = APP_ROOT, tmp_path
+    try:
+        assert len(_hard_coded(sample)) == 2
+    finally:
+        APP_ROOT = saved

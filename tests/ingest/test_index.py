@@ -49,6 +49,7 @@ def test_removed_text_and_removed_file_delete_their_chunks(small_corpus, store):
     text = portaria.read_text(encoding="utf-8")
     cut = text[: text.index("XII - ")] + "PEDRO SAMPAIO MALAN\n"
     portaria.write_text(cut, encoding="utf-8")
+    _declare(small_corpus / "catalog.yaml", "br-portaria-pt-br", articles=11)  # an honest edit says so
     report = sync(store, build_chunks(small_corpus), lambda: embedder, "fake", progress=False)
     assert report.deleted == 1 and not store.get(ids=["br-portaria-pt-br:XII:0"])["ids"]
 
@@ -57,6 +58,13 @@ def test_removed_text_and_removed_file_delete_their_chunks(small_corpus, store):
     sync(store, build_chunks(small_corpus), lambda: embedder, "fake", progress=False)
     remaining = store.get(include=["metadatas"])
     assert remaining["ids"] and all(m["doc"] == "pt-jp-2011-summary" for m in remaining["metadatas"])
+
+
+def _declare(catalog, doc_id: str, **fields) -> None:
+    import yaml
+    data = yaml.safe_load(catalog.read_text(encoding="utf-8"))
+    next(d for d in data["documents"] if d["id"] == doc_id).update(fields)
+    catalog.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
 
 
 def _drop_entry(catalog_text: str, doc_id: str) -> str:
@@ -185,3 +193,44 @@ def test_model_fingerprint_follows_content_not_path(tmp_path):
     (tmp_path / "b" / "model" / "sub" / "weights.bin").write_bytes(b"\x01\x03" * 1000)
     assert model_fingerprint(str(tmp_path / "b" / "model"), memo) != a
     assert model_fingerprint("google/embeddinggemma-300m", memo) == "google/embeddinggemma-300m"
+
+
+def test_plain_ingest_killed_after_a_corpus_edit_is_detected_and_finished(small_corpus, tmp_path, monkeypatch):
+    """Issue 21: same ids, new text in some vectors and old text in chunks.jsonl — the check compares
+    text hashes, so the half-done sync is reported, and the next sync finishes it."""
+    from ingest.index import IndexIncomplete, check_index
+
+    monkeypatch.setattr("ingest.index.BATCH", 2)
+    old = build_chunks(small_corpus)
+    collection = chunk_collection(_client(tmp_path), "chunks")
+    sync(collection, old, HashEmbedder, "fake", progress=False)
+    check_index(collection, old)
+    for path in small_corpus.glob("00*.txt"):
+        path.write_text(path.read_text(encoding="utf-8").replace("imposto", "tributo"), encoding="utf-8")
+    new = build_chunks(small_corpus)
+    changed = [c.id for c, d in zip(old, new) if c.text_hash != d.text_hash]
+    assert [c.id for c in old] == [c.id for c in new] and len(changed) > 4
+    with pytest.raises(KeyboardInterrupt):
+        sync(collection, new, lambda: FailingEmbedder(batches=2), "fake", progress=False)
+    with pytest.raises(IndexIncomplete, match=f"{len(old) - 4} de {len(old)} passagens com vetor do texto atual"):
+        check_index(collection, old)  # chunks.jsonl still holds the old text
+    with pytest.raises(IndexIncomplete, match="índice incompleto"):
+        check_index(collection, new)
+    report = sync(collection, new, HashEmbedder, "fake", progress=False)
+    assert report.embedded == len(changed) - 4
+    check_index(collection, new)
+
+
+def test_vectors_indexed_before_text_hashes_get_them_without_embedding(small_corpus, tmp_path):
+    from ingest.index import IndexIncomplete, check_index
+
+    chunks = build_chunks(small_corpus)
+    collection = chunk_collection(_client(tmp_path), "chunks")
+    sync(collection, chunks, HashEmbedder, "fake", progress=False)
+    got = collection.get(include=["metadatas"])
+    collection.update(ids=got["ids"], metadatas=[{**m, "text_hash": ""} for m in got["metadatas"]])
+    with pytest.raises(IndexIncomplete):
+        check_index(collection, chunks)
+    report = sync(collection, chunks, lambda: pytest.fail("no embedding needed"), "fake", progress=False)
+    assert report.embedded == 0
+    check_index(collection, chunks)

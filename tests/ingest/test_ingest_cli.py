@@ -6,43 +6,9 @@ import yaml
 
 import config
 from ingest.__main__ import main
-from ingest.index import build_chunks, sync, write_chunks_file
-from ingest.model_fingerprint import model_fingerprint
-from ingest.store import chroma_client, chunk_collection
+from ingest.store import chroma_client
 from tests.fakes import HashEmbedder
-
-
-def _model_folder(where) -> str:
-    """A stand-in model folder (never loaded: these tests only check what would be embedded)."""
-    where.mkdir(parents=True)
-    (where / "config.json").write_text('{"model_type": "stand-in"}')
-    (where / "model.safetensors").write_bytes(b"weights" * 100)
-    return str(where)
-
-
-@pytest.fixture
-def indexed(small_corpus, tmp_path, monkeypatch):
-    """An index built from the small corpus (fake embeddings), configured through the environment."""
-    monkeypatch.setenv("TREATY_CORPUS_DIR", str(small_corpus))
-    monkeypatch.setenv("TREATY_INDEX_DIR", str(tmp_path / "index"))
-    monkeypatch.setenv("TREATY_CHROMA_MODE", "embedded")
-    monkeypatch.setenv("TREATY_CACHE_DIR", str(tmp_path / "cache"))
-    monkeypatch.setenv("TREATY_EMBEDDING_MODEL", _model_folder(tmp_path / "cache" / "models" / "emb"))
-    config.load_settings.cache_clear()
-    settings = config.load_settings()
-    chunks = build_chunks(small_corpus)
-    collection = chunk_collection(chroma_client(settings), settings.collection)
-    ref = model_fingerprint(settings.embedding_model_ref, tmp_path / "memo.json")
-    sync(collection, chunks, HashEmbedder, ref, progress=False)
-    write_chunks_file(chunks, settings.index_dir)
-    yield settings
-    config.load_settings.cache_clear()
-
-
-def _snapshot(settings):
-    collection = chunk_collection(chroma_client(settings), settings.collection)
-    stored = collection.get(include=["documents"])
-    return (settings.index_dir / "chunks.jsonl").read_bytes(), sorted(zip(stored["ids"], stored["documents"]))
+from tests.ingest.conftest import model_folder, snapshot
 
 
 def _break(small_corpus, how: str) -> str:
@@ -66,12 +32,12 @@ def _break(small_corpus, how: str) -> str:
 
 @pytest.mark.parametrize("how", ["empty", "binary", "latin1", "no_articles", "missing_file"])
 def test_bad_corpus_file_fails_clearly_and_changes_nothing(how, indexed, small_corpus, capsys):
-    before = _snapshot(indexed)
+    before = snapshot(indexed)
     name = _break(small_corpus, how)
     assert main(["--quiet"]) == 2
     err = capsys.readouterr().err
     assert name in err and "não foi alterado" in err
-    assert _snapshot(indexed) == before
+    assert snapshot(indexed) == before
 
 
 def test_no_change_ingest_needs_no_model(indexed, capsys, monkeypatch):
@@ -87,7 +53,7 @@ def test_another_cache_dir_or_home_reembeds_nothing(indexed, tmp_path, capsys, m
     import ingest.__main__ as cli
     monkeypatch.setattr(cli, "load_embeddings", lambda settings: pytest.fail("re-embedding for a moved model"))
     monkeypatch.setenv("TREATY_CACHE_DIR", str(tmp_path / "other-home" / "cache"))
-    monkeypatch.setenv("TREATY_EMBEDDING_MODEL", _model_folder(tmp_path / "other-home" / "cache" / "models" / "emb"))
+    monkeypatch.setenv("TREATY_EMBEDDING_MODEL", model_folder(tmp_path / "other-home" / "cache" / "models" / "emb"))
     config.load_settings.cache_clear()
     assert main(["--quiet"]) == 0
     assert "0 embebidos" in capsys.readouterr().out

@@ -1,0 +1,112 @@
+"""What the reader took a question to state, named as the ticket bank names facts (eval.tickets.FACT_TYPES).
+
+The one mapping from the Query's fields (its Facts, its stay and employment fields, its tie-breaker facts,
+the State of a PE) to the bank's fact names, so a scorer counts fact precision and recall without knowing
+where each fact lives in the Query. Only the facts that can decide the answer on a topic the reader read
+are stated facts: a nationality in a dividends question, or "moro em Lisboa" making the holder an individual
+in a pension question, is read but decides nothing there (rules.deciding names, from the data, the facts
+each topic's conditions read; the Query's own facts go with the tests that use them). Values are plain
+JSON values: dates as ISO strings, State lists sorted.
+"""
+from __future__ import annotations
+
+import dataclasses
+from datetime import date
+
+from assistant.understand.query import Query
+from rules.deciding import deciding_facts
+from rules.facts import Facts
+
+FactValue = bool | float | int | str | list[str]
+
+# Facts fields the bank does not name: holding_since is folded into holding_months (with the payment date),
+# employment_183_met is a conclusion, not something a ticket states.
+_NOT_BANK_FACTS = {"holding_since", "employment_183_met"}
+_STAY = ("stay_days", "stay_months", "stay_years")
+_TIEBREAKER = ("permanent_home_in", "habitual_abode_in", "nationality", "vital_interests_in",
+               "effective_management_in", "person")
+_PE = ("pe_in", "attributable_to_pe")
+# The Query's facts and the tests that read them (the 183 days, the building-site months, art. 4).
+_TOPIC_FACTS: dict[str, tuple[str, ...]] = {
+    "employment": (*_STAY, "employer_resident_in_work_state", "borne_by_pe", "fiscal_year", "pe_in"),
+    "students": _STAY, "professors": _STAY,
+    "permanent_establishment": (*_STAY, *_PE, "fixed_base_in_source"),
+    "business_profits": (*_STAY, *_PE), "branch_profits": _PE, "independent_services": (*_STAY, *_PE),
+    "residence": (*_TIEBREAKER, "fiscal_year"),
+    "technical_services": ("royalty_kind",),        # a kind of royalty in some protocols (PT-BR Protocol 5)
+}
+_NATIONAL = {"national_of_paying_state", "national_of_residence_state"}
+
+
+def _plain(value: object) -> FactValue:
+    if isinstance(value, (bool, str, int, float)):
+        return value
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, (tuple, list)):
+        return sorted(str(v) for v in value)
+    raise TypeError(f"valor de facto inesperado: {value!r}")
+
+
+def read_facts(query: Query) -> dict[str, FactValue]:
+    """Every fact the reading holds, by the bank's names, whatever the topic; a fact not read is absent."""
+    out: dict[str, FactValue] = {}
+    facts: Facts = query.facts
+    for f in dataclasses.fields(Facts):
+        value = getattr(facts, f.name)
+        if value is not None and f.name not in _NOT_BANK_FACTS:
+            out[f.name] = _plain(value)
+    if "holding_months" not in out and facts.holding_since and facts.payment_date:
+        out["holding_months"] = round((facts.payment_date - facts.holding_since).days / 30.44, 2)
+    for name in ("stay_days", "stay_months", "employer_resident_in_work_state", "borne_by_pe", "fiscal_year"):
+        value = getattr(query, name)
+        if value is not None:
+            out[name] = _plain(value)
+    if query.stay_months is not None:               # a stay is stated once, in the unit it was written in
+        out.pop("stay_years", None)
+        if query.stay_unit == "years":
+            out["stay_years"] = round(query.stay_months / 12, 2)
+            del out["stay_months"]
+    if "stay_days" not in out and query.stays:      # dates of stay: the days they cover, both ends counted
+        out["stay_days"] = sum((end - start).days + 1 for start, end in query.stays)
+    tb = query.tiebreaker
+    if tb is not None:
+        for name in _TIEBREAKER[:-1]:
+            value = getattr(tb, name)
+            if value:
+                out[name] = _plain(value)
+        if tb.effective_management_in is not None or tb.person == "company":
+            out["person"] = tb.person
+    if query.pe_state is not None:
+        out["pe_in"] = query.pe_state
+    return out
+
+
+def deciding(query: Query) -> frozenset[str]:
+    """Fact names that can decide the answer on the topics read, under any treaty (the reading's treaty may be
+    wrong, and a fact the question states stays stated when another pair would not ask for it)."""
+    names: set[str] = set()
+    for topic in query.topics:
+        names |= deciding_facts(None, topic) | set(_TOPIC_FACTS.get(topic, ()))   # any treaty: a new pair
+    if names & _NATIONAL:
+        names.add("nationality")                     # "dupla nacionalidade" states both national_of_* facts
+    return frozenset(names)
+
+
+def _said(name: str, value: FactValue, topics: tuple[str, ...]) -> bool:
+    """A nationality is stated ("sou portuguesa"); not being a national of the other State is only inferred
+    from it, and one nationality is a tie-breaker fact only when the question is about residence."""
+    if name in _NATIONAL:
+        return value is True
+    if name == "nationality":
+        return "residence" in topics or (isinstance(value, list) and len(value) > 1)
+    return True
+
+
+def stated_facts(query: Query) -> dict[str, FactValue]:
+    """The facts the question states that decide its answer, by the ticket bank's names."""
+    found = {name: value for name, value in read_facts(query).items() if _said(name, value, query.topics)}
+    if not query.topics:
+        return found
+    keep = deciding(query)
+    return {name: value for name, value in found.items() if name in keep}

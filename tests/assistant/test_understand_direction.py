@@ -1,0 +1,38 @@
+"""Source and residence when the payer or the beneficiary's State is named first (issue 18, answer level):
+"dividendos japoneses a uma sociedade portuguesa" is Japanese income of a Portuguese company. Phrasings
+written for these tests, in pt-PT, pt-BR, es and en."""
+from __future__ import annotations
+
+import pytest
+
+from assistant.understand import understand
+
+TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"), "MLI": ()}
+
+
+@pytest.mark.parametrize("text, treaty, residence, source", [
+    # the income's State first, the beneficiary after "pagos a"
+    ("Qual a retenção sobre dividendos japoneses pagos a uma sociedade portuguesa?", "PT-JP", "PT", "JP"),
+    ("Royalties japonesas pagas a uma empresa portuguesa, quanto fica retido?", "PT-JP", "PT", "JP"),
+    ("Juros espanhóis pagos a um banco brasileiro: qual é a alíquota?", "BR-ES", "BR", "ES"),
+    ("Dividendos brasileños pagados a una sociedad española: ¿cuál es la retención?", "BR-ES", "ES", "BR"),
+    ("Japanese dividends paid to a Portuguese company: what is the withholding rate?", "PT-JP", "PT", "JP"),
+    # the payer first, where the person lives after
+    ("A empresa brasileira paga-me dividendos, moro em Lisboa. Quanto retêm?", "PT-BR", "PT", "BR"),
+    ("A empresa brasileira me paga dividendos e eu moro em Lisboa. Quanto é retido?", "PT-BR", "PT", "BR"),
+    ("La empresa brasileña me paga dividendos y vivo en Madrid. ¿Cuánto retienen?", "BR-ES", "ES", "BR"),
+    ("The Brazilian company pays me dividends, I live in Lisbon. How much is withheld?", "PT-BR", "PT", "BR"),
+    # the withholding State first, the beneficiary inside a relative clause
+    ("O Japão retém 20% dos dividendos que a minha empresa portuguesa recebe?", "PT-JP", "PT", "JP"),
+    # the holder named with "de" before its verb: "a Câmara Municipal de Lisboa recebe"
+    ("A Câmara Municipal de Lisboa recebe juros de obrigações de uma empresa brasileira. Retenção?", "PT-BR", "PT", "BR"),
+    ("Japan withholds tax on the dividends that our Portuguese company receives. How much?", "PT-JP", "PT", "JP"),
+])
+def test_direction_when_the_payer_or_the_beneficiary_comes_first(text, treaty, residence, source):
+    q = understand(text, TREATIES)
+    assert (q.treaty, q.residence_state, q.source_state) == (treaty, residence, source)
+
+
+def test_a_relative_clause_does_not_cut_a_plain_place():
+    q = understand("Recibo dividendos de la empresa que tengo en Brasil y vivo en Madrid.", TREATIES)
+    assert (q.residence_state, q.source_state) == ("ES", "BR")

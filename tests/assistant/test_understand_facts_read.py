@@ -1,0 +1,157 @@
+"""Facts that decide an alternative in rules/data, read from phrasings written for these tests (none is in
+the eval set or the ticket bank), in pt-PT, pt-BR, es and en; and the sanity checks on numbers (an age or
+the years someone has lived in a city is no holding period, a return is no holding)."""
+from __future__ import annotations
+
+import pytest
+
+from assistant.understand import understand
+from assistant.understand.stated import read_facts
+
+TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"), "MLI": ()}
+
+
+def read(text: str) -> dict:
+    return read_facts(understand(text, TREATIES))
+
+
+@pytest.mark.parametrize("text", [
+    "Tenho dupla nacionalidade, portuguesa e brasileira, e recebo uma pensão do Estado brasileiro por ter sido "
+    "servidor. Moro em Lisboa.",
+    "Tengo doble nacionalidad española y brasileña; cobro una pensión de funcionario del Estado español y vivo "
+    "en São Paulo.",
+    "I'm a dual citizen (Brazil and Spain), living in Madrid, and I get a pension from the Brazilian government "
+    "for my years as a civil servant.",
+    "Tenho as duas nacionalidades, moro em Campinas e recebo a aposentadoria de servidor do Estado português.",
+])
+def test_dual_nationality_makes_the_person_a_national_of_both(text):
+    got = read(text)
+    assert got["national_of_paying_state"] is True and got["national_of_residence_state"] is True
+    assert got["pension_kind"] == "government"
+
+
+def test_a_payer_state_in_the_sentence_is_not_a_nationality():
+    got = read("I am a Brazilian citizen living in Brasília and I work in Brasília for the Spanish government.")
+    assert got["nationality"] == ["BR"] and got["national_of_paying_state"] is False
+
+
+def test_a_government_that_pays_is_not_the_beneficiary():
+    got = read("Recebo do governo português uma pensão de ex-funcionário e vivo no Recife.")
+    assert got.get("beneficiary_kind") != "government" and got["pension_kind"] == "government"
+    assert read("A Câmara Municipal de Lisboa recebe juros de obrigações de uma empresa brasileira.")[
+        "beneficiary_kind"] == "government"
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("Recebo reforma da Segurança Social portuguesa e moro no Rio de Janeiro.", "social_security"),
+    ("Sou aposentado pelo INSS e moro em Setúbal; quem tributa?", "social_security"),
+    ("Recibo una pensión de la Seguridad Social española y vivo en Brasil. ¿Dónde tributa?", "social_security"),
+    ("Recebo do fundo de pensões da minha antiga empresa portuguesa e vivo em Recife.", "private"),
+    ("I receive an annuity from a Spanish insurer and live in Brazil. Who taxes it?", "annuity"),
+    ("Sou ex-funcionário público português, aposentado pela CGA, moro em Fortaleza. Quem tributa a pensão?",
+     "government"),
+])
+def test_pension_kind(text, kind):
+    assert read(text)["pension_kind"] == kind
+
+
+@pytest.mark.parametrize("text", [
+    "Tenho 40 anos, moro há 12 anos em Lisboa e recebo dividendos de uma empresa brasileira.",
+    "Vivi 40 anos em Curitiba e agora moro em Lisboa. Recebo dividendos da Petrobras.",
+    "Aos 62 anos recebo dividendos de uma empresa japonesa. Vivo no Porto.",
+    "Tengo 55 años, vivo en Madrid y cobro dividendos de una empresa brasileña.",
+    "I'm 58 years old, I've lived in Porto for 20 years and get dividends from a Japanese company.",
+])
+def test_an_age_or_years_lived_somewhere_is_no_holding_period(text):
+    got = read(text)
+    assert "holding_months" not in got and "stay_months" not in got
+
+
+@pytest.mark.parametrize("text, months", [
+    ("Tenho 40 anos e detenho 15% de uma empresa brasileira há 2 anos; moro em Lisboa.", 24),
+    ("Tengo 55 años y un 30% de una sociedad brasileña desde hace 3 años; vivo en Madrid.", 36),
+    ("I'm 45, I've held 30% of a Brazilian company for 18 months, and I live in Lisbon.", 18),
+])
+def test_the_holding_period_beside_an_age(text, months):
+    assert read(text)["holding_months"] == months
+
+
+def test_amounts_and_returns_are_not_holdings():
+    got = read("Ganhei 10% de valorização nas ações da Petrobras; moro em Lisboa, quanto retém o Brasil nos "
+               "dividendos?")
+    assert "holding_pct" not in got
+    got = read("La empresa pagó 1.500 euros de dividendos, el 19% retenido; tengo el 5% del capital y vivo en Madrid.")
+    assert got["holding_pct"] == 5
+
+
+@pytest.mark.parametrize("text, months, pe_state", [
+    ("A minha empresa portuguesa tem uma obra em São Paulo que vai durar 7 meses. Há estabelecimento estável?",
+     7, None),
+    ("Nossa construtora vai montar um estaleiro em Lisboa durante 8 meses; há estabelecimento estável?", 8, None),
+    ("Nuestra constructora española tiene una obra en Brasil de 5 meses. ¿Hay establecimiento permanente?",
+     5, None),
+    ("Our Japanese company has a building site in Portugal lasting 10 months. Is that a permanent establishment?",
+     10, None),
+])
+def test_a_building_site_duration_is_a_stay_in_months_not_a_holding(text, months, pe_state):
+    got = read(text)
+    assert got["stay_months"] == months and "holding_months" not in got
+
+
+@pytest.mark.parametrize("text", [
+    "Estudio en Madrid desde hace 3 años con una beca brasileña de CAPES.",
+    "Sou estudante em Coimbra há 3 anos com bolsa da CAPES.",
+])
+def test_a_student_with_a_grant_has_a_stay_not_a_holding(text):
+    got = read(text)
+    assert "holding_months" not in got and got["stay_years"] == 3          # the unit it is written in
+
+
+def test_dates_of_a_stay_are_its_days():
+    got = read("Trabalhei em Madrid de 1 de março a 15 de setembro de 2024 para uma empresa brasileira; "
+               "moro em São Paulo.")
+    assert got["stay_days"] == 199 and got["employer_resident_in_work_state"] is False
+
+
+@pytest.mark.parametrize("text", [
+    "Worked 200 days in Spain in 2023 for a Brazilian employer, I live in São Paulo.",
+    "Trabajé 200 días en España en 2023 para un empleador brasileño; vivo en São Paulo.",
+])
+def test_an_employer_of_the_other_state(text):
+    got = read(text)
+    assert got["employer_resident_in_work_state"] is False and got["stay_days"] == 200
+
+
+@pytest.mark.parametrize("text, usd", [
+    ("Recebo uma aposentadoria de US$ 2.500 por ano de um fundo de pensão espanhol e moro em Salvador.", 2500),
+    ("Cobro 300 dólares americanos al mes de una pensión privada de Brasil, vivo en Madrid.", 3600),
+])
+def test_a_pension_in_dollars_is_an_amount_not_a_country(text, usd):
+    q = understand(text, TREATIES)
+    assert q.treaty == "BR-ES" and "US" not in q.countries
+    assert read_facts(q)["pension_annual_usd"] == usd
+
+
+@pytest.mark.parametrize("text, state", [
+    ("A nossa sociedade espanhola tem uma sucursal em Curitiba. Quem tributa os lucros?", "BR"),
+    ("Tenemos un establecimiento permanente en Oporto y la sociedad es española... no, brasileña.", "PT"),
+    ("Our Portuguese company has a branch in Osaka. Who taxes the branch's profits?", "JP"),
+])
+def test_where_the_pe_is(text, state):
+    assert read(text)["pe_in"] == state
+
+
+@pytest.mark.parametrize("text, name, value", [
+    ("Sou estudante de engenharia no Porto e faço um estágio numa fábrica de Matosinhos; sou de Goiânia.",
+     "student_practical_training", True),
+    ("Estudo em Salamanca e trabalho num bar para me ajudar nos estudos; sou de Recife. Quem tributa?",
+     "student_practical_training", True),
+    ("I'm a commercial pilot living in Lisbon flying to São Paulo for a Portuguese airline. Who taxes my salary?",
+     "employment_kind", "ship_aircraft"),
+    ("Sou subtenente reformado da GNR e vivo em Natal, no Brasil. A minha pensão paga imposto onde?",
+     "pension_kind", "government"),
+    ("Trabajo en Madrid para la Caixa Econômica Federal, que es estatal brasileña; soy brasileño. ¿Quién grava mi "
+     "sueldo?", "government_business", True),
+])
+def test_more_deciding_facts(text, name, value):
+    assert read(text).get(name) == value

@@ -1,0 +1,186 @@
+"""The ticket-bank scorer on small hand-made tickets and readings, and the rule-results -> outcome mapping
+on real rule runs."""
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+import rules
+from assistant.apply_rules import run_rules
+from assistant.understand import understand
+from assistant.understand.stated import stated_facts
+from eval.tickets import Ticket
+from eval.tickets_run import outcome_of, read_topics
+from eval.tickets_score import (PartReading, PredictedOutcome, TicketReading, align, answer_correct,
+                                markdown, numbers_in, report, score_ticket, summarise, topic_accuracy)
+
+TWO_PARTS = Ticket.model_validate({
+    "id": "tk-hand-0001", "language": "pt", "variant": "pt-PT", "style": "email",
+    "source_url": "https://example.org/destacado-braga", "treaty": "PT-BR", "residence_state": "BR",
+    "source_state": "PT",
+    "text": ("Bom dia, sou engenheiro brasileiro destacado em Braga por 5 meses, a empresa continua a pagar no "
+             "Brasil. Pago imposto em Portugal? E o formulário da Segurança Social, preciso de o pedir?"),
+    "facts": [{"name": "stay_months", "value": 5, "span": "5 meses"},
+              {"name": "employer_resident_in_work_state", "value": False, "span": "a empresa continua a pagar no Brasil"}],
+    "parts": [
+        {"question": "Pago imposto em Portugal?", "topic": "employment",
+         "expected": {"outcome": "residence_only", "state": "BR", "articles": ["15(2)"]}},
+        {"question": "E o formulário da Segurança Social, preciso de o pedir?", "topic": "out_of_scope",
+         "out_of_scope": "social_security_contributions", "expected": {"outcome": "abstain"}}]})
+
+DIVIDENDS = Ticket.model_validate({
+    "id": "tk-hand-0002", "language": "en", "style": "one_liner", "source_url": "https://example.org/divs",
+    "treaty": "PT-JP", "residence_state": "PT", "source_state": "JP",
+    "text": "I live in Lisbon and get dividends from a Japanese company, how much can Japan withhold?",
+    "parts": [{"question": "how much can Japan withhold?", "topic": "dividends",
+               "expected": {"outcome": "capped", "rate": 10, "articles": ["10"]}}]})
+
+
+def reading(*parts: PartReading, residence="BR", source="PT", facts=None, retrieved=()) -> TicketReading:
+    return TicketReading("PT-BR", residence, source, facts or {}, parts, retrieved=retrieved, latency_ms=40.0)
+
+
+def test_a_two_question_ticket_read_as_one_scores_the_other_part_as_missed():
+    one = PartReading("employment", PredictedOutcome("residence_only", state="BR"), cited=(("PT-BR", "15"),))
+    score = score_ticket(TWO_PARTS, reading(one, retrieved=(("PT-BR", "18"), ("PT-BR", "15"))))
+    employment, social = score.parts
+    assert employment.topic_correct and employment.answer_correct and employment.article_cited
+    assert employment.recall_at_5 == 1.0                      # the ticket's retrieval stands in for the part's
+    assert social.read_topic is None and not social.topic_correct and not social.answer_correct
+    summary = summarise([score])
+    assert summary["topic_accuracy"] == 0.5 and summary["answer_accuracy"] == 0.5
+    assert summary["all_parts_answered"] == 0.0 and summary["abstention_recall"] == 0.0
+
+
+def test_parts_align_by_topic_before_order_and_an_extra_abstention_costs_precision():
+    assert align(["employment", "out_of_scope"], ["out_of_scope", "employment"]) == [1, 0]
+    assert align(["employment", "pensions"], ["dividends"]) == [0, None]
+    wrong_side = PartReading("out_of_scope", PredictedOutcome("abstain"))
+    main = PartReading("employment", PredictedOutcome("both"))
+    score = score_ticket(DIVIDENDS, TicketReading("PT-JP", "PT", "JP", {}, (main, wrong_side)))
+    assert score.parts[0].read_topic == "employment" and score.extra_parts == 1
+    summary = summarise([score])
+    assert summary["abstention_precision"] == 0.0 and summary["topic_accuracy"] == 0.0
+
+
+def test_the_answer_must_say_what_the_expected_outcome_says():
+    expected = TWO_PARTS.parts[0].expected
+    assert not answer_correct(expected, PartReading("employment", PredictedOutcome("residence_only", state="PT")))
+    assert not answer_correct(expected, PartReading("employment", PredictedOutcome("both")))
+    assert answer_correct(expected, PartReading("employment", PredictedOutcome("exempt", state="BR")))
+    capped = DIVIDENDS.parts[0].expected
+    assert answer_correct(capped, PartReading("dividends", PredictedOutcome("capped", rates=(10.0,))))
+    assert not answer_correct(capped, PartReading("dividends", PredictedOutcome("capped", rates=(10.0, 15.0))))
+    assert not answer_correct(capped, PartReading("dividends", PredictedOutcome("abstain")))
+    assert answer_correct(TWO_PARTS.parts[1].expected, PartReading("out_of_scope", PredictedOutcome("abstain")))
+
+
+def test_a_figure_answer_is_checked_in_the_parts_own_text():
+    ticket = Ticket.model_validate({
+        "id": "tk-hand-0003", "language": "es", "style": "chat", "source_url": "https://example.org/obra",
+        "treaty": "BR-ES", "text": "¿Cuántos meses tiene que durar una obra en Brasil para ser establecimiento?",
+        "parts": [{"question": "¿Cuántos meses tiene que durar una obra", "topic": "permanent_establishment",
+                   "expected": {"outcome": "figure", "figures": ["6 meses"], "articles": ["5(3)"]}}]})
+    expected = ticket.parts[0].expected
+    assert answer_correct(expected, PartReading("permanent_establishment", PredictedOutcome("figure"),
+                                                text="Una obra que dure más de 6 meses (art. 5(3))"))
+    assert not answer_correct(expected, PartReading("permanent_establishment", PredictedOutcome("figure"),
+                                                    text="Una obra que dure más de 9 meses (art. 5(3))"))
+
+
+def test_numbers_are_read_with_any_separator_and_dates_do_not_glue_to_the_next_number():
+    assert numbers_in("US$ 10.000 e 10 000 e 10,000") == {10000.0}
+    assert numbers_in("em 2019 183 dias, 0,5%") == {2019.0, 183.0, 0.5}
+
+
+def test_fact_precision_and_recall_with_tolerance_and_wrong_values():
+    read = {"stay_months": 5.0, "employer_resident_in_work_state": True, "holding_months": 480}
+    score = score_ticket(TWO_PARTS, reading(PartReading("employment", PredictedOutcome("both")), facts=read))
+    assert score.facts.correct == 1 and score.facts.wrong_value == ("employer_resident_in_work_state",)
+    assert score.facts.extra == ("holding_months",)
+    summary = summarise([score])
+    assert summary["fact_precision"] == pytest.approx(1 / 3) and summary["fact_recall"] == 0.5
+    assert summary["fact_value_accuracy"] == 0.5
+
+
+def test_direction_is_both_states_and_a_swapped_reading_is_wrong():
+    part = PartReading("employment", PredictedOutcome("both"))
+    assert score_ticket(TWO_PARTS, reading(part)).direction_correct is True
+    swapped = score_ticket(TWO_PARTS, reading(part, residence="PT", source="BR"))
+    assert swapped.direction_correct is False and swapped.treaty_correct is True
+
+
+def test_topic_method_accuracy_and_the_tables():
+    assert topic_accuracy([TWO_PARTS, DIVIDENDS], [["employment"], ["dividends"]]) == pytest.approx(2 / 3)
+    assert topic_accuracy([TWO_PARTS], [["out_of_scope", "employment"]]) == 1.0
+    scores = [score_ticket(TWO_PARTS, reading(PartReading("employment", PredictedOutcome("residence_only")))),
+              score_ticket(DIVIDENDS, TicketReading("PT-JP", "PT", "JP", {},
+                                                    (PartReading("interest", PredictedOutcome("capped", rates=(10.0,))),)))]
+    rep = report("train", scores, {"lexicon": 0.5})
+    assert set(rep.languages) == {"pt", "en"} and rep.languages["en"]["topic_accuracy"] == 0.0
+    assert rep.topics["dividends"]["read_as"] == {"interest": 1}
+    text = markdown(rep)
+    assert "| lexicon | 50% |" in text and "| dividends | 1 | 0% |" in text
+
+
+# ---------------------------------------------------------------- real rule runs -> outcome vocabulary
+
+def _outcome(text: str, **facts) -> PredictedOutcome:
+    query = understand(text, rules.known_treaties())
+    return outcome_of(run_rules(query, dataclasses.replace(query.facts, **facts)))
+
+
+def test_a_stated_holding_gives_one_cap_and_a_missing_one_every_alternative():
+    one = _outcome("Sou residente em Portugal e recebo dividendos de uma empresa brasileira onde detenho 30% do "
+                   "capital há 3 anos. Qual a retenção no Brasil?", beneficiary_kind="company",
+                   registered_central_bank=False)
+    assert one == PredictedOutcome("capped", rates=(10.0,))
+    many = _outcome("Sou residente em Portugal e recebo dividendos de uma empresa brasileira. Qual a retenção?")
+    assert many.outcome == "capped" and len(many.rates) > 1 and "holding_pct" in many.missing
+
+
+def test_who_may_tax_a_private_pension_and_the_tiebreaker_state():
+    pension = _outcome("Moro em Portugal e recebo uma pensão privada de um fundo de pensões do Brasil. "
+                       "Quem tributa a pensão?")
+    assert pension == PredictedOutcome("residence_only", state="PT")
+    assert outcome_of(None, abstained=True).outcome == "abstain"
+
+
+def test_the_reader_parts_are_the_main_question_and_each_out_of_scope_side_note():
+    query = understand("Vivo em Portugal, já tratei do IVA da minha atividade. Recebo dividendos do Brasil: qual a "
+                       "retenção no Brasil?", rules.known_treaties())
+    assert query.side_notes
+    assert read_topics(query) == ["dividends", *["out_of_scope"] * len(query.side_notes)]
+    assert stated_facts(understand("Tenho 30% do capital da empresa", rules.known_treaties())).get("holding_pct") == 30
+
+
+# ---------------------------------------------------------------- the run, with the real assistant (BM25 only)
+
+@pytest.fixture(scope="module")
+def bm25_assistant():
+    from assistant.pipeline import Assistant
+    from assistant.retrieve import HybridSearch
+    from config import load_settings
+    from ingest.catalog import load_catalog
+    from ingest.index import read_chunks_file
+
+    settings = load_settings()
+    return Assistant(settings, load_catalog(settings.corpus_dir), HybridSearch(read_chunks_file(settings.index_dir), None))
+
+
+def test_the_run_reads_and_scores_every_ticket_and_the_topic_methods(bm25_assistant):
+    from eval.tickets_run import run
+
+    reader = bm25_assistant.reader
+    scores, methods, records = run([TWO_PARTS, DIVIDENDS], bm25_assistant, ["lexicon", "nearest", "trained", "combined"],
+                                   lambda ticket: reader, progress=False)
+    assert [s.ticket_id for s in scores] == ["tk-hand-0001", "tk-hand-0002"]
+    assert set(methods) == {"lexicon", "trained", "combined"}    # no dense index: no nearest example
+    dividends = scores[1].parts[0]
+    assert dividends.topic_correct and dividends.answer_correct and dividends.recall_at_5 == 1.0
+    assert scores[1].direction_correct
+    assert [p["gold_topic"] for p in records[0]["parts"]] == ["employment", "out_of_scope"]
+    assert [p["topic"] for p in records[0]["read_parts"]][1:] == ["out_of_scope"]   # two questions, two parts
+    assert records[0]["read_parts"] and records[0]["facts"]["gold"] == 2
+    assert all(s.latency_ms is not None for s in scores)

@@ -1,0 +1,34 @@
+"""construction_site(): a site is a PE only when it lasts longer than the treaty's figure (PT-BR 5(3) "só
+constitui um estabelecimento estável se a sua duração exceder nove meses"; BR-ES 5(2)(g) "cuya duración
+exceda de seis meses")."""
+from __future__ import annotations
+
+import pytest
+
+from rules import RulesInputError
+from rules.thresholds import construction_site
+
+
+@pytest.mark.parametrize("treaty, months, pe", [
+    ("PT-BR", 7, False), ("PT-BR", 9, False), ("PT-BR", 9.5, True), ("BR-ES", 6, False), ("BR-ES", 7, True),
+    ("br-pt", 12, True),
+])
+def test_a_site_is_a_pe_only_beyond_the_figure(treaty, months, pe):
+    test = construction_site(treaty, months)
+    assert test is not None and test.permanent_establishment is pe
+    assert test.figure.citations and test.figure.citations[0].article == "5"
+
+
+def test_no_site_figure_no_test_and_bad_input_refused():
+    assert construction_site("PT-JP", 10) is None            # the summary sets no site duration
+    with pytest.raises(RulesInputError):
+        construction_site("PT-BR", -1)
+
+
+def test_stated_days_against_the_short_stay_limit():
+    from rules.thresholds import stated_days
+    assert stated_days("PT-BR", 120).status == "met"
+    assert stated_days("PT-BR", 200).status == "not_met"            # any 12 months: whatever the dates
+    assert stated_days("BR-ES", 200).status == "unknown"            # a calendar year: it may straddle two
+    assert stated_days("BR-ES", 200, one_year=True).status == "not_met"
+    assert stated_days("PT-BR", 120).params["days"] == 120
