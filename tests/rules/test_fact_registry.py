@@ -36,8 +36,9 @@ def test_choices_come_from_the_registry_and_are_enforced() -> None:
 
 def test_quick_inputs_and_follow_up_questions_are_generated_from_it() -> None:
     from app_support.quick_inputs import QUICK_INPUTS
-    from assistant.render import follow_up
+    from assistant.presentation.card import missing_questions
+    from assistant.presentation.values import Formatter, render
     assert set(QUICK_INPUTS) == {name for name, spec in FACTS.items() if spec.offered} and len(QUICK_INPUTS) > 30
-    assert QUICK_INPUTS["pension_kind"].options and QUICK_INPUTS["pension_kind"].kind == "choice"
-    asked = follow_up(["fee_borne_by_company_or_pe", "stays"], "en")
+    assert QUICK_INPUTS["pension_kind"].options("es") and QUICK_INPUTS["pension_kind"].kind == "choice"
+    asked = " ".join(render(p, Formatter("en")) for p in missing_questions(("fee_borne_by_company_or_pe", "stays")))
     assert "company resident in" in asked and "dates" in asked
