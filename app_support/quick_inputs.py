@@ -1,45 +1,37 @@
 """Which widget asks for which missing fact, and how its answer becomes `extra_facts` for the assistant.
 
-Only Facts fields are offered (the assistant re-runs the question with them); facts the rules may ask for
-that are not Facts fields (stays, tie-breaker facts) are asked for in the answer's text instead.
+The quick inputs are generated from the rules' fact registry (rules.fact_registry: widget, allowed values,
+catalogue keys), one per Facts field; facts the rules may ask for that are not Facts fields (stays,
+tie-breaker facts) are asked for in the answer's text instead.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
-from typing import Any, Literal
+from typing import Any
 
 from assistant.answer import ReadingChoice
 from assistant.presentation.values import Formatter
 from i18n import t
-from rules.facts import BENEFICIARY_KINDS, ROYALTY_KINDS
-
-LOAN_PURPOSES = ("equipment", "other")
+from rules.fact_registry import FACTS, FactSpec
 
 
 @dataclass(frozen=True)
 class QuickInput:
     fact: str                         # the missing fact it answers (a Facts field name)
-    kind: Literal["choice", "percent", "since", "years", "bool"]
-    group: str = ""                   # catalogue group of a choice's option labels (app.<group>.<code>)
-    codes: tuple[str, ...] = ()       # a choice's options
+    kind: str                         # the registry's widget: choice | percent | since | years | amount | bool
+    spec: FactSpec
 
     def label(self, lang: str) -> str:
         """The question in the UI language."""
-        return t(lang, f"app.quick_input.{self.fact}")
+        return t(lang, self.spec.label_key)
 
     def options(self, lang: str) -> dict[str, str]:
-        return {code: t(lang, f"app.{self.group}.{code}") for code in self.codes}
+        return {value: t(lang, key) for value, key in self.spec.option_keys().items()}
 
 
-_KINDS: dict[str, tuple] = {
-    "beneficiary_kind": ("choice", "beneficiary", BENEFICIARY_KINDS), "holding_pct": ("percent",),
-    "holding_months": ("since",), "direct_holding": ("bool",), "voting_capital": ("bool",),
-    "loan_term_years": ("years",), "loan_purpose": ("choice", "loan_purpose", LOAN_PURPOSES),
-    "royalty_kind": ("choice", "royalty", ROYALTY_KINDS), "registered_central_bank": ("bool",),
-    "attributable_to_pe": ("bool",), "paid_to_pe_third_state": ("bool",), "free_zone_regime": ("bool",),
-    "interest_on_equity": ("bool",)}
-QUICK_INPUTS: dict[str, QuickInput] = {fact: QuickInput(fact, *spec) for fact, spec in _KINDS.items()}
+QUICK_INPUTS: dict[str, QuickInput] = {name: QuickInput(name, spec.widget, spec)
+                                       for name, spec in FACTS.items() if spec.offered}
 
 
 def quick_inputs_for(missing: list[str]) -> list[QuickInput]:
@@ -61,7 +53,7 @@ def to_facts(q: QuickInput, value: Any, payment_date: date | None = None) -> dic
         return {"holding_since": value, "payment_date": payment_date or date.today()}
     if q.kind == "bool":
         return {q.fact: bool(value)}
-    if q.kind in ("percent", "years"):
+    if q.kind in ("percent", "years", "amount"):
         return {q.fact: float(value)}
     return {q.fact: value}
 
@@ -84,6 +76,8 @@ def describe_facts(extra: dict[str, Any], lang: str) -> str:
             out.append(t(lang, "app.described.royalty", value=option(name, value)))
         elif name == "loan_purpose":
             out.append(t(lang, "app.described.loan_purpose", value=option(name, value)))
+        elif name in QUICK_INPUTS and QUICK_INPUTS[name].spec.values:
+            out.append(f"{QUICK_INPUTS[name].label(lang).rstrip('?')}: {option(name, value)}")
         elif name == "loan_term_years":
             out.append(t(lang, "app.described.loan_term_years", value=Formatter(lang).number(value)))
         elif isinstance(value, bool):

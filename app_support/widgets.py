@@ -23,8 +23,9 @@ def quick_input_widget(q: QuickInput, key: str, lang: str) -> dict[str, Any]:
                          key=key)
     elif q.kind == "percent":
         value = st.number_input(label, min_value=0.0, max_value=100.0, value=None, step=1.0, key=key)
-    elif q.kind == "years":
-        value = st.number_input(label, min_value=0.0, value=None, step=1.0, key=key)
+    elif q.kind in ("years", "amount"):
+        value = st.number_input(label, min_value=0.0, value=None, step=1.0 if q.kind == "years" else 100.0,
+                                key=key)
     else:                                           # "since": the holding date and the payment date
         cols = st.columns(2)
         value = cols[0].date_input(label, value=None, max_value=date.today(), format="DD/MM/YYYY", key=key)

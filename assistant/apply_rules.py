@@ -17,14 +17,15 @@ from rules import (
     NotCovered,
     RulesInputError,
     TaxingRightsResult,
-    TiebreakerFacts,
     TiebreakerResult,
     WithholdingResult,
 )
 from rules.conditions import describe
+from rules.protocol import Case, Result, apply
 from rules.thresholds import SiteTest, construction_site, stated_days
 
 MLI_TOPICS = ("anti_abuse", "arbitration", "capital_gains")
+MLI_ONLY_TOPICS = ("anti_abuse", "arbitration")     # capital gains: only an MLI change the corpus states
 HOST_INCOMES = ("students", "professors")
 
 
@@ -113,6 +114,24 @@ def _missing(run: RuleRun, names: list[str]) -> None:
             run.missing_facts.append(name)
 
 
+def _collect(run: RuleRun, result: Result, only: bool) -> None:
+    """A rule's result into the run: the protocol returns one of a closed set of result types."""
+    if isinstance(result, NotCovered):
+        if only:
+            run.not_covered = result
+    elif isinstance(result, WithholdingResult):
+        run.withholding.append(result)
+        _missing(run, result.missing_facts)
+    elif isinstance(result, EmploymentResult):
+        run.employment = result
+        _missing(run, result.missing_facts)
+    elif isinstance(result, TiebreakerResult):
+        run.tiebreaker = result
+        _missing(run, result.missing_facts)
+    else:
+        run.figures = result
+
+
 def run_rules(query: Query, facts: Facts) -> RuleRun:
     run = RuleRun()
     treaty, topic = query.treaty, query.topic
@@ -120,49 +139,31 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
         return run
     parties = rules.known_treaties().get(treaty, ())
     try:
-        if topic in rules.INCOME_TYPES:
-            sources = [query.source_state] if query.source_state else \
-                [p for p in parties if p != query.residence_state]
+        sources: list[str | None] = [query.source_state]
+        if topic in rules.INCOME_TYPES and not query.source_state:     # each party but the residence State
+            sources = [p for p in parties if p != query.residence_state]
             run.source_unknown = len(sources) > 1
             if run.source_unknown:
                 _missing(run, ["source_state"])
-            for source in sources:
-                result = rules.withholding_cap(treaty, topic, source, facts)
-                if isinstance(result, NotCovered):
-                    if len(sources) == 1:
-                        run.not_covered = result
-                    continue
-                run.withholding.append(result)
-                _missing(run, result.missing_facts)
-        elif topic == "employment":
-            _employment(run, query, treaty)
-        elif topic == "residence":
-            result = rules.residence_tiebreaker(treaty, query.tiebreaker or TiebreakerFacts())
-            if isinstance(result, NotCovered):
-                run.not_covered = result
-            else:
-                run.tiebreaker = result
-                _missing(run, result.missing_facts)
-        else:
-            _figures(run, treaty, topic)
+        case = Case(topic=topic, facts=facts, tiebreaker=query.tiebreaker, stays=tuple(query.stays),
+                    employer_resident_in_work_state=query.employer_resident_in_work_state,
+                    borne_by_pe=query.borne_by_pe, fiscal_year=query.fiscal_year)
+        for source in sources:
+            _collect(run, apply(treaty, dataclasses.replace(case, source_state=source)), only=len(sources) == 1)
+        if topic == "employment" and not query.stays:
+            _missing(run, ["stays"])
         facts = _site(run, query, treaty, topic, facts)
         run.facts = facts
         _rights(run, query, treaty, topic, facts, parties)
         if query.mentions_mli or topic in MLI_TOPICS:
             docs = rules.applicable_documents(treaty)
             if not isinstance(docs, NotCovered):
-                run.documents = [d for d in docs if d.relation in ("modifies", "not_established")]
+                said = query.mentions_mli or topic in MLI_ONLY_TOPICS
+                run.documents = [d for d in docs if d.relation == "modifies"
+                                 or (said and d.relation == "not_established")]
     except RulesInputError as exc:
         run.errors.append(exc.message)
     return run
-
-
-def _figures(run: RuleRun, treaty: str, topic: str) -> None:
-    result = rules.figures(treaty, topic)
-    if isinstance(result, NotCovered):
-        run.not_covered = result
-    else:
-        run.figures = result
 
 
 SITE_TOPICS = ("permanent_establishment", "business_profits")
@@ -180,20 +181,6 @@ def _site(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts) -> 
         return facts
     run.site = test
     return dataclasses.replace(facts, attributable_to_pe=test.permanent_establishment)
-
-
-def _employment(run: RuleRun, query: Query, treaty: str) -> None:
-    if not query.stays:
-        _figures(run, treaty, "employment")
-        _missing(run, ["stays"])
-        return
-    result = rules.employment_183_days(treaty, list(query.stays), query.employer_resident_in_work_state,
-                                       query.borne_by_pe, query.fiscal_year)
-    if isinstance(result, NotCovered):
-        run.not_covered = result
-    else:
-        run.employment = result
-        _missing(run, result.missing_facts)
 
 
 def _rights_topic(data_topics: set[str], query: Query, topic: str, facts: Facts) -> str | None:
@@ -238,6 +225,13 @@ def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, inco
     return facts, []
 
 
+def _with_origin(facts: Facts, query: Query, residence: str) -> Facts:
+    """Where the income arises (PT-BR 22(3)) is the question's source State when it names one."""
+    if facts.arises_in_other_state is not None or query.source_state is None:
+        return facts
+    return dataclasses.replace(facts, arises_in_other_state=query.source_state != residence)
+
+
 def _with_failed(result: TaxingRightsResult, failed: list[Condition]) -> TaxingRightsResult:
     """The short-stay conditions the question decides, shown on the employment case they decide."""
     if not failed or result.outcome != "decided" or result.cases[0].income != "employment":
@@ -265,7 +259,7 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
         return
     facts, failed = _short_stay_test(run, query, treaty, facts, income)
     for residence in residences:
-        result = rules.taxing_rights(treaty, income, residence, facts)
+        result = rules.taxing_rights(treaty, income, residence, _with_origin(facts, query, residence))
         if isinstance(result, NotCovered):
             if not run.has_result and run.not_covered is None:
                 run.not_covered = result
@@ -278,8 +272,11 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
 
 
 def _deciding_figures(figures: list[Figure], results: list[TaxingRightsResult]) -> list[Figure]:
-    """The topic's figures that belong to a paragraph the shown cases cite: a social-security pension
-    answer does not show the US$ 3,000 limit of the private pensions, a grant answer not the 4-year
-    employment period."""
-    cited = {(c.doc, c.article, c.paragraph) for r in results for case in r.cases for c in case.citations}
+    """Once the facts decide the case, the topic's figures that belong to a paragraph the case or its relief
+    cites: a social-security pension answer does not show the US$ 3,000 limit of the private pensions, a
+    grant answer not the 4-year employment period. While alternatives remain, every figure may decide."""
+    if any(r.outcome != "decided" for r in results):
+        return figures
+    cited = {(c.doc, c.article, c.paragraph) for r in results for case in r.cases
+             for c in case.citations + [x for relief in case.relief for x in relief.citations]}
     return [f for f in figures if any((c.doc, c.article, c.paragraph) in cited for c in f.citations)]

@@ -80,7 +80,7 @@ class RightsCase(Frozen):
 
 class RightsIncome(Frozen):
     cases: tuple[RightsCase, ...]
-    source_role: str = "rules.roles.source_state"   # catalogue key rules.roles.<source_role>: who "source" is for this income
+    source_role: str = "rules.roles.source_state"   # catalogue key: who "source" is for this income
     notes: Notes = ()
 
     @field_validator("source_role")

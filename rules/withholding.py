@@ -13,16 +13,8 @@ from typing import Any, TypeVar
 
 from rules.conditions import describe, evaluate
 from rules.data_parts import CitedQuote
-from rules.facts import (
-    BENEFICIARY_KINDS,
-    EMPLOYMENT_KINDS,
-    GAIN_KINDS,
-    INCOME_TYPES,
-    PENSION_KINDS,
-    ROYALTY_KINDS,
-    STUDENT_PAYMENT_ORIGINS,
-    Facts,
-)
+from rules.fact_registry import check_facts
+from rules.facts import INCOME_TYPES, Facts
 from rules.labels import topic_label
 from rules.lookup import known_treaties, other_party, treaty_or_not_covered
 from rules.results import Alternative, Citation, Condition, Message, NotCovered, RulesInputError, WithholdingResult
@@ -44,6 +36,7 @@ def topic_list(topics: list[str]) -> TopicList:
 
 
 def validate_facts(facts: Facts) -> None:
+    """The stated facts are usable: the specific messages first, then every value within the fact registry."""
     if not isinstance(facts, Facts):
         raise RulesInputError("facts_type", expected="Facts")
     if facts.holding_pct is not None and not 0 <= facts.holding_pct <= 100:
@@ -52,23 +45,7 @@ def validate_facts(facts: Facts) -> None:
         raise RulesInputError("holding_months", value=facts.holding_months)
     if facts.loan_term_years is not None and facts.loan_term_years < 0:
         raise RulesInputError("loan_term", value=facts.loan_term_years)
-    if facts.holding_since and facts.payment_date and facts.holding_since > facts.payment_date:
-        raise RulesInputError("holding_after_payment")
-    if facts.beneficiary_kind is not None and facts.beneficiary_kind not in BENEFICIARY_KINDS:
-        raise RulesInputError("unknown_value", name="beneficiary_kind", value=repr(facts.beneficiary_kind),
-                              known=", ".join(BENEFICIARY_KINDS))
-    if facts.royalty_kind is not None and facts.royalty_kind not in ROYALTY_KINDS:
-        raise RulesInputError("unknown_value", name="royalty_kind", value=repr(facts.royalty_kind),
-                              known=", ".join(ROYALTY_KINDS))
-    for name, known in (("pension_kind", PENSION_KINDS), ("gain_kind", GAIN_KINDS),
-                        ("employment_kind", EMPLOYMENT_KINDS), ("student_payment_origin", STUDENT_PAYMENT_ORIGINS)):
-        value = getattr(facts, name)
-        if value is not None and value not in known:
-            raise RulesInputError("unknown_value", name=name, value=repr(value), known=", ".join(known))
-    for name in ("pension_annual_usd", "student_annual_usd", "stay_years"):
-        value = getattr(facts, name)
-        if value is not None and value < 0:
-            raise RulesInputError("negative_value", name=name, value=value)
+    check_facts(facts)
 
 
 def _cites(items: tuple[CitedQuote, ...], source_state: str) -> list[Citation]:

@@ -50,3 +50,8 @@ def test_the_card_names_the_short_stay_condition_that_fails():
     failed = [c.phrase.key for line in card.lines() for c in line.checks() if c.status == "not_met"]
     assert "rules.conditions.not_borne_by_pe_in_work_state" in failed
     assert "✘ as remunerações não são suportadas por um estabelecimento estável" in card_markdown(card)
+
+
+def test_other_income_from_the_other_state_is_shared_under_22_3():
+    assert rights("Vivo no Porto e recebo outros rendimentos vindos do Brasil, não tratados em nenhum artigo "
+                  "específico. O Brasil pode tributar esses outros rendimentos?") == [("PT", ["pt-br.rights.22-3"])]

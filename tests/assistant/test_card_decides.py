@@ -49,3 +49,18 @@ def test_the_summary_only_note_is_said_once() -> None:
     r = taxing_rights("PT-JP", "dividends", "PT", Facts(beneficiary_kind="individual"))
     card = card_markdown(_card(RuleRun(withholding=[w], rights=[r]), "dividends"))
     assert card.count("Fonte: resumo da convenção") == 1
+
+
+def test_a_capital_gains_card_on_pt_br_has_no_unrequested_mli_paragraph() -> None:
+    import rules
+    from assistant.apply_rules import run_rules
+    from assistant.understand import understand
+    query = understand("Moro em Portugal e vendi ações de uma sociedade brasileira. Quem tributa a mais-valia?",
+                       rules.known_treaties())
+    assert query.treaty == "PT-BR" and query.topic == "capital_gains"
+    assert run_rules(query, query.facts).documents == []
+    asked = understand("A Convenção Multilateral (MLI) altera a tributação das mais-valias entre Portugal e Brasil?",
+                       rules.known_treaties())
+    docs = run_rules(asked, asked.facts).documents
+    assert [d.relation for d in docs] == ["not_established"]
+    assert "Convenção Multilateral (MLI)" in docs[0].text_in("pt")

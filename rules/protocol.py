@@ -1,0 +1,74 @@
+"""One rule protocol: every topic's rule is a function `(treaty data, case) -> result`, registered by topic
+here, so the assistant asks `apply(treaty, case)` instead of choosing a function itself. A topic with no
+registered rule answers with its figures (rules.coverage.figures)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+
+from rules.coverage import figures
+from rules.employment import employment_183_days
+from rules.facts import INCOME_TYPES, Facts, TiebreakerFacts
+from rules.lookup import treaty_or_not_covered
+from rules.results import EmploymentResult, Figure, NotCovered, TiebreakerResult, WithholdingResult
+from rules.tiebreaker import residence_tiebreaker
+from rules.treaty_data import TreatyData
+from rules.withholding import withholding_cap
+
+
+@dataclass(frozen=True)
+class Case:
+    """What a rule reads: the topic, the States the question names and the stated facts."""
+    topic: str
+    facts: Facts = field(default_factory=Facts)
+    source_state: str | None = None
+    tiebreaker: TiebreakerFacts | None = None
+    stays: tuple[tuple[date, date], ...] = ()
+    employer_resident_in_work_state: bool | None = None
+    borne_by_pe: bool | None = None
+    fiscal_year: int | None = None
+
+
+Result = WithholdingResult | EmploymentResult | TiebreakerResult | list[Figure] | NotCovered
+Rule = Callable[[TreatyData, Case], Result]
+RULES: dict[str, Rule] = {}
+
+
+def rule_for(*topics: str) -> Callable[[Rule], Rule]:
+    """Registers the decorated function as the rule of these topics."""
+    def register(fn: Rule) -> Rule:
+        for topic in topics:
+            RULES[topic] = fn
+        return fn
+    return register
+
+
+@rule_for(*INCOME_TYPES)
+def _withholding(data: TreatyData, case: Case) -> Result:
+    return withholding_cap(data.treaty, case.topic, case.source_state or "", case.facts)
+
+
+@rule_for("employment")
+def _employment(data: TreatyData, case: Case) -> Result:
+    if not case.stays:                       # without dates, the test's figures (183 days, the window)
+        return figures(data.treaty, "employment")
+    return employment_183_days(data.treaty, list(case.stays), case.employer_resident_in_work_state,
+                               case.borne_by_pe, case.fiscal_year)
+
+
+@rule_for("residence")
+def _residence(data: TreatyData, case: Case) -> Result:
+    return residence_tiebreaker(data.treaty, case.tiebreaker or TiebreakerFacts())
+
+
+def _figures(data: TreatyData, case: Case) -> Result:
+    return figures(data.treaty, case.topic)
+
+
+def apply(treaty: str, case: Case) -> Result:
+    """The registered rule of the case's topic (its figures when none is registered)."""
+    data = treaty_or_not_covered(treaty)
+    if isinstance(data, NotCovered):
+        return data
+    return RULES.get(case.topic, _figures)(data, case)
