@@ -79,8 +79,11 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
             facts.services_in_residence_state is None:
         found["services_in_residence_state"] = work_state == residence
     payers = _payers(mentions, parties)
-    if "independent_services" in topics and source in payers and facts.paid_by_source_resident is None:
-        found["paid_by_source_resident"] = True
+    if "independent_services" in topics and source in payers:
+        if facts.paid_by_source_resident is None:
+            found["paid_by_source_resident"] = True
+        if facts.fee_borne_by_company_or_pe is None:     # a company pays: BR-ES 14(1) "a uma sociedade residente"
+            found["fee_borne_by_company_or_pe"] = True
     if "pensions" in topics and facts.pension_kind is None and source in payers:
         found["pension_kind"] = "private"          # paid by a company (a former employer): art. 18(1)
     if "students" in topics and facts.student_payment_origin is None:
