@@ -19,9 +19,9 @@ STEP_ICON = {"decided": ":green[:material/check_circle:]", "next": ":material/ar
 
 def where(label: str, parties: tuple[str, str], key: str, ui: str) -> tuple[str, ...] | None:
     a, b = parties
-    fmt = Formatter(ui)                      # "Só no Brasil", "Solo en España", "Only in Japan"
-    options = {(a,): t(ui, "app.residence.only_in", state=fmt.state(a, "in")),
-               (b,): t(ui, "app.residence.only_in", state=fmt.state(b, "in")),
+    fmt = Formatter(ui)                    # "Só no Brasil", "Solo en España", "Only in Japan"
+    options = {(a,): t(ui, "app.residence.only_in", where=fmt.state(a, "in")),
+               (b,): t(ui, "app.residence.only_in", where=fmt.state(b, "in")),
                (a, b): t(ui, "app.residence.both"), (): t(ui, "app.residence.neither")}
     return st.radio(label, list(options), format_func=options.get, index=None, horizontal=True, key=key)
 
@@ -79,7 +79,7 @@ def tiebreaker_wizard(ui: str) -> None:
         deciding = result.citations[-1] if result.citations else None
         where_cited = source_label(deciding.treaty, (), deciding.article, deciding.paragraph, deciding.subparagraph,
                                    ui) if deciding else ""
-        st.success(t(ui, "app.residence.decided", state=Formatter(ui).state(result.result, "of"),
+        st.success(t(ui, "app.residence.decided", state=state_label(result.result, ui),
                      step=step(result.deciding_step), cited=where_cited))
     for note in result.notes_in(ui):
         st.caption(note)

@@ -2,6 +2,7 @@
 its status mark. The app passes its own marks (icons) instead of replacing symbols in the text."""
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Mapping
 
 from assistant.presentation.card import Card, Line, Section
@@ -11,17 +12,13 @@ STATUS_MARK: Mapping[Status, str] = {"met": "✔", "not_met": "✘", "unknown": 
 _PREFIX = {0: "", 1: "- ", 2: "  "}
 
 
-def markup(marks: Mapping[Status, str] = STATUS_MARK, link: Callable[[int], str | None] | None = None) -> Markup:
-    """Bold for stress, `marks` for statuses; with `link`, each [n] links to the anchor it gives."""
-    def ref(n: int) -> str:
-        target = link(n) if link else None
-        return f"[\\[{n}\\]]({target})" if target else f"[{n}]"
-    return Markup(emph=lambda text: f"**{text}**", mark=lambda status: marks.get(status, ""), ref=ref)
+def markup(marks: Mapping[Status, str] = STATUS_MARK, ref: Callable[[int], str] | None = None) -> Markup:
+    style = Markup(emph=lambda text: f"**{text}**", mark=lambda status: marks.get(status, ""))
+    return replace(style, ref=ref) if ref is not None else style
 
 
 def refs(numbers: tuple[int, ...], style: Markup | None = None) -> str:
-    ref = style.ref if style else Markup().ref
-    return " ".join(ref(n) for n in numbers)
+    return " ".join(style.ref(n) if style is not None else f"[{n}]" for n in numbers)
 
 
 def line_markdown(line: Line, fmt: Formatter, style: Markup) -> str:
@@ -58,9 +55,10 @@ def section_markdown(section: Section, fmt: Formatter, style: Markup) -> str:
 
 
 def card_markdown(card: Card, marks: Mapping[Status, str] = STATUS_MARK,
-                  link: Callable[[int], str | None] | None = None) -> str:
-    """The whole card: title, premise, readings, one block per section; `link` makes [n] links (the app)."""
-    fmt, style = Formatter(card.language), markup(marks, link)
+                  ref: Callable[[int], str] | None = None) -> str:
+    """The whole card: title, premise, readings, one block per section; `ref` writes a citation number
+    (the app's is a link to the source)."""
+    fmt, style = Formatter(card.language), markup(marks, ref)
     names = " · ".join(fmt.treaty(t) for t in card.treaties)
     body = "\n\n".join(x for x in (section_markdown(s, fmt, style) for s in card.sections) if x)
     before = [line_markdown(x, fmt, style) for x in ((card.premise,) if card.premise else ()) + card.intro]

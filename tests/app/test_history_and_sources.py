@@ -7,22 +7,20 @@ from pathlib import Path
 import pytest
 from wordfreq import zipf_frequency
 
-from app_support.answer_view import answer_url, card_markdown, cite_targets
+from app_support.answer_view import answer_url, cite_link, cite_targets
 from app_support.article_search import search_articles
 from app_support.history import HistoryStore, facts_from_json, facts_to_json
 from app_support.ocr_display import display_heading
 from app_support.sources import group_sources
 from app_support.ui import browser_language
-from assistant.answer import Answer, CitationRef
-from assistant.presentation.card import Card, Line, Section
-from assistant.presentation.values import Check, Emph, Phrase, Rate
+from assistant.answer import CitationRef
 from ingest.corpus import cached_corpus
 
 REPO = Path(__file__).resolve().parents[2]
 
 
 def test_history_keeps_each_session_turns_and_versions(tmp_path):
-    store = HistoryStore(tmp_path / "app.sqlite3")
+    store = HistoryStore(f"sqlite:///{tmp_path / 'app.sqlite3'}")
     store.save("s1", "t1", 0, 0, "Recebo dividendos (NIF 123456789)", {}, "Recebo dividendos")
     store.save("s1", "t1", 1, 0, "Recebo dividendos", {"beneficiary_kind": "individual"}, "+ pessoa")
     store.save("s1", "t2", 0, 1, "Pensão do INSS", {}, "Pensão do INSS", "Explicação.")
@@ -62,13 +60,8 @@ def test_sources_are_one_per_paragraph_and_the_card_links_each_number_to_its_par
     assert cited[0].subparagraph is None             # two alíneas of one paragraph: the paragraph is shown
     targets = cite_targets("t1", refs)
     assert targets[2] == targets[1] == "src-t1-1" and targets[3] == "src-t1-3"
-    card = Card("pt", ("PT-BR",), (Section(None, (
-        Line("outcome", Phrase("assistant.rate_cap", {"rate": Emph(Rate(10))}), level=1, refs=(1, 2)),
-        Line("detail", Check(Phrase("rules.conditions.beneficiary_company"), "met"), level=2, refs=(3, 7)))),))
-    answer = Answer(question="q", language="pt", answer="", abstained=False, treaty="PT-BR", card_data=card)
-    shown = card_markdown(answer, targets)
-    assert "[\\[1\\]](#src-t1-1) [\\[2\\]](#src-t1-1)" in shown and "[\\[3\\]](#src-t1-3)" in shown
-    assert "[7]" in shown and ":material/check:" in shown and "**10%**" in shown
+    link = cite_link(targets)
+    assert link(2) == "[\\[2\\]](#src-t1-1)" and link(3) == "[\\[3\\]](#src-t1-3)" and link(7) == "[7]"
 
 
 def test_garbled_spanish_headings_are_fixed_for_display():

@@ -114,7 +114,10 @@ def test_triage_speaks_to_the_agent_in_the_ui_language_and_keeps_codes_for_the_d
 def test_rates_follow_the_language_and_labels_are_short():
     assert outcome_text("cap", 12.5, "pt") == "Taxa máxima de 12,5% no Estado da fonte"
     assert outcome_text("cap", 30.0, "en") == "Maximum rate of 30% in the source State"
-    assert source_label("PT-BR", ("convention",), "18", "2", None, "pt") == "Convenção Portugal–Brasil, art. 18.º, n.º 2"
+    assert source_label("PT-BR", ("convention",), "18", "2", None, "pt") == \
+        "Convenção Portugal–Brasil, art. 18.º, n.º 2"
     assert source_label("BR-ES", ("convention",), "12", "2", "a", "es") == \
         "Convenio Brasil–España, art. 12, apartado 2, letra a)"
     assert source_label("PT-JP", ("summary",), "10", "2", "a", "en") == "Portugal–Japan Treaty summary, Art. 10(2)(a)"
+    assert source_label("PT-BR", ("ministerial_order",), "I", "2", None, "pt") == \
+        "Portaria brasileira da Convenção Portugal–Brasil, ponto I, n.º 2"

@@ -58,3 +58,14 @@ def test_clip_around_finds_the_question_words():
     assert "royalties pagos ao beneficiário" in clipped
     assert clipped.startswith("… ") and clipped.endswith(" …") and len(clipped) <= PASSAGE_CHARS + 4
     assert clip_around("curto", {"x"}) == "curto"
+
+
+def test_a_long_ticket_gives_its_asking_sentences():
+    from assistant.prompting import QUESTION_CHARS, asking_part
+
+    ticket = ("Bom dia. " + "Conto a minha história com muitos pormenores. " * 12
+              + "Essa aposentadoria vai ser tributada aqui em Portugal? Obrigado, Everaldo")
+    part = asking_part(ticket)
+    assert part == "Essa aposentadoria vai ser tributada aqui em Portugal?"
+    assert asking_part("Curta?") == "Curta?"
+    assert len(asking_part("sem pergunta " * 60)) <= QUESTION_CHARS + 2

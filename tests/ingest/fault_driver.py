@@ -24,7 +24,7 @@ from chromadb.api.models.Collection import Collection
 
 import config
 import ingest.__main__ as cli
-import ingest.index as index
+from ingest import index
 from tests.fakes import HashEmbedder
 
 _plan = {"kill_at": 0, "delay_s": 0.0, "steps": 0}
