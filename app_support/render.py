@@ -7,6 +7,7 @@ import re
 import rules
 from assistant.answer import Answer
 from assistant.apply_rules import RuleResult
+from assistant.presentation.triage import triage
 from assistant.presentation.values import Formatter
 from assistant.understand import Query
 from i18n import has, t
@@ -79,35 +80,9 @@ def source_label(treaty: str, kinds: tuple[str, ...] | list[str], article: str |
 # ------------------------------------------------------------------ answers
 
 def reply_text(answer: Answer) -> str:
-    """The reply to send the customer, in the ticket's language: the answer's own plain reply when it has one,
-    else the card, the follow-up question and the disclaimer."""
-    if answer.reply:
-        return answer.reply
-    parts = [answer.card.strip() or answer.answer.strip(), answer.follow_up.strip()]
-    parts.append(t(answer.language, "app.disclaimer"))
-    return "\n\n".join(p for p in parts if p)
-
-
-def _who_taxes(result: RuleResult, lang: str) -> str:
-    if isinstance(result, rules.WithholdingResult):
-        return t(lang, "app.triage.source_may_withhold", source=state_label(result.source_state, lang),
-                 residence=state_label(result.residence_state, lang))
-    if isinstance(result, rules.TaxingRightsResult):
-        return " | ".join("; ".join(t(lang, f"assistant.rights.right.{sr.right}", who=state_label(sr.state, lang))
-                                    .replace("**", "") for sr in case.rights) for case in result.cases)
-    if isinstance(result, rules.EmploymentResult):
-        key = {True: "work_state_may_tax", False: "residence_only", None: "undetermined"}[result.taxable_in_work_state]
-        return t(lang, f"app.triage.{key}")
-    return ""
-
-
-def _cap(result: RuleResult, lang: str) -> str:
-    if not isinstance(result, rules.WithholdingResult):
-        return ""
-    if result.outcome == "alternatives":
-        rates = sorted({a.rate for a in result.alternatives if a.rate is not None})
-        return t(lang, "app.triage.cap_alternatives", rates=", ".join(Formatter(lang).rate(r) for r in rates))
-    return outcome_text(result.outcome, result.rate, lang)
+    """The reply to send the customer (a view of the card, in the ticket's language); a question refused as
+    bad input has none, and shows its message."""
+    return answer.reply or answer.answer
 
 
 def missing_fact_labels(missing: list[str], lang: str) -> list[str]:
@@ -120,13 +95,16 @@ def missing_fact_labels(missing: list[str], lang: str) -> list[str]:
     return out
 
 
+def _caps(rates: tuple[float, ...], lang: str) -> str:
+    if len(rates) == 1:
+        return outcome_text("cap", rates[0], lang)
+    return t(lang, "app.triage.cap_alternatives", rates=", ".join(Formatter(lang).rate(r) for r in rates))
+
+
 def triage_rows(answer: Answer, lang: str) -> list[tuple[str, str]]:
-    """What the agent needs at a glance: treaty, who may tax, the cap, the missing facts, what to do next."""
-    q = answer.query or Query(text="", language=answer.language)
-    results = answer.rule_results.results() if answer.rule_results is not None else []
-    treaty = answer.treaty or q.treaty
-    who = " | ".join(dict.fromkeys(w for w in (_who_taxes(r, lang) for r in results) if w))
-    caps = " | ".join(dict.fromkeys(c for c in (_cap(r, lang) for r in results) if c))
+    """What the agent needs at a glance: treaty, who may tax, the cap (read from the card), the missing facts,
+    what to do next."""
+    view = triage(answer.card_data, lang) if answer.card_data is not None else None
     missing = missing_fact_labels(answer.missing_facts, lang)
     if answer.abstained:
         next_step = t(lang, "app.triage.next_abstained")
@@ -134,10 +112,11 @@ def triage_rows(answer: Answer, lang: str) -> list[tuple[str, str]]:
         next_step = t(lang, "app.triage.next_ask")
     else:
         next_step = t(lang, "app.triage.next_send")
-    rows = [(t(lang, "app.triage.treaty"), Formatter(lang).treaty(treaty) if treaty else "—"),
-            (t(lang, "app.triage.who_taxes"), who or "—")]
-    if caps:
-        rows.append((t(lang, "app.triage.cap"), caps))
+    treaty = view.treaty if view else (Formatter(lang).treaty(answer.treaty) if answer.treaty else "")
+    rows = [(t(lang, "app.triage.treaty"), treaty or "—"),
+            (t(lang, "app.triage.who_taxes"), " | ".join(view.who_taxes) if view and view.who_taxes else "—")]
+    if view and view.caps:
+        rows.append((t(lang, "app.triage.cap"), " | ".join(_caps(c, lang) for c in view.caps)))
     rows += [(t(lang, "app.triage.missing"), "; ".join(missing) or "—"),
              (t(lang, "app.triage.next"), next_step)]
     return rows
