@@ -49,11 +49,19 @@ def _card(page: Page):
     return page.locator("[class*='st-key-card-']").last
 
 
+def _idle(page: Page) -> None:
+    """Waits until the app's script has finished its run (Streamlit's "running" indicator is gone)."""
+    page.wait_for_timeout(500)
+    page.wait_for_function("() => !document.querySelector('[data-test-script-state=\"running\"]')",
+                           timeout=ANSWER_MS)
+
+
 def _ask(page: Page, text: str) -> None:
     box = page.get_by_test_id("stChatInputTextArea")
     box.fill(text)
     box.press("Enter")
     _card(page).locator("a[href^='#src-']").first.wait_for(timeout=ANSWER_MS)
+    _idle(page)
 
 
 @pytest.mark.parametrize("lang", ["pt", "es", "en"])
@@ -106,6 +114,7 @@ def test_two_part_ticket_in_each_language(app_url, lang):
             form.get_by_role("button", name=re.compile(re.escape(t(lang, "app.follow_up.submit")))).click()
             page.get_by_text(t(lang, "app.answer.previous", n=1)).first.wait_for(timeout=ANSWER_MS)
             _card(page).locator("a[href^='#src-']").first.wait_for(timeout=ANSWER_MS)
+            _idle(page)
             assert _assistant_messages(page).count() == 1
             after = _card(page).inner_text()
             assert after != before
@@ -114,6 +123,7 @@ def test_two_part_ticket_in_each_language(app_url, lang):
             # A reload keeps the conversation (both versions).
             page.reload()
             _card(page).locator("a[href^='#src-']").first.wait_for(timeout=ANSWER_MS)
+            _idle(page)
             page.get_by_text(t(lang, "app.answer.previous", n=1)).first.wait_for(timeout=30_000)
             assert _assistant_messages(page).count() == 1
             assert _card(page).inner_text() == after
@@ -124,6 +134,7 @@ def test_two_part_ticket_in_each_language(app_url, lang):
             fresh = browser.new_context(viewport=VIEWPORT, locale=LOCALES[lang]).new_page()
             fresh.goto(link)
             _card(fresh).locator("a[href^='#src-']").first.wait_for(timeout=ANSWER_MS)
+            _idle(fresh)
             assert _card(fresh).inner_text() == after
         finally:
             browser.close()
