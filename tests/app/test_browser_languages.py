@@ -110,7 +110,7 @@ def test_two_part_ticket_in_each_language(app_url, lang):
             form = expander.get_by_test_id("stForm")
             if not form.is_visible():
                 expander.locator("summary").click()
-            form.locator("[data-testid='stRadio'] label").first.click()
+            form.locator("[role='radiogroup'] label").first.click()      # the first option of the first fact
             form.get_by_role("button", name=re.compile(re.escape(t(lang, "app.follow_up.submit")))).click()
             page.get_by_text(t(lang, "app.answer.previous", n=1)).first.wait_for(timeout=ANSWER_MS)
             _card(page).locator("a[href^='#src-']").first.wait_for(timeout=ANSWER_MS)
