@@ -10,6 +10,7 @@ import streamlit as st
 
 import rules
 from app_support.answer_view import render_answer
+from app_support.char_counter import question_counter
 from app_support.conversation import Pending, Turn, Version, new_turn, save, turns
 from app_support.history import facts_from_json
 from app_support.quick_inputs import describe_facts, quick_inputs_for, with_reading
@@ -144,6 +145,14 @@ def from_url() -> Pending | None:
     return Pending(question, facts, question)
 
 
+def too_long(text: str, limit: int, ui: str) -> None:
+    """An over-long question is answered with what to do, and kept to copy from; it is never sent."""
+    with st.chat_message("assistant"):
+        st.error(t(ui, "app.question_box.too_long", n=len(text), max=limit))
+        with st.expander(t(ui, "app.question_box.pasted"), icon=":material/content_paste:"):
+            st.code(text, language=None, wrap_lines=True)
+
+
 def chat_page() -> None:
     ui = ui_lang()
     st.subheader(t(ui, "app.chat.title"))
@@ -160,9 +169,16 @@ def chat_page() -> None:
         turn = new_turn()
         history.append(turn)
         answer_into(turn, pending, len(history) - 1, ui)
-    asked = st.chat_input(t(ui, "app.chat.placeholder"), max_chars=settings().max_question_chars)
-    if asked is not None:
-        problem = validate_question(asked, settings().max_question_chars)
+    limit = settings().max_question_chars
+    refused = st.container()   # above the counter, which stays last, next to the box
+    question_counter(limit, ui)
+    # no max_chars: the browser would drop an over-long paste without a word; it is answered instead
+    asked = st.chat_input(t(ui, "app.chat.placeholder"))
+    if asked is not None and len(asked) > limit:
+        with refused:
+            too_long(asked, limit, ui)
+    elif asked is not None:
+        problem = validate_question(asked, limit)
         if problem:
             st.error(problem)
         else:

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from assistant.apply_rules import RuleRun
-from assistant.presentation.card import Card
+from assistant.presentation.card import Card, Ref
 from assistant.understand.query import Query
 
 
@@ -42,15 +42,7 @@ class CitationRef:
     spans: tuple[tuple[int, int], ...] = ()
 
     def label(self) -> str:
-        return citation_label(self.treaty, self.article, self.paragraph, self.subparagraph)
-
-
-def citation_label(treaty: str, article: str | None, paragraph: str | None, subparagraph: str | None) -> str:
-    if not article:
-        return treaty
-    head = f"art. {article}" if article[0].isdigit() else article
-    tail = "".join(f"({x})" for x in (paragraph, subparagraph) if x)
-    return f"{treaty} {head}{tail}"
+        return Ref(self.treaty, self.article, self.paragraph, self.subparagraph).label()
 
 
 @dataclass(frozen=True)
@@ -59,6 +51,24 @@ class ReadingChoice:
     treaty: str
     label: str                   # "Se for residente em Espanha (Brasil–Espanha)"
     clarification: str           # the sentence that, added to the question, picks it
+
+
+@dataclass(frozen=True)
+class AnswerPart:
+    """One question of a ticket (or a close second reading of one): how the reader read it, with what
+    confidence, and what the rules said; the card has a section for each."""
+    question: str                # the asking words, as written
+    topic: str                   # a rules topic or "out_of_scope"
+    confidence: float | None
+    alternative: bool = False    # a close second topic of the question before it, answered too
+    out_of_scope: str | None = None
+    rule_results: RuleRun | None = None
+    citations: tuple[int, ...] = ()   # the answer's citations ([n]) its rules rely on
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(replace(self, rule_results=None))
+        data["rule_results"] = self.rule_results.to_dicts() if self.rule_results is not None else []
+        return data
 
 
 @dataclass
@@ -99,10 +109,12 @@ class Answer:
     premise: str = ""                        # the rate the user took for granted, confirmed or corrected
     card_data: Card | None = None            # the card as data; `card`, `follow_up` and `reply` are its views
     reply: str = ""                          # a reply the agent can send, plain text in the question's language
+    parts: list[AnswerPart] = field(default_factory=list)        # the ticket's questions, each answered
 
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(replace(self, query=None, rule_results=None, card_data=None))
+        data = asdict(replace(self, query=None, rule_results=None, card_data=None, parts=[]))
         del data["card_data"]
+        data["parts"] = [p.to_dict() for p in self.parts]
         data["query"] = self.query.to_dict() if self.query is not None else {}
         data["rule_results"] = self.rule_results.to_dicts() if self.rule_results is not None else []
         return data

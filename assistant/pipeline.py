@@ -9,10 +9,10 @@ import dataclasses
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import rules
-from assistant.answer import Answer, CitationRef, Guardrail, RateLine, ReadingChoice
+from assistant.answer import Answer, AnswerPart, CitationRef, Guardrail, RateLine, ReadingChoice
 from assistant.apply_rules import RuleRun, merge_facts, run_rules
 from assistant.claims import Grounds, check_sentence, tax_outcome
 from assistant.guardrail import numbers_in, without_percentages
@@ -22,12 +22,26 @@ from assistant.presentation.build import build_card, say
 from assistant.presentation.card import Card, Line, Source
 from assistant.presentation.grounding import grounding_texts
 from assistant.presentation.markdown import card_markdown, follow_up_markdown
-from assistant.presentation.reply import refusal, reply_text
-from assistant.presentation.values import Formatter, Join, Phrase, StateForm, StateName, Treaty, msg, render
+from assistant.presentation.reply import refusal, reply, reply_text
+from assistant.presentation.values import (
+    Formatter,
+    Join,
+    Phrase,
+    StateForm,
+    StateName,
+    Topic,
+    Treaty,
+    Value,
+    msg,
+    render,
+)
 from assistant.prompting import build_messages
 from assistant.retrieve import DenseUnavailable, Hit, HybridSearch, open_dense
+from assistant.ticket_query import TicketQuery, ticket_query
 from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
 from assistant.understand.exemplars import ExemplarClassifier
+from assistant.understand.parts import PartTopic, out_of_scope_code, read_parts
+from assistant.understand.topic_model import TopicModel, trained_model
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
 from ingest.chunks import Chunk
@@ -63,6 +77,7 @@ class Assistant:
         self.llm_error = llm_error
         self.default_mode = "hybrid" if search.dense is not None else "bm25"
         self.classifier = _classifier_for(search.dense, settings)
+        self.reader: TopicModel = trained_model(settings.cache_dir)
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None, llm: str | None = None,
@@ -105,9 +120,10 @@ class Assistant:
         return final
 
     def retrieve(self, question: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
-        query = understand(question, rules.known_treaties())
-        return self.search.search(self._search_text(question, query), k, self._docs_for(query), mode,
-                                  _heading_terms(query))
+        """What the card's retrieval finds for a question (the same reading, the same query)."""
+        _, query = self._read(question)
+        tq = self._search_query(question, query)
+        return self.search.search(tq.text, k, self._docs_for(query), mode, tq.focus, tq.articles)
 
     def stream(self, question: str, extra_facts: dict[str, Any] | None = None) -> Iterator[StreamEvent]:
         started = time.perf_counter()
@@ -118,7 +134,8 @@ class Assistant:
                                   timings, error=error)
             return
         t = time.perf_counter()
-        query = understand(question, rules.known_treaties(), self._decide_topic(question))
+        asked, query = self._read(question)
+        in_scope = [p for p in asked if not p.out_of_scope]
         lang = query.language
         treaty = query.treaty or ("MLI" if query.mentions_mli else None)
         timings["understand"] = _ms(t)
@@ -135,14 +152,16 @@ class Assistant:
             yield self._abstained(question, lang, exc.text_in(lang), started, timings, query=query, treaty=treaty,
                                   error=str(exc))
             return
-        parts = [_Part(reading, q, run_rules(q, facts)) for reading, q in _readings(query, treaty)]
+        parts = [_Part(reading, q, run_rules(q, facts), in_scope[0] if in_scope else None)
+                 for reading, q in _readings(query, treaty)]
+        parts += self._other_parts(question, in_scope, treaty, extra_facts)
         run = _combined([p.run for p in parts])
         timings["rules"] = _ms(t)
 
         t = time.perf_counter()
         docs = self._docs_for(query, [p.query.treaty for p in parts], run)
-        hits = self.search.search(self._search_text(question, query), self.settings.retrieval_k, docs,
-                                  self.default_mode, _heading_terms(query))
+        tq = self._search_query(question, query)
+        hits = self.search.search(tq.text, self.settings.retrieval_k, docs, self.default_mode, tq.focus, tq.articles)
         citations = self._citations(run, hits)
         timings["retrieve"] = _ms(t)
         problem = self.search.dense_problem() if self.default_mode == "hybrid" else None
@@ -158,7 +177,7 @@ class Assistant:
             yield event
             return
 
-        answer = self._card_answer(question, query, parts, citations, lang)
+        answer = self._card_answer(question, query, parts, citations, lang, asked)
         answer.notices.extend(degraded)
         answer.timings_ms = dict(timings)
         yield StreamEvent("card", dataclasses.replace(answer, notices=list(answer.notices)))
@@ -169,6 +188,8 @@ class Assistant:
                                          notes=["injeção assinalada: o modelo não foi chamado"])
         elif self.chat_model is not None:
             yield from self._generate(answer, query)
+            if answer.explanation and answer.card_data is not None:   # else the deterministic reply stays
+                answer.reply = reply(answer.card_data, paragraph=answer.explanation).text
         elif self.llm_error:
             answer.notices.append(msg(lang, "llm_failed", reason=self.llm_error))
         timings["generate"] = _ms(t)
@@ -202,6 +223,33 @@ class Assistant:
             except DenseUnavailable:
                 return None
         return decide
+
+    def _read(self, question: str) -> tuple[list[PartTopic], Query]:
+        """The questions the ticket asks, each with its topic by the trained reader, and the Query of the
+        first one in scope (its out-of-scope questions as side notes)."""
+        asked = read_parts(question, self.reader)
+        first = next((p.topic for p in asked if not p.out_of_scope), None)
+        query = understand(question, rules.known_treaties(), self._decide_topic(question), topic=first)
+        return asked, _with_parts(query, asked)
+
+    def _other_parts(self, question: str, asked: list[PartTopic], treaty: str | None,
+                     extra_facts: dict[str, Any] | None) -> list["_Part"]:
+        """The second and later questions of a ticket, and a close second topic of each question: each is read
+        with its own topic and answered in its own section, under the main question's treaty."""
+        if treaty is None:
+            return []
+        wanted: list[tuple[PartTopic, str, bool]] = []
+        for k, part in enumerate(asked):
+            if k:
+                wanted.append((part, part.topic, False))
+            second = part.runner_up[0] if part.runner_up else None
+            if second in rules.TOPICS and second not in {a.topic for a in asked}:
+                wanted.append((part, second, True))
+        out = []
+        for part, topic, alternative in wanted:
+            q = dataclasses.replace(understand(question, rules.known_treaties(), topic=topic), treaty=treaty)
+            out.append(_Part(None, q, run_rules(q, merge_facts(q.facts, extra_facts)), part, alternative))
+        return out
 
     # ---- steps ------------------------------------------------------------------------------
     def _llm_dict(self) -> dict[str, Any]:
@@ -239,13 +287,12 @@ class Assistant:
                     {d.doc for d in found if d.relation == "modifies"}
         return docs
 
-    @staticmethod
-    def _search_text(question: str, query: Query) -> str:
-        # The corpus is Portuguese first: adding the topic's Portuguese name helps es/en questions. A topic
-        # the classifier chose came from the question's own embedding, which retrieval then reuses.
-        if query.topic and query.topic_method == "lexicon":
-            return f"{question} {topic_label(query.topic, 'pt')}"
-        return question
+    def _search_query(self, question: str, query: Query) -> TicketQuery:
+        """The whole question, the sentences that ask and the topic's articles (assistant/ticket_query.py)."""
+        treaties = [query.treaty] if query.treaty else [r.treaty for r in query.readings]
+        if query.mentions_mli:
+            treaties.append("MLI")
+        return ticket_query(question, query.topics, treaties, self.search.headings)
 
     @staticmethod
     def _weak(hits: list[Hit]) -> bool:
@@ -306,7 +353,7 @@ class Assistant:
         return exact[0] if exact else (candidates[0] if candidates else None)
 
     def _card_answer(self, question: str, query: Query, parts: list["_Part"], citations: list[CitationRef],
-                     lang: str) -> Answer:
+                     lang: str, asked: Sequence[PartTopic] = ()) -> Answer:
         index = {(c.doc, c.article, c.paragraph, c.subparagraph, c.quote): c.n
                  for c in citations if c.source == "rule"}
 
@@ -318,15 +365,15 @@ class Assistant:
                           c.heading, c.quote) for c in citations]
         treaties = list(dict.fromkeys(p.query.treaty for p in parts if p.query.treaty))
         intro, outro = [], []
-        if len(parts) > 1:
+        if sum(p.reading is not None for p in parts) > 1:
             intro.append(say("readings_intro"))
         elif len(query.readings) > 1 and parts[0].reading is not None:   # the likeliest, the others offered
             others = tuple(_reading_label(r) for r in query.readings if r != parts[0].reading)
             outro.append(say("readings_others", others=Join(others)))
         run = _combined([p.run for p in parts])
         missing = list(run.missing_facts)
-        card = build_card([CardPart(_reading_label(p.reading) if p.reading is not None else None, p.query.topic, p.run)
-                           for p in parts], cite, lang, treaties, sources, missing,
+        card = build_card([CardPart(_part_label(p, parts), p.query.topic, p.run) for p in parts], cite, lang,
+                          treaties, sources, missing,
                           intro=[Line("intro", x) for x in intro], outro=[Line("intro", x) for x in outro],
                           stated_rates=query.stated_rates)
         notices = []
@@ -343,7 +390,8 @@ class Assistant:
                       treaty=treaties[0] if treaties else None, rates=_rate_lines(card), citations=citations,
                       card=card_markdown(card), card_data=card, llm=self._llm_dict(), missing_facts=missing,
                       follow_up=follow_up_markdown(card), notices=notices, query=query,
-                      rule_results=run, readings=choices, premise=premise, reply=reply_text(card))
+                      rule_results=run, readings=choices, premise=premise, reply=reply_text(card),
+                      parts=_answer_parts(query, parts, asked, cite))
 
     def _generate(self, answer: Answer, query: Query) -> Iterator[StreamEvent]:
         """The model's paragraph, sentence by sentence: each finished sentence is checked against the card's
@@ -424,10 +472,24 @@ def _classifier_for(dense, settings: Settings) -> ExemplarClassifier | None:
 
 @dataclass(frozen=True)
 class _Part:
-    """One reading of the question (None when it is certain) and what the rules said for it."""
+    """One reading of the question (None when it is certain) and what the rules said for it; `asked`: the
+    ticket's question it answers (None without the trained reader), `alternative`: a close second topic."""
     reading: Reading | None
     query: Query
     run: RuleRun
+    asked: PartTopic | None = None
+    alternative: bool = False
+
+
+def _with_parts(query: Query, asked: list[PartTopic]) -> Query:
+    """The out-of-scope questions of a ticket become its side notes (each a one-line note on the card); a
+    ticket whose every question is out of scope is out of scope."""
+    codes = tuple(out_of_scope_code(query.text, p) for p in asked if p.out_of_scope)
+    if not codes:
+        return query
+    if len(codes) == len(asked):
+        return dataclasses.replace(query, out_of_scope=query.out_of_scope or codes[0])
+    return dataclasses.replace(query, side_notes=tuple(dict.fromkeys(query.side_notes + codes)))
 
 
 def _readings(query: Query, treaty: str | None) -> list[tuple[Reading | None, Query]]:
@@ -448,12 +510,46 @@ def _combined(runs: list[RuleRun]) -> RuleRun:
     for run in runs:
         out.withholding += run.withholding
         out.figures += run.figures
+        out.rights += run.rights
+        out.relief += [r for r in run.relief if r not in out.relief]
         out.documents += [d for d in run.documents if d not in out.documents]
         out.errors += run.errors
         out.missing_facts += [m for m in run.missing_facts if m not in out.missing_facts]
         out.employment = out.employment or run.employment
         out.tiebreaker = out.tiebreaker or run.tiebreaker
         out.not_covered = out.not_covered or run.not_covered
+    return out
+
+
+def _part_label(part: _Part, parts: list[_Part]) -> Value | None:
+    """A section's heading: the treaty reading, the ticket's question when it asks several, "if this is
+    about ..." when a close second topic of the same question is answered too."""
+    heads: list[Value] = [_reading_label(part.reading)] if part.reading is not None else []
+    asked = [p.asked for p in parts if p.asked is not None and not p.alternative]
+    if part.asked is not None and not part.alternative and len(asked) > 1:
+        heads.append(say("part_heading", question=_clip(part.asked.question.text)))
+    hedged = any(p.alternative and p.asked == part.asked for p in parts)
+    if part.asked is not None and (part.alternative or hedged):
+        heads.append(say("part_if_topic", topic=Topic(part.query.topic or "")))
+    return None if not heads else heads[0] if len(heads) == 1 else Join(tuple(heads), " — ")
+
+
+def _clip(text: str, limit: int = 120) -> str:
+    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0] + "…"
+
+
+def _answer_parts(query: Query, parts: list[_Part], asked: Sequence[PartTopic], cite) -> list[AnswerPart]:
+    """The ticket's questions as answered: each section's reading and rules, then the out-of-scope ones."""
+    out = []
+    for part in parts:
+        if part.asked is None:
+            continue
+        cited = {n for n in (cite(c) for c in part.run.citations()) if n}
+        confidence = part.asked.runner_up[1] if part.alternative and part.asked.runner_up else part.asked.confidence
+        out.append(AnswerPart(question=part.asked.question.text, topic=part.query.topic or "", confidence=confidence,
+                              alternative=part.alternative, rule_results=part.run, citations=tuple(sorted(cited))))
+    out += [AnswerPart(question=p.question.text, topic=p.topic, confidence=p.confidence,
+                       out_of_scope=out_of_scope_code(query.text, p)) for p in asked if p.out_of_scope]
     return out
 
 
@@ -480,10 +576,6 @@ def _rate_lines(card: Card) -> list[RateLine]:
     return [RateLine(value=r.value, income=r.income, source_state=r.source_state, residence_state=r.residence_state,
                      condition=render(r.condition, fmt) if r.condition is not None else "",
                      citation=r.ref.label() if r.ref else "") for r in card.rates()]
-
-
-def _heading_terms(query: Query) -> tuple[str, ...]:
-    return tuple(topic_label(t, lang) for t in query.topics[:1] for lang in ("pt", "es"))
 
 
 def _spans(chunk: Chunk | None) -> tuple[tuple[int, int], ...]:

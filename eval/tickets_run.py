@@ -20,12 +20,16 @@ from typing import Any, Callable, Sequence
 
 from tqdm import tqdm
 
+from assistant.understand.parts import read_parts
+from assistant.understand.topic_model import TopicModel, bank_examples, eval_examples, exemplar_examples, trained_model
+from eval.gold import load_eval_set
 from assistant.understand.stated import stated_facts
 from eval.tickets import Ticket, load
 from eval.tickets_score import (OUT_OF_SCOPE, Article, PartReading, PredictedOutcome, TicketReading,
                                 markdown, report, score_ticket, topic_accuracy)
 
-METHODS = ("lexicon", "nearest", "combined")
+METHODS = ("lexicon", "nearest", "trained", "combined")
+FOLDS = 5
 RETRIEVAL_K = 5
 
 
@@ -101,10 +105,25 @@ def _articles(items: Sequence[Any]) -> tuple[Article, ...]:
 
 
 def read_topics(query: Any) -> list[str | None]:
-    """The parts a Query reads: the main question (out of scope when the reader says so) and one
-    out-of-scope part per side note."""
+    """The parts a Query reads without the trained reader: the main question (out of scope when the reader
+    says so) and one out-of-scope part per side note."""
     main = OUT_OF_SCOPE if (query.out_of_scope or query.pair_not_covered or query.evasion) else query.topic
     return [main, *(OUT_OF_SCOPE for _ in query.side_notes)]
+
+
+def _parts_of(answer: Any) -> tuple[PartReading, ...]:
+    """The answer's parts (its close second readings left out: the reading is the first topic); an answer
+    the reader did not split, or that abstained as a whole, is one part."""
+    query = answer.query
+    by_n = {c.n: c for c in answer.citations}
+    asked = [p for p in answer.parts if not p.alternative]
+    if answer.abstained or not asked:
+        return tuple(PartReading(topic=t, outcome=outcome_of(answer.rule_results, answer.abstained or k > 0),
+                                 text=answer.card if k == 0 else "", cited=_articles(answer.citations) if k == 0 else ())
+                     for k, t in enumerate(read_topics(query)))
+    return tuple(PartReading(topic=p.topic, outcome=outcome_of(p.rule_results, p.out_of_scope is not None),
+                             text=answer.card, cited=_articles([by_n[n] for n in p.citations if n in by_n]),
+                             confidence=p.confidence) for p in asked)
 
 
 def reading_of(answer: Any, retrieved: Sequence[Any] = ()) -> TicketReading:
@@ -113,16 +132,12 @@ def reading_of(answer: Any, retrieved: Sequence[Any] = ()) -> TicketReading:
     if query is None:   # rejected input: nothing was read
         return TicketReading(None, None, None, {}, (PartReading(None, PredictedOutcome("abstain")),),
                              latency_ms=answer.timings_ms.get("total"))
-    topics = read_topics(query)
-    main = PartReading(topic=topics[0], outcome=outcome_of(answer.rule_results, answer.abstained),
-                       text=answer.card, cited=_articles(answer.citations))
-    notes = tuple(PartReading(topic=t, outcome=PredictedOutcome("abstain")) for t in topics[1:])
     chosen = query.readings[0] if query.treaty is None and query.readings else None
     return TicketReading(
         treaty=query.treaty or (chosen.treaty if chosen else None),
         residence_state=query.residence_state or (chosen.residence_state if chosen else None),
         source_state=query.source_state or (chosen.source_state if chosen else None),
-        facts=stated_facts(query), parts=(main, *notes),
+        facts=stated_facts(query), parts=_parts_of(answer),
         retrieved=tuple((h.chunk.treaty, h.chunk.article) for h in retrieved if h.chunk.article),
         latency_ms=answer.timings_ms.get("total"))
 
@@ -130,9 +145,24 @@ def reading_of(answer: Any, retrieved: Sequence[Any] = ()) -> TicketReading:
 # --------------------------------------------------------------------------- topic methods
 
 TopicMethod = Callable[[Ticket], list[str | None]]
+Readers = Callable[[Ticket], TopicModel]
 
 
-def topic_methods(assistant: Any, names: Sequence[str]) -> dict[str, TopicMethod]:
+def fold_readers(tickets: Sequence[Ticket], folds: int = FOLDS) -> Readers:
+    """Cross-validation on the train split: each ticket is read by a model fitted without its page's fold
+    (grouped by source page), plus the eval items and the example bank."""
+    from sklearn.model_selection import GroupKFold
+
+    base = eval_examples(load_eval_set()) + exemplar_examples()
+    by_id: dict[str, TopicModel] = {}
+    pages = [t.page for t in tickets]
+    for train, held in GroupKFold(min(folds, len(set(pages)))).split(tickets, groups=pages):
+        model = TopicModel.fit(bank_examples([tickets[i] for i in train]) + base)
+        by_id.update({tickets[i].id: model for i in held})
+    return lambda ticket: by_id[ticket.id]
+
+
+def topic_methods(assistant: Any, names: Sequence[str], readers: Readers) -> dict[str, TopicMethod]:
     """Each named topic method as ticket -> the topics of its parts. "combined" is the assistant's own
     reading (scored from the answers, not here)."""
     import rules
@@ -144,19 +174,23 @@ def topic_methods(assistant: Any, names: Sequence[str]) -> dict[str, TopicMethod
     if "nearest" in names and assistant.classifier is not None and assistant.search.dense is not None:
         dense, classifier = assistant.search.dense, assistant.classifier
         out["nearest"] = lambda t: [classifier.nearest(dense.embed_query(t.text)).topic]
+    if "trained" in names:
+        out["trained"] = lambda t: [p.topic for p in read_parts(t.text, readers(t))]
     return out
 
 
 # --------------------------------------------------------------------------- the run
 
-def run(tickets: Sequence[Ticket], assistant: Any, methods: Sequence[str], progress: bool = True
-        ) -> tuple[list, dict[str, float | None], list[dict[str, Any]]]:
-    """Ask every ticket, score it; the topic methods' accuracies; a record per ticket."""
+def run(tickets: Sequence[Ticket], assistant: Any, methods: Sequence[str], readers: Readers,
+        progress: bool = True) -> tuple[list, dict[str, float | None], list[dict[str, Any]]]:
+    """Ask every ticket (the assistant reading it with readers(ticket)), score it; the topic methods'
+    accuracies; a record per ticket."""
     scores, records = [], []
-    extra = topic_methods(assistant, methods)
+    extra = topic_methods(assistant, methods, readers)
     read_by: dict[str, list[list[str | None]]] = {name: [] for name in extra}
     combined: list[list[str | None]] = []
     for ticket in tqdm(tickets, desc="tickets", leave=False, disable=not progress):
+        assistant.reader = readers(ticket)
         answer = assistant.ask(ticket.text)
         hits = assistant.retrieve(ticket.text, RETRIEVAL_K, assistant.default_mode)
         reading = reading_of(answer, hits)
@@ -167,10 +201,11 @@ def run(tickets: Sequence[Ticket], assistant: Any, methods: Sequence[str], progr
             read_by[name].append(method(ticket))
         records.append({"id": ticket.id, "language": ticket.language, "page": ticket.page,
                         "parts": [asdict(p) for p in score.parts],
-                        "read_parts": [{"topic": p.topic, "outcome": asdict(p.outcome)} for p in reading.parts],
+                        "read_parts": [{"topic": p.topic, "confidence": p.confidence, "outcome": asdict(p.outcome)}
+                                       for p in reading.parts],
                         "treaty": reading.treaty, "residence_state": reading.residence_state,
                         "source_state": reading.source_state, "facts": asdict(score.facts),
-                        "read_facts": {k: v for k, v in reading.facts.items()}})
+                        "read_facts": dict(reading.facts)})
     accuracies = {name: topic_accuracy(tickets, read) for name, read in read_by.items()}
     if "combined" in methods:
         accuracies["combined"] = topic_accuracy(tickets, combined)
@@ -196,6 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     if not tickets:
         print(f"nenhum ticket em eval/tickets/{args.split}/", file=sys.stderr)
         return 1
+    print(f"{len(tickets)} tickets; métodos: {', '.join(methods)}"
+          + ("; leitor treinado em validação cruzada por página" if args.split == "train" else ""), file=sys.stderr)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from assistant.pipeline import Assistant
     from config import load_settings
@@ -203,7 +240,12 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     assistant = Assistant.from_settings(load_settings(), llm="none", dense=True)
     load_s = time.perf_counter() - started
-    scores, accuracies, records = run(tickets, assistant, methods)
+    if args.split == "train":   # the reader never reads a page it was fitted on
+        readers = fold_readers(load("train"))
+    else:
+        model = trained_model(assistant.settings.cache_dir)
+        readers = lambda ticket: model  # noqa: E731
+    scores, accuracies, records = run(tickets, assistant, methods, readers)
     rep = report(args.split, scores, accuracies)
     print(markdown(rep))
     print(f"\n(assistente carregado em {load_s:.1f} s)")

@@ -29,3 +29,15 @@ class HashEmbedder(Embeddings):
 
     def embed_query(self, text: str) -> list[float]:
         return self._vector(text)
+
+
+class ScriptedTopics:
+    """A topic model that returns fixed scores for each asking sentence (assistant.understand.parts tests)."""
+
+    def __init__(self, by_sentence: dict[str, tuple[tuple[str, float], ...]]):
+        self.by_sentence = by_sentence
+
+    def scores(self, pairs):
+        from assistant.understand.topic_model import TopicScores
+
+        return [TopicScores(self.by_sentence[q]) for _, q in pairs]

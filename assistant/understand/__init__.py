@@ -59,15 +59,19 @@ def _domestic(mentions: list, treaty: str | None, topic_list: tuple[str, ...]) -
             and bool(set(topic_list) & set(INCOME_TYPES + ("capital_gains", "immovable_property"))))
 
 
-def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic: DecideTopic | None = None) -> Query:
-    """Read a question. Never raises on text input; validate_question() first to reject bad input."""
+def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic: DecideTopic | None = None,
+               topic: str | None = None) -> Query:
+    """Read a question. Never raises on text input; validate_question() first to reject bad input.
+    `topic`: the part's topic as the trained reader read it; the lexicon's other topics follow it."""
     text = text if isinstance(text, str) else ""
     tokens, folded = tokenize(text), fold(text)
     lang = detect_language(text, tokens)
     found = read_topics(tokens, lexicon_topics(tokens, lang))
     topic_list, method = found.topics, "lexicon" if found.topics else None
     incomes = tuple(t for t in topic_list if t in INCOME_TYPES)
-    if decide_topic is not None and not found.out_of_scope and (not topic_list or len(incomes) > 1):
+    if topic is not None:
+        topic_list, method = (topic, *(t for t in topic_list if t != topic)), "trained"
+    elif decide_topic is not None and not found.out_of_scope and (not topic_list or len(incomes) > 1):
         chosen = decide_topic(incomes)
         if chosen:
             topic_list, method = (chosen, *(t for t in topic_list if t != chosen)), "exemplar"
@@ -84,6 +88,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     homes = ("home",) if {"immovable_property", "capital_gains"} & set(topic_list) else ()
     work = () if set(topic_list[:1]) & {"immovable_property", "capital_gains"} else ("work",)
     sources = ("source", *work, "property", *homes, "pe")
+    if work and is_employment(topic_list):
+        sources = ("work", "source", "property", *homes, "pe")   # a salary comes from where the work is done
     way = direction(folded, mentions, treaties, residence_states, role(*sources), lang, bool(topic_list))
     parties = set(treaties.get(way.treaty, ())) if way.treaty else set()
     work_state = (role("work") or (None,))[0]
@@ -95,9 +101,10 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
                                stated.tiebreaker.nationality or () if stated.tiebreaker else ())
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)
-    out_of_scope = found.out_of_scope or ("domestic" if _domestic(mentions, None if way.inferred else way.treaty, topic_list)
+    vetoed = found.out_of_scope if topic is None else None     # the trained reader saw the same words
+    out_of_scope = vetoed or ("domestic" if _domestic(mentions, None if way.inferred else way.treaty, topic_list)
                                             else None)
-    if _tiebreaker_question(stated.tiebreaker, topic_list):
+    if topic is None and _tiebreaker_question(stated.tiebreaker, topic_list):
         topic_list = ("residence", *(t for t in topic_list if t != "residence"))
     return Query(
         text=text, language=lang, countries=unique(m.code for m in mentions),
@@ -108,7 +115,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         side_notes=found.side_notes, facts=rights.facts, host_state=rights.host_state,
         pe_state=(role("pe") or (None,))[0], stays=stated.stays,
         stay_days=stated.stay_days,
-        stay_months=stated.stay_months, employer_resident_in_work_state=stated.employer_resident_in_work_state,
+        stay_months=stated.stay_months, stay_unit=stated.stay_unit, employer_resident_in_work_state=stated.employer_resident_in_work_state,
         borne_by_pe=stated.borne_by_pe, fiscal_year=stated.fiscal_year, tiebreaker=stated.tiebreaker,
         injection=injection(folded), evasion=evasion(folded), mentions_mli=mentions_mli(folded), stated_rates=stated.stated_rates,
         readings=way.readings,

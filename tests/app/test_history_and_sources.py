@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def test_history_keeps_each_session_turns_and_versions(tmp_path):
-    store = HistoryStore(tmp_path / "app.sqlite3")
+    store = HistoryStore(f"sqlite:///{tmp_path / 'app.sqlite3'}")
     store.save("s1", "t1", 0, 0, "Recebo dividendos (NIF 123456789)", {}, "Recebo dividendos")
     store.save("s1", "t1", 1, 0, "Recebo dividendos", {"beneficiary_kind": "individual"}, "+ pessoa")
     store.save("s1", "t2", 0, 1, "Pensão do INSS", {}, "Pensão do INSS", "Explicação.")

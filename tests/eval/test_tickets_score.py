@@ -172,13 +172,15 @@ def bm25_assistant():
 def test_the_run_reads_and_scores_every_ticket_and_the_topic_methods(bm25_assistant):
     from eval.tickets_run import run
 
-    scores, methods, records = run([TWO_PARTS, DIVIDENDS], bm25_assistant, ["lexicon", "nearest", "combined"],
-                                   progress=False)
+    reader = bm25_assistant.reader
+    scores, methods, records = run([TWO_PARTS, DIVIDENDS], bm25_assistant, ["lexicon", "nearest", "trained", "combined"],
+                                   lambda ticket: reader, progress=False)
     assert [s.ticket_id for s in scores] == ["tk-hand-0001", "tk-hand-0002"]
-    assert set(methods) == {"lexicon", "combined"}            # no dense index: no nearest example
+    assert set(methods) == {"lexicon", "trained", "combined"}    # no dense index: no nearest example
     dividends = scores[1].parts[0]
     assert dividends.topic_correct and dividends.answer_correct and dividends.recall_at_5 == 1.0
     assert scores[1].direction_correct
     assert [p["gold_topic"] for p in records[0]["parts"]] == ["employment", "out_of_scope"]
+    assert [p["topic"] for p in records[0]["read_parts"]][1:] == ["out_of_scope"]   # two questions, two parts
     assert records[0]["read_parts"] and records[0]["facts"]["gold"] == 2
     assert all(s.latency_ms is not None for s in scores)

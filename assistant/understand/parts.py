@@ -1,0 +1,62 @@
+"""A ticket's parts: one per question it asks, each with its topic, confidence and evidence span.
+
+Every asking sentence is scored by the trained topic model with the whole ticket as context; sentences
+that ask about the same topic make one part (the first one's words are its evidence). When the two most
+probable topics of a part are close, the runner-up is kept so the card can answer both.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from assistant.lexicon import topics
+from assistant.lexicon.text import tokenize
+from assistant.understand.sentences import Span, asking
+from assistant.understand.topic_model import OUT_OF_SCOPE, TopicModel, TopicScores
+
+# Runner-up within this much of the best topic's probability: the reading is uncertain, both are answered.
+CLOSE = 0.15
+# A sentence whose best topic is this unlikely joins the part before it ("E a que taxa?").
+FOLLOW_UP = 0.35
+
+
+@dataclass(frozen=True)
+class PartTopic:
+    question: Span                          # the asking words (evidence)
+    topic: str                              # a rules topic or "out_of_scope"
+    confidence: float
+    runner_up: tuple[str, float] | None = None   # a close second reading, answered too
+
+    @property
+    def out_of_scope(self) -> bool:
+        return self.topic == OUT_OF_SCOPE
+
+
+def _runner_up(scores: TopicScores) -> tuple[str, float] | None:
+    if len(scores.ranked) < 2:
+        return None
+    (_, best), (second, p) = scores.ranked[0], scores.ranked[1]
+    return (second, p) if best - p <= CLOSE else None
+
+
+def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
+    """The ticket's parts in the order they are asked."""
+    spans = asking(text)
+    scored = model.scores([(text, s.text) for s in spans])
+    parts: list[PartTopic] = []
+    for span, scores in zip(spans, scored):
+        same = next((k for k, p in enumerate(parts) if p.topic == scores.topic), None)
+        if same is not None or (parts and scores.confidence < FOLLOW_UP):
+            continue
+        parts.append(PartTopic(span, scores.topic, scores.confidence, _runner_up(scores)))
+    return parts
+
+
+def out_of_scope_code(text: str, part: PartTopic) -> str:
+    """What an out-of-scope part asks about ("vat", "inheritance", ...): the lexicon's word in the part's
+    sentence, else anywhere in the ticket, else "other"."""
+    found = topics().out_of_scope
+    for words in (part.question.text, text):
+        hits = found.find(tokenize(words))
+        if hits:
+            return hits[0].value
+    return "other"

@@ -1,0 +1,40 @@
+"""A ticket with several questions: a section per question, each with its own reading; an out-of-scope
+question gets its one-line note and the rest is answered; the JSON answer carries the parts."""
+from __future__ import annotations
+
+from assistant.retrieve import fuse
+
+TWO_QUESTIONS = ("Bom dia. Sou residente em Portugal, reformado. Recebo dividendos de uma empresa brasileira e "
+                 "também uma pensão privada de um fundo de pensões do Brasil. Qual é a taxa máxima de retenção "
+                 "no Brasil sobre os dividendos? E a pensão privada, quem a tributa?")
+WITH_VAT = ("Vivo em Lisboa e recebo juros de um banco brasileiro. Quanto pode o Brasil reter sobre os juros? "
+            "E sobre o IVA da fatura da consultoria, tenho de liquidar IVA em Portugal?")
+
+
+def test_each_question_gets_its_own_section_and_reading(make_assistant):
+    answer = make_assistant().ask(TWO_QUESTIONS)
+    asked = [p for p in answer.parts if not p.alternative]
+    assert [p.topic for p in asked] == ["dividends", "pensions"]
+    assert answer.card.count("#### ") >= 2 and "Pergunta: «E a pensão privada, quem a tributa?»" in answer.card
+    pension = asked[1]
+    assert pension.rule_results is not None and pension.rule_results.rights
+    assert all(0 < p.confidence <= 1 for p in asked) and pension.citations
+    data = answer.to_dict()
+    assert [p["topic"] for p in data["parts"] if not p["alternative"]] == ["dividends", "pensions"]
+    assert data["parts"][0]["rule_results"]
+
+
+def test_an_out_of_scope_question_gets_its_note_and_the_rest_is_answered(make_assistant):
+    answer = make_assistant().ask(WITH_VAT)
+    assert not answer.abstained and answer.rates
+    assert [p.out_of_scope for p in answer.parts if p.topic == "out_of_scope"] == ["vat"]
+    assert any("IVA" in n for n in answer.notices)
+
+
+def test_searches_are_fused_by_rank_and_keep_each_chunk_once(make_assistant):
+    assistant = make_assistant()
+    a = assistant.search.search("dividendos", 4, None, "bm25")
+    b = assistant.search.search("juros", 4, None, "bm25")
+    fused = fuse([a, b], 5)
+    assert len(fused) == 5 and len({h.chunk.id for h in fused}) == 5
+    assert fused[0].chunk.id in {a[0].chunk.id, b[0].chunk.id}

@@ -1,0 +1,76 @@
+"""The trained reader: asking sentences, the topic model (fitted for real on small data), parts and their
+close second readings."""
+from __future__ import annotations
+
+import pytest
+
+from assistant.understand.parts import CLOSE, PartTopic, out_of_scope_code, read_parts
+from assistant.understand.sentences import asking, sentences
+from assistant.understand.topic_model import (Example, TopicModel, bank_examples, cached_model,
+                                              data_hash, lexicon_features, _label_index)
+from eval.tickets import Ticket
+from tests.fakes import ScriptedTopics
+
+
+def test_sentences_end_at_question_marks_and_full_stops_but_not_inside_articles_or_numbers():
+    text = "Sou sócio de uma Lda. em Aveiro (art. 10 diz 15.5%). Recebo dividendos do Brasil. Qual a taxa? E o IVA?"
+    spans = sentences(text)
+    assert [s.text for s in spans] == ["Sou sócio de uma Lda. em Aveiro (art. 10 diz 15.5%).",
+                                       "Recebo dividendos do Brasil.", "Qual a taxa?", "E o IVA?"]
+    assert all(text[s.start:s.end] == s.text for s in spans)
+    assert [s.text for s in asking(text)] == ["Qual a taxa?", "E o IVA?"]
+
+
+def test_a_ticket_without_a_question_mark_asks_in_its_last_sentence():
+    assert [s.text for s in asking("Moro em Lisboa.\nPreciso de saber quem tributa a pensão do INSS")] == \
+        ["Preciso de saber quem tributa a pensão do INSS"]
+
+
+def test_lexicon_features_tell_the_asking_sentence_from_the_context():
+    text = "Trabalho em Braga há 5 meses. Quem tributa os dividendos da empresa brasileira?"
+    index = _label_index()
+    width = len(index)
+    vec = lexicon_features(text, "Quem tributa os dividendos da empresa brasileira?")
+    assert vec[index["dividends"]] == 1.0 and vec[width + index["dividends"]] == 0.0
+    assert vec[index["employment"]] == 0.0 and vec[width + index["employment"]] == 1.0
+
+
+def test_sentences_on_one_topic_make_one_part_and_a_close_second_topic_is_kept():
+    text = "Vivo no Porto. Quanto retém o Brasil nos juros? E a que taxa? E o IVA da fatura?"
+    model = ScriptedTopics({"Quanto retém o Brasil nos juros?": (("interest", 0.5), ("dividends", 0.5 - CLOSE / 2)),
+                      "E a que taxa?": (("royalties", 0.2), ("interest", 0.19)),
+                      "E o IVA da fatura?": (("out_of_scope", 0.9), ("interest", 0.05))})
+    parts = read_parts(text, model)
+    assert [p.topic for p in parts] == ["interest", "out_of_scope"]
+    assert parts[0].runner_up == ("dividends", pytest.approx(0.5 - CLOSE / 2)) and parts[1].runner_up is None
+    assert parts[0].question.text == "Quanto retém o Brasil nos juros?"
+    assert out_of_scope_code(text, parts[1]) == "vat"
+    assert out_of_scope_code("Pergunta?", PartTopic(asking("Pergunta?")[0], "out_of_scope", 0.9)) == "other"
+
+
+EXAMPLES = [Example(f"{text} {k}", f"{text} {k}", topic, f"page-{topic}-{k}") for k in range(4) for topic, text in (
+    ("dividends", "Quanto o Brasil retém nos dividendos da empresa?"),
+    ("pensions", "Quem tributa a minha pensão de reforma do INSS?"),
+    ("employment", "Trabalho em Braga há 5 meses, pago imposto sobre o salário onde?"))]
+
+
+def test_the_model_is_fitted_for_real_and_ranks_the_topic_of_an_unseen_phrasing(tmp_path):
+    model = TopicModel.fit(EXAMPLES)
+    scores = model.score("Recebo uma pensão do INSS e moro em Coimbra. Quem tributa a pensão?",
+                         "Quem tributa a pensão?")
+    assert scores.topic == "pensions" and 0 < scores.confidence <= 1
+    assert abs(sum(p for _, p in scores.ranked) - 1) < 1e-6
+    cached = cached_model(EXAMPLES, tmp_path)
+    again = cached_model(EXAMPLES, tmp_path)           # the second one comes from the cache file
+    assert list((tmp_path / "topic_model").glob("*.joblib")) and again.score("a", "Quem tributa a pensão?").ranked == \
+        cached.score("a", "Quem tributa a pensão?").ranked
+    assert data_hash(EXAMPLES) != data_hash(EXAMPLES[:-1])
+
+
+def test_parts_out_of_scope_because_of_another_treaty_teach_no_topic():
+    ticket = Ticket.model_validate({
+        "id": "tk-hand-0009", "text": "A nossa Lda. paga dividendos à mãe no Reino Unido. A que taxa retemos?",
+        "language": "pt", "variant": "pt-PT", "style": "email", "source_url": "https://example.org/uk",
+        "treaty": None, "parts": [{"question": "A que taxa retemos?", "topic": "out_of_scope",
+                                   "out_of_scope": "other_treaty", "expected": {"outcome": "abstain"}}]})
+    assert bank_examples([ticket]) == []
