@@ -80,9 +80,11 @@ def source_label(treaty: str, kinds: tuple[str, ...] | list[str], article: str |
 
 def reply_text(answer: Answer) -> str:
     """The reply to send the customer, in the ticket's language: the answer's own plain reply when it has one,
-    else the card, the follow-up question and the disclaimer."""
+    a refusal's message as it is, else the card, the follow-up question and the disclaimer."""
     if answer.reply:
         return answer.reply
+    if answer.abstained:
+        return answer.answer.strip()
     parts = [answer.card.strip() or answer.answer.strip(), answer.follow_up.strip()]
     parts.append(t(answer.language, "app.disclaimer"))
     return "\n\n".join(p for p in parts if p)
