@@ -70,8 +70,8 @@ def follow_ups(turn: Turn, ui: str) -> None:
 def show_turn(turn: Turn, ui: str) -> None:
     with st.chat_message("user"):
         st.markdown(plain(turn.current.shown))
-    with st.chat_message("assistant"):
-        render_answer(turn, ui, follow_ups)
+    with st.chat_message("assistant"), st.container():   # the same tree as answer_into: a rerun keeps the
+        render_answer(turn, ui, follow_ups)               # elements (an opened source stays open)
 
 
 def answer_into(turn: Turn, pending: Pending, position: int, ui: str) -> None:

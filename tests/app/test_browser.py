@@ -60,7 +60,8 @@ def test_question_card_citation_and_feedback_in_a_real_browser(running_app):
                      "editora espanhola. Qual a retenção? ![x](http://tracker.invalid/p.png)")
             box.press("Enter")
             # BR-ES art. 12(2)(a): 10% for copyright royalties; the first source card names the article.
-            page.get_by_text("[1] BR-ES art. 12", exact=False).first.wait_for(timeout=ANSWER_MS)
+            page.locator(".src-head").filter(has_text="Convenção Brasil–Espanha, art. 12.º, n.º 2").first.wait_for(
+                state="attached", timeout=ANSWER_MS)
             page.get_by_text("10%", exact=False).first.wait_for(timeout=10_000)
             page.get_by_text("Triagem").first.wait_for(timeout=10_000)
             page.screenshot(path=str(ARTIFACTS / "browser_answer.png"), full_page=True)
