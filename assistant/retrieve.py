@@ -254,18 +254,21 @@ class HybridSearch:
 
     def _article_matches(self, articles: Sequence[tuple[str, str]], docs: set[str] | None,
                          rankings: list[list[str]]) -> list[str]:
-        """The passages of the topic's articles by their best rank in the other rankings (the article's
-        first passages when they rank nowhere), a few only."""
-        wanted = set(articles)
-        if not wanted:
+        """The best passage of each of the topics' articles, in the articles' order (a passage's best rank in
+        the other rankings picks it; the article's first passage when none ranks), a few only."""
+        if not articles:
             return []
         best: dict[str, int] = {}
         for ranking in rankings:
             for i, key in enumerate(ranking):
                 best[key] = min(best.get(key, i), i)
-        matches = _dedupe(pt_counterpart_id(c) for c in self.chunks
-                          if (docs is None or c.doc in docs) and (c.doc, c.article) in wanted)
-        return sorted(matches, key=lambda key: best.get(key, len(self.chunks)))[:HEADING_TOP]
+        out: list[str] = []
+        for address in dict.fromkeys(articles):
+            passages = _dedupe(pt_counterpart_id(c) for c in self.chunks
+                               if (docs is None or c.doc in docs) and (c.doc, c.article) == address)
+            if passages:
+                out.append(min(passages, key=lambda key: best.get(key, len(self.chunks))))
+        return _dedupe(out)[:HEADING_TOP]
 
 
 def _dedupe(keys: Iterable[str]) -> list[str]:

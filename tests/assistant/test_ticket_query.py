@@ -77,7 +77,7 @@ def test_the_focus_is_the_asking_sentence_with_the_treaty_heading(search):
 def test_a_one_line_question_is_its_own_focus(search):
     tq = ticket_query("aposentadoria inss morando em portugal paga imposto aonde??", ("pensions",), ("PT-BR",),
                       search.headings)
-    assert tq.focus == "" and tq.text.endswith("Pensões")
+    assert tq.focus == "" and tq.text.startswith("aposentadoria inss") and "Pensões" in tq.text
 
 
 def test_a_part_brings_its_own_asking_words(search):
