@@ -190,10 +190,10 @@ class HybridSearch:
 
     def search(self, query: str, k: int = 6, docs: set[str] | None = None, mode: str = "hybrid",
                focus: str = "", articles: Sequence[tuple[str, str]] = ()) -> list[Hit]:
-        """query: the whole question. In hybrid mode, two more signals join the fusion: focus, the words
-        that ask (assistant/ticket_query.py), searched by BM25 and dense like the query; and articles,
-        (document, article) addresses of the topic read, whose passages form a ranking of their own (the
-        treaty's own structure as a signal). The pure modes stay one retriever over the query."""
+        """query: the whole question. Two more signals join the fusion: focus, the words that ask
+        (assistant/ticket_query.py), searched like the query by the mode's retriever(s); and articles,
+        (document, article) addresses of the topics read, whose passages form a ranking of their own (the
+        treaty's own structure as a signal)."""
         if mode not in RETRIEVERS:
             raise ValueError(f"retriever desconhecido: {mode!r} ({', '.join(RETRIEVERS)})")
         if mode in ("dense", "hybrid") and self.dense is None:
@@ -204,19 +204,20 @@ class HybridSearch:
         bm25_ids = _dedupe(pt_counterpart_id(c) for c, _ in bm25)
         dense_ids = _dedupe(pt_counterpart_id(c) for c, _ in dense)
         similarity = _first_scores(dense)
-        if mode == "bm25":
-            fused = _first_scores(bm25)
-        elif mode == "dense":
-            fused = dict(similarity)
+        focus_bm25 = _ids(self.bm25.search(focus, depth, docs)) if focus and mode != "dense" else []
+        focus_dense = _ids(self._dense(focus, depth, docs, mode == "dense")) if focus and mode != "bm25" else []
+        rankings: list[list[str]] = []
+        if mode != "dense":
+            rankings += [bm25_ids] + ([focus_bm25] if focus_bm25 else [])
+        if mode != "bm25":
+            rankings += [dense_ids] + ([focus_dense] if focus_dense else [])
+        if len(rankings) == 1 and not articles:
+            fused = _first_scores(bm25) if mode == "bm25" else dict(similarity)
         else:
-            rankings = [bm25_ids, dense_ids]
-            if focus:
-                rankings += [_dedupe(pt_counterpart_id(c) for c, _ in self.bm25.search(focus, depth, docs)),
-                             _dedupe(pt_counterpart_id(c) for c, _ in self._dense(focus, depth, docs, False))]
             weights = [1.0] * len(rankings) + [ARTICLE_WEIGHT]
             fused = rrf([*rankings, self._article_matches(articles, docs, rankings)], weights)
         ordered = sorted(fused, key=lambda key: -fused[key])
-        if mode == "hybrid" and (focus or articles):
+        if focus or articles:
             ordered = self._articles_first(ordered)
         hits = []
         for key in ordered:
@@ -224,7 +225,8 @@ class HybridSearch:
             if chunk is None:
                 continue
             hits.append(Hit(chunk=chunk, score=fused[key],
-                            bm25_rank=_rank(bm25_ids, key), dense_rank=_rank(dense_ids, key),
+                            bm25_rank=_best_rank([bm25_ids, focus_bm25], key),
+                            dense_rank=_best_rank([dense_ids, focus_dense], key),
                             dense_similarity=similarity.get(key)))
             if len(hits) == k:
                 break
@@ -264,18 +266,25 @@ class HybridSearch:
 
     def _article_matches(self, articles: Sequence[tuple[str, str]], docs: set[str] | None,
                          rankings: list[list[str]]) -> list[str]:
-        """The passages of the topic's articles by their best rank in the other rankings (the article's
-        first passages when they rank nowhere), a few only."""
-        wanted = set(articles)
-        if not wanted:
+        """The best passage of each of the topics' articles, in the articles' order (a passage's best rank in
+        the other rankings picks it; the article's first passage when none ranks), a few only."""
+        if not articles:
             return []
         best: dict[str, int] = {}
         for ranking in rankings:
             for i, key in enumerate(ranking):
                 best[key] = min(best.get(key, i), i)
-        matches = _dedupe(pt_counterpart_id(c) for c in self.chunks
-                          if (docs is None or c.doc in docs) and (c.doc, c.article) in wanted)
-        return sorted(matches, key=lambda key: best.get(key, len(self.chunks)))[:HEADING_TOP]
+        out: list[str] = []
+        for address in dict.fromkeys(articles):
+            passages = _dedupe(pt_counterpart_id(c) for c in self.chunks
+                               if (docs is None or c.doc in docs) and (c.doc, c.article) == address)
+            if passages:
+                out.append(min(passages, key=lambda key: best.get(key, len(self.chunks))))
+        return _dedupe(out)[:HEADING_TOP]
+
+
+def _ids(pairs: list[tuple[Chunk, float]]) -> list[str]:
+    return _dedupe(pt_counterpart_id(c) for c, _ in pairs)
 
 
 def _dedupe(keys: Iterable[str]) -> list[str]:
@@ -290,6 +299,12 @@ def _first_scores(pairs: list[tuple[Chunk, float]]) -> dict[str, float]:
     for chunk, score in pairs:
         scores.setdefault(pt_counterpart_id(chunk), score)
     return scores
+
+
+def _best_rank(rankings: list[list[str]], key: str) -> int | None:
+    """The key's best rank among the query's and the focus's rankings of one retriever."""
+    ranks = [r for r in (_rank(ids, key) for ids in rankings) if r is not None]
+    return min(ranks) if ranks else None
 
 
 def _rank(ids: list[str], key: str) -> int | None:
