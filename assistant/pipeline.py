@@ -23,8 +23,18 @@ from assistant.presentation.card import Card, Line, Source
 from assistant.presentation.grounding import grounding_texts
 from assistant.presentation.markdown import card_markdown, follow_up_markdown
 from assistant.presentation.reply import refusal, reply_text
-from assistant.presentation.values import (Formatter, Join, Phrase, StateForm, StateName, Topic, Treaty, Value, msg,
-                                           render)
+from assistant.presentation.values import (
+    Formatter,
+    Join,
+    Phrase,
+    StateForm,
+    StateName,
+    Topic,
+    Treaty,
+    Value,
+    msg,
+    render,
+)
 from assistant.prompting import build_messages
 from assistant.retrieve import DenseUnavailable, Hit, HybridSearch, fuse, open_dense
 from assistant.understand import DecideTopic, Query, Reading, understand, validate_question

@@ -6,8 +6,15 @@ import pytest
 
 from assistant.understand.parts import CLOSE, PartTopic, out_of_scope_code, read_parts
 from assistant.understand.sentences import asking, sentences
-from assistant.understand.topic_model import (Example, TopicModel, bank_examples, cached_model,
-                                              data_hash, lexicon_features, _label_index)
+from assistant.understand.topic_model import (
+    Example,
+    TopicModel,
+    _label_index,
+    bank_examples,
+    cached_model,
+    data_hash,
+    lexicon_features,
+)
 from eval.tickets import Ticket
 from tests.fakes import ScriptedTopics
 
