@@ -55,8 +55,10 @@ run: index
 # Two pytest workers: the browser, model-server and subprocess tests spend much of their time waiting, so the
 # second core runs the rest meanwhile (tests/conftest.py gives a real model one thread when the other is busy).
 TEST_WORKERS ?= 2
+# The shared-store tests need a PostgreSQL server: a throwaway cluster on loopback (.ci/postgres.sh; Debian's
+# package, installed if missing), stopped when the recipe's shell exits.
 test: index browser
-	$(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal
+	source .ci/postgres.sh && $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal
 
 bench: index
 	$(PY) -m eval.bench

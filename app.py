@@ -44,8 +44,10 @@ try:
 except ValueError as exc:
     st.error(t(ui_lang(), "app.ui.bad_config", error=exc))
     st.stop()
-start_warm_up()
 lang = language_picker()
 page = st.navigation(pages(lang))
 sidebar(lang)
 page.run()
+# After the page is drawn: loading the models holds the interpreter for long stretches, and the first screen
+# must not wait for it. The first question then finds the assistant loaded (or loading).
+start_warm_up()

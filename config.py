@@ -39,6 +39,12 @@ class Settings:
     retrieval_k: int
     app_port: int
     feedback_db: Path
+    db_url: str
+
+    @property
+    def store_url(self) -> str:
+        """The team store: db_url (PostgreSQL for several app servers) or the SQLite file feedback_db."""
+        return self.db_url or f"sqlite:///{self.feedback_db}"
 
     @property
     def models_dir(self) -> Path:

@@ -1,4 +1,4 @@
-# Sourced by .ci/run (and by a developer who wants the PostgreSQL store tests: `source .ci/postgres.sh`):
+# Sourced by `make test` (and by a developer who runs pytest by hand: `source .ci/postgres.sh`):
 # a throwaway PostgreSQL cluster on a free loopback port, from Debian's package (installed if missing),
 # owned by the postgres user in a temporary folder, stopped and deleted when the shell exits.
 # Exports TREATY_TEST_PG_URL for tests/app/test_store.py.

@@ -10,6 +10,7 @@ import streamlit as st
 
 import rules
 from app_support.answer_view import render_answer
+from app_support.char_counter import question_counter
 from app_support.conversation import Pending, Turn, Version, new_turn, save, turns
 from app_support.history import facts_from_json
 from app_support.quick_inputs import describe_facts, quick_inputs_for, with_reading
@@ -25,6 +26,7 @@ from rules.labels import topic_label
 
 log = logging.getLogger("treaty_app")
 EXAMPLES = 3
+OPEN_FORM_MAX = 2          # missing facts asked in a form shown open
 
 
 def reading_choices(turn: Turn, ui: str) -> None:
@@ -45,8 +47,9 @@ def quick_inputs(turn: Turn, ui: str) -> None:
     asks = quick_inputs_for(current.answer.missing_facts)
     if not asks:
         return
-    with st.form(f"qi-{turn.id}-{len(turn.versions)}", border=True):
-        st.markdown(f"**{t(ui, 'app.follow_up.title')}**")
+    # a short form is shown open; a long one (many facts missing) waits one click, so the answer stays short
+    with st.expander(t(ui, "app.follow_up.title", n=len(asks)), expanded=len(asks) <= OPEN_FORM_MAX,
+                     icon=":material/edit_note:"), st.form(f"qi-{turn.id}-{len(turn.versions)}", border=False):
         added: dict[str, Any] = {}
         for q in asks:
             added.update(quick_input_widget(q, f"qi-{turn.id}-{len(turn.versions)}-{q.fact}", ui))
@@ -142,6 +145,14 @@ def from_url() -> Pending | None:
     return Pending(question, facts, question)
 
 
+def too_long(text: str, limit: int, ui: str) -> None:
+    """An over-long question is answered with what to do, and kept to copy from; it is never sent."""
+    with st.chat_message("assistant"):
+        st.error(t(ui, "app.question_box.too_long", n=len(text), max=limit))
+        with st.expander(t(ui, "app.question_box.pasted"), icon=":material/content_paste:"):
+            st.code(text, language=None, wrap_lines=True)
+
+
 def chat_page() -> None:
     ui = ui_lang()
     st.subheader(t(ui, "app.chat.title"))
@@ -158,9 +169,16 @@ def chat_page() -> None:
         turn = new_turn()
         history.append(turn)
         answer_into(turn, pending, len(history) - 1, ui)
-    asked = st.chat_input(t(ui, "app.chat.placeholder"), max_chars=settings().max_question_chars)
-    if asked is not None:
-        problem = validate_question(asked, settings().max_question_chars)
+    limit = settings().max_question_chars
+    refused = st.container()   # above the counter, which stays last, next to the box
+    question_counter(limit, ui)
+    # no max_chars: the browser would drop an over-long paste without a word; it is answered instead
+    asked = st.chat_input(t(ui, "app.chat.placeholder"))
+    if asked is not None and len(asked) > limit:
+        with refused:
+            too_long(asked, limit, ui)
+    elif asked is not None:
+        problem = validate_question(asked, limit)
         if problem:
             st.error(problem)
         else:

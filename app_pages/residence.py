@@ -10,6 +10,7 @@ from app_support.render import source_label, state_label
 from app_support.sources import rule_sources
 from app_support.ui import ui_lang
 from app_support.widgets import covering, treaty_label
+from assistant.presentation.values import Formatter
 from i18n import t
 
 STEP_ICON = {"decided": ":green[:material/check_circle:]", "next": ":material/arrow_forward:",
@@ -18,8 +19,9 @@ STEP_ICON = {"decided": ":green[:material/check_circle:]", "next": ":material/ar
 
 def where(label: str, parties: tuple[str, str], key: str, ui: str) -> tuple[str, ...] | None:
     a, b = parties
-    options = {(a,): t(ui, "app.residence.only_in", state=state_label(a, ui)),
-               (b,): t(ui, "app.residence.only_in", state=state_label(b, ui)),
+    fmt = Formatter(ui)                    # "Só no Brasil", "Solo en España", "Only in Japan"
+    options = {(a,): t(ui, "app.residence.only_in", where=fmt.state(a, "in")),
+               (b,): t(ui, "app.residence.only_in", where=fmt.state(b, "in")),
                (a, b): t(ui, "app.residence.both"), (): t(ui, "app.residence.neither")}
     return st.radio(label, list(options), format_func=options.get, index=None, horizontal=True, key=key)
 

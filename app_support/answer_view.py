@@ -3,7 +3,6 @@ follow-up questions, the sources collapsed, the reply to send, link / export, fe
 text in its own box. The triage panel beside it speaks to the agent; internals stay collapsed."""
 from __future__ import annotations
 
-import re
 import uuid
 from typing import Callable
 from urllib.parse import urlencode
@@ -21,12 +20,12 @@ from app_support.safe_markdown import plain, without_images
 from app_support.sources import anchor, group_sources, paragraph_key, show_sources
 from assistant.answer import Answer, CitationRef
 from assistant.presentation.markdown import card_markdown as card_view
+from assistant.presentation.reply import reply
 from i18n import t
 
-# On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI keeps its text marks.
+# On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI uses text marks.
 CARD_MARKS = {"met": ":green[:material/check:]", "not_met": ":red[:material/close:]", "unknown": "?",
               "assumed_not_met": "≈"}
-_REF = re.compile(r"\[(\d+)\]")
 
 FollowUps = Callable[[Turn, str], None]
 
@@ -41,18 +40,16 @@ def cite_targets(key: str, citations: list[CitationRef]) -> dict[int, str]:
     return out
 
 
-def shown_card(answer: Answer) -> str:
-    """The card's markdown view with each condition's status as an icon."""
-    if answer.card_data is not None:
-        return card_view(answer.card_data, CARD_MARKS)
-    return answer.card or answer.answer
+def cite_link(targets: dict[int, str]) -> Callable[[int], str]:
+    """How the card writes a citation number: a link to the source block that shows its paragraph."""
+    return lambda n: f"[\\[{n}\\]](#{targets[n]})" if n in targets else f"[{n}]"
 
 
-def card_markdown(markdown: str, targets: dict[int, str] | None = None) -> str:
-    """The card as shown: [n] as links to their source, line breaks kept."""
-    if targets:
-        markdown = _REF.sub(lambda m: f"[\\[{m.group(1)}\\]](#{targets[int(m.group(1))]})"
-                            if int(m.group(1)) in targets else m.group(0), markdown)
+def card_markdown(answer: Answer, targets: dict[int, str] | None = None) -> str:
+    """The card as shown: statuses as icons, [n] as links to their source, line breaks kept (an abstention
+    has no card data: its text is shown as it is)."""
+    markdown = card_view(answer.card_data, CARD_MARKS, cite_link(targets or {})) if answer.card_data is not None \
+        else (answer.card or answer.answer)
     return without_images(markdown).replace("\n", "  \n")
 
 
@@ -84,13 +81,28 @@ def answer_markdown(answer: Answer) -> str:
     return "\n".join(lines) + "\n"
 
 
+def reply_block(turn: Turn, ui: str) -> None:
+    """The reply to send, in the ticket's language: plain text (copy icon), the same as HTML one click away,
+    the quoted passages added on request."""
+    answer = turn.current.answer
+    st.markdown(f"**{t(ui, 'app.reply.title', language=t(ui, f'app.ui.language_of_{answer.language}'))}**")
+    if answer.card_data is None:
+        st.code(reply_text(answer), language=None, wrap_lines=True)
+        return
+    quotes = st.toggle(t(ui, "app.reply.quotes"), key=f"rq-{turn.id}-{len(turn.versions)}")
+    sendable = reply(answer.card_data, quotes=quotes)
+    st.code(sendable.text, language=None, wrap_lines=True)
+    with st.expander(t(ui, "app.reply.html"), icon=":material/code:"):
+        st.code(sendable.html, language="html", wrap_lines=True)
+
+
 def _previous(turn: Turn, ui: str) -> None:
     if len(turn.versions) < 2:
         return
     with st.expander(t(ui, "app.answer.previous", n=len(turn.versions) - 1), icon=":material/history:"):
         for i, v in enumerate(turn.versions[:-1], 1):
             st.caption(t(ui, "app.answer.version", n=i) + " · " + plain(v.shown.splitlines()[0]))
-            st.markdown(card_markdown(shown_card(v.answer)))
+            st.markdown(card_markdown(v.answer))
 
 
 def feedback(turn: Turn, ui: str) -> None:
@@ -144,7 +156,7 @@ def render_answer(turn: Turn, ui: str, follow_ups: FollowUps, live: bool = False
     main, side = st.columns([2.3, 1])
     with main:
         with st.container(border=True, key=f"card-{turn.id}"):
-            st.markdown(card_markdown(shown_card(answer), cite_targets(turn.id, answer.citations)))
+            st.markdown(card_markdown(answer, cite_targets(turn.id, answer.citations)))
         if answer.abstained:
             covered = "; ".join(f"{c.treaty} ({' – '.join(state_label(p, ui) for p in c.parties) or 'MLI'})"
                                 for c in rules.coverage())
@@ -156,10 +168,10 @@ def render_answer(turn: Turn, ui: str, follow_ups: FollowUps, live: bool = False
         if answer.citations:
             show_sources(turn.id, answer.citations, ui, answer.language)
         if not answer.abstained:
-            st.markdown(f"**{t(ui, 'app.reply.title', language=t(ui, f'app.ui.language_of_{answer.language}'))}**")
-            st.code(reply_text(answer), language=None, wrap_lines=True)
+            reply_block(turn, ui)
         link, export = st.columns(2)
-        link.markdown(f"[:material/link: {t(ui, 'app.answer.link')}]({answer_url(turn.current.question, turn.current.facts)})")
+        url = answer_url(turn.current.question, turn.current.facts)
+        link.markdown(f"[:material/link: {t(ui, 'app.answer.link')}]({url})")
         export.download_button(t(ui, "app.answer.export"), data=answer_markdown(answer), mime="text/markdown",
                                file_name=f"resposta-{turn.id}.md", key=f"md-{turn.id}-{len(turn.versions)}",
                                icon=":material/download:", on_click="ignore")

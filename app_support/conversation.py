@@ -12,7 +12,8 @@ from typing import Any
 
 import streamlit as st
 
-from app_support.history import HistoryError, StoredVersion
+from app_support.database import StoreError
+from app_support.history import StoredVersion
 from app_support.resources import assistant, history_store
 from assistant.answer import Answer
 
@@ -83,7 +84,7 @@ def turns() -> list[Turn]:
 def _restore(sid: str) -> list[Turn]:
     try:
         stored = history_store().load(sid)
-    except HistoryError as exc:
+    except StoreError as exc:
         log.warning("histórico indisponível: %s", exc)
         return []
     restored = []
@@ -108,7 +109,7 @@ def save(turn: Turn, position: int) -> None:
     try:
         history_store().save(session_id(), turn.id, len(turn.versions) - 1, position, v.question, v.facts, v.shown,
                              v.answer.explanation)
-    except HistoryError as exc:
+    except StoreError as exc:
         log.warning("histórico indisponível: %s", exc)
 
 

@@ -1,67 +1,38 @@
-"""Thumbs up/down per answer, in SQLite, with every text redacted before it is written.
+"""Thumbs up/down per answer, in the team store (app_support.database), with every text redacted before it is
+written.
 
-One connection per operation, so the store is safe to share across Streamlit sessions (threads).
-The database runs in WAL mode (readers never block the writer); each rating carries an idempotency
-key, so a retried click updates its row instead of adding a second one.
+Each rating carries an idempotency key, so a retried click updates its row instead of adding a second one.
+The engine's connection pool is shared across Streamlit sessions (threads) and app servers share the
+database itself when it is PostgreSQL.
 """
 from __future__ import annotations
 
 import csv
 import io
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
+from sqlalchemy.exc import SQLAlchemyError
+
+from app_support.database import FEEDBACK, StoreError, engine, shown, sqlite_file, upsert
 from app_support.redaction import redact, redacted_json
 from assistant.answer import Answer
 
 COLUMNS = ("id", "created_at", "rating", "comment", "question", "language", "treaty", "answer", "citations",
            "rule_results", "llm_backend", "llm_model", "total_ms", "guardrail_action")
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS feedback (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    created_at TEXT NOT NULL,
-    rating INTEGER NOT NULL CHECK (rating IN (-1, 1)),
-    comment TEXT NOT NULL DEFAULT '',
-    question TEXT NOT NULL,
-    language TEXT,
-    treaty TEXT,
-    answer TEXT NOT NULL,
-    citations TEXT NOT NULL,
-    rule_results TEXT NOT NULL,
-    llm_backend TEXT,
-    llm_model TEXT,
-    total_ms REAL,
-    guardrail_action TEXT
-)
-"""
-_KEY_COLUMN = "idempotency_key"
+FeedbackError = StoreError   # the name the pages and tests know
 
 
-class FeedbackError(RuntimeError):
-    """The feedback database cannot be written; the message is Portuguese."""
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 @dataclass(frozen=True)
 class FeedbackStore:
-    path: Path
-
-    def _connect(self) -> sqlite3.Connection:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=10)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute(_SCHEMA)
-            if _KEY_COLUMN not in {row[1] for row in conn.execute("PRAGMA table_info(feedback)")}:
-                conn.execute(f"ALTER TABLE feedback ADD COLUMN {_KEY_COLUMN} TEXT")  # databases made before keys
-            conn.execute(f"CREATE UNIQUE INDEX IF NOT EXISTS feedback_key ON feedback ({_KEY_COLUMN})")
-        except (OSError, sqlite3.Error) as exc:
-            raise FeedbackError(f"Não foi possível abrir a base de dados de feedback {self.path}: {exc}") from exc
-        conn.row_factory = sqlite3.Row
-        return conn
+    url: str     # a SQLAlchemy URL (Settings.store_url)
 
     def record(self, answer: Answer, rating: int, comment: str = "", key: str | None = None) -> int:
         """Stores one rating (+1 or -1) with the redacted question, answer and sources; returns the row id.
@@ -70,33 +41,28 @@ class FeedbackStore:
             raise ValueError("A avaliação tem de ser 1 (útil) ou -1 (não útil).")
         citations = [{"n": c.n, "label": c.label(), "doc": c.doc, "quote": c.quote, "source": c.source}
                      for c in answer.citations]
-        row = (datetime.now(timezone.utc).isoformat(timespec="seconds"), rating, redact(comment.strip()),
-               redact(answer.question), answer.language, answer.treaty, redact(answer.answer),
-               redacted_json(citations), redacted_json(answer.rule_results.to_dicts() if answer.rule_results else []),
-               answer.llm.get("backend"), answer.llm.get("model"), answer.timings_ms.get("total"),
-               answer.guardrail.action, key)
-        columns = (*COLUMNS[1:], _KEY_COLUMN)
-        updates = ", ".join(f"{c} = excluded.{c}" for c in ("created_at", "rating", "comment"))
-        conn = self._connect()
+        values = {"created_at": now(), "rating": rating, "comment": redact(comment.strip()),
+                  "question": redact(answer.question), "language": answer.language, "treaty": answer.treaty,
+                  "answer": redact(answer.answer), "citations": redacted_json(citations),
+                  "rule_results": redacted_json(answer.rule_results.to_dicts() if answer.rule_results else []),
+                  "llm_backend": answer.llm.get("backend"), "llm_model": answer.llm.get("model"),
+                  "total_ms": answer.timings_ms.get("total"), "guardrail_action": answer.guardrail.action,
+                  "idempotency_key": key}
         try:
-            with conn:
-                (row_id,) = conn.execute(
-                    f"INSERT INTO feedback ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))}) "
-                    f"ON CONFLICT ({_KEY_COLUMN}) DO UPDATE SET {updates} RETURNING id", row).fetchone()
-            return int(row_id)
-        except sqlite3.Error as exc:
-            raise FeedbackError(f"Não foi possível gravar o feedback em {self.path}: {exc}") from exc
-        finally:
-            conn.close()
+            return upsert(engine(self.url), FEEDBACK, values, "idempotency_key", ("created_at", "rating", "comment"))
+        except SQLAlchemyError as exc:
+            raise StoreError(f"Não foi possível gravar o feedback em {shown(self.url)}: {exc}") from exc
 
     def rows(self) -> list[dict[str, Any]]:
-        if not self.path.exists():
-            return []
-        conn = self._connect()
+        path = sqlite_file(self.url)
+        if path is not None and not path.exists():
+            return []        # nothing recorded yet: no empty database created just to read it
         try:
-            return [dict(r) for r in conn.execute(f"SELECT {', '.join(COLUMNS)} FROM feedback ORDER BY id")]
-        finally:
-            conn.close()
+            with engine(self.url).connect() as conn:
+                query = sa.select(*(FEEDBACK.c[c] for c in COLUMNS)).order_by(FEEDBACK.c.id)
+                return [dict(r._mapping) for r in conn.execute(query)]
+        except SQLAlchemyError as exc:
+            raise StoreError(f"Não foi possível ler o feedback em {shown(self.url)}: {exc}") from exc
 
     def export_csv(self) -> str:
         out = io.StringIO()

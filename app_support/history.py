@@ -1,41 +1,27 @@
-"""The conversation of each browser session, kept in SQLite (WAL, the feedback database) so a reload keeps it.
+"""The conversation of each browser session, kept in the team store (app_support/database.py: SQLite in WAL
+by default, PostgreSQL when TREATY_DB_URL says so) so a reload, or another app server, finds it.
 
 A turn is stored as what recomputes it: the question (redacted), the facts added by follow-ups and the
 vetted model text; the deterministic answer is computed again from them. Each follow-up of a turn is a new
 version of it, so the previous answer stays one click away. One connection per operation: safe across
-Streamlit sessions (threads)."""
+Streamlit sessions (threads) and app servers."""
 from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 from dataclasses import dataclass
 from datetime import date, datetime, timezone
-from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
+from sqlalchemy.exc import SQLAlchemyError
+
+from app_support.database import CONVERSATIONS, StoreError, engine, upsert
+from app_support.database import shown as shown_url
 from app_support.redaction import redact
 from rules.facts import Facts
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS conversation (
-    session TEXT NOT NULL,
-    turn TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    position INTEGER NOT NULL,
-    created_at TEXT NOT NULL,
-    question TEXT NOT NULL,
-    facts TEXT NOT NULL,
-    shown TEXT NOT NULL,
-    explanation TEXT NOT NULL DEFAULT '',
-    PRIMARY KEY (session, turn, version)
-)
-"""
 _DATE_FACTS = {f.name for f in dataclasses.fields(Facts) if "date" in str(f.type)}
-
-
-class HistoryError(RuntimeError):
-    """The conversation database cannot be read or written."""
 
 
 def facts_to_json(facts: dict[str, Any]) -> str:
@@ -68,47 +54,38 @@ class StoredVersion:
     explanation: str
 
 
+MAX_SESSION = 64
+
+
 @dataclass(frozen=True)
 class HistoryStore:
-    path: Path
-
-    def _connect(self) -> sqlite3.Connection:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=10)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute(_SCHEMA)
-        except (OSError, sqlite3.Error) as exc:
-            raise HistoryError(f"{self.path}: {exc}") from exc
-        return conn
+    url: str     # a SQLAlchemy URL (Settings.store_url)
 
     def save(self, session: str, turn: str, version: int, position: int, question: str, facts: dict[str, Any],
              shown: str, explanation: str = "") -> None:
         """Writes one version of a turn (again: replaces it, e.g. when the model text arrives)."""
-        row = (session, turn, version, position, datetime.now(timezone.utc).isoformat(timespec="seconds"),
-               redact(question), facts_to_json(facts), redact(shown), redact(explanation))
-        conn = self._connect()
+        if not session or len(session) > MAX_SESSION:
+            raise ValueError(f"O identificador da sessão tem de ter 1 a {MAX_SESSION} caracteres.")
+        values = {"session": session, "turn": turn, "version": version, "position": position,
+                  "created_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+                  "question": redact(question), "facts": facts_to_json(facts), "shown": redact(shown),
+                  "explanation": redact(explanation)}
         try:
-            with conn:
-                conn.execute("INSERT OR REPLACE INTO conversation (session, turn, version, position, created_at, "
-                             "question, facts, shown, explanation) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
-        except sqlite3.Error as exc:
-            raise HistoryError(f"{self.path}: {exc}") from exc
-        finally:
-            conn.close()
+            upsert(engine(self.url), CONVERSATIONS, values, ("session", "turn", "version"),
+                   ("position", "question", "facts", "shown", "explanation"))
+        except SQLAlchemyError as exc:
+            raise StoreError(f"Não foi possível gravar a conversa em {shown_url(self.url)}: {exc}") from exc
 
     def load(self, session: str) -> list[list[StoredVersion]]:
         """The session's turns in order, each as its versions (oldest first)."""
-        if not self.path.exists():
-            return []
-        conn = self._connect()
+        c = CONVERSATIONS.c
+        query = sa.select(c.turn, c.version, c.question, c.facts, c.shown, c.explanation) \
+            .where(c.session == session).order_by(c.position, c.version)
         try:
-            rows = conn.execute("SELECT turn, version, question, facts, shown, explanation FROM conversation "
-                                "WHERE session = ? ORDER BY position, version", (session,)).fetchall()
-        except sqlite3.Error as exc:
-            raise HistoryError(f"{self.path}: {exc}") from exc
-        finally:
-            conn.close()
+            with engine(self.url).connect() as conn:
+                rows = conn.execute(query).all()
+        except SQLAlchemyError as exc:
+            raise StoreError(f"Não foi possível ler a conversa em {shown_url(self.url)}: {exc}") from exc
         turns: dict[str, list[StoredVersion]] = {}
         for turn, version, question, facts, shown, explanation in rows:
             turns.setdefault(turn, []).append(

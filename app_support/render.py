@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import rules
 from assistant.answer import Answer
@@ -13,6 +14,7 @@ from rules.labels import state_name, topic_label
 
 STATUS_ICON = {"met": ":green[:material/check_circle:]", "not_met": ":red[:material/cancel:]",
                "unknown": ":orange[:material/help:]", "assumed_not_met": ":gray[:material/remove_circle:]"}
+ROMAN = re.compile(r"[IVXLC]+")
 OUTCOMES = ("exempt", "no_treaty_limit", "pe_article_7", "source_only", "no_treaty_benefit", "not_in_corpus",
             "alternatives")
 
@@ -41,6 +43,8 @@ def document_name(treaty: str, kinds: tuple[str, ...] | list[str], lang: str) ->
     if treaty == "MLI" or "multilateral_instrument" in kinds:
         return t(lang, "app.doc.mli")
     parties = Formatter(lang).treaty(treaty)
+    if "ministerial_order" in kinds:
+        return t(lang, "app.doc.order", parties=parties)
     return t(lang, "app.doc.summary" if "summary" in kinds else "app.doc.convention", parties=parties)
 
 
@@ -48,14 +52,18 @@ def address_label(article: str | None, paragraph: str | None, subparagraph: str 
     """"art. 18.º, n.º 2, alínea a)" / "art. 18, apartado 2, letra a)" / "Art. 18(2)(a)"; a protocol item as named."""
     if not article:
         return ""
-    if not article[0].isdigit():
-        return article
-    parts = [t(lang, "app.doc.article", article=article)]
+    if article[0].isdigit():
+        head = t(lang, "app.doc.article", article=article)
+    elif ROMAN.fullmatch(article):
+        head = t(lang, "app.doc.item", item=article)
+    else:                                               # "Protocolo 9": named as the document names it
+        head = article
+    parts = [head]
     if paragraph:
         parts.append(t(lang, "app.doc.paragraph", paragraph=paragraph))
     if subparagraph:
         parts.append(t(lang, "app.doc.subparagraph", subparagraph=subparagraph))
-    if lang == "en":                                    # English cites compactly: "Art. 18(2)(a)"
+    if lang == "en" and article[0].isdigit():          # English cites compactly: "Art. 18(2)(a)"
         return parts[0] + "".join(f"({x})" for x in (paragraph, subparagraph) if x)
     return ", ".join(parts)
 
@@ -73,9 +81,8 @@ def source_label(treaty: str, kinds: tuple[str, ...] | list[str], article: str |
 def reply_text(answer: Answer) -> str:
     """The reply to send the customer, in the ticket's language: the answer's own plain reply when it has one,
     else the card, the follow-up question and the disclaimer."""
-    own = getattr(answer, "reply", "")
-    if own:
-        return own
+    if answer.reply:
+        return answer.reply
     parts = [answer.card.strip() or answer.answer.strip(), answer.follow_up.strip()]
     parts.append(t(answer.language, "app.disclaimer"))
     return "\n\n".join(p for p in parts if p)

@@ -58,12 +58,12 @@ def assistant_ready() -> bool:
 
 @st.cache_resource(show_spinner=False)
 def feedback_store() -> FeedbackStore:
-    return FeedbackStore(settings().feedback_db)
+    return FeedbackStore(settings().store_url)
 
 
 @st.cache_resource(show_spinner=False)
 def history_store() -> HistoryStore:
-    return HistoryStore(settings().feedback_db)
+    return HistoryStore(settings().store_url)
 
 
 @st.cache_resource(show_spinner=False)

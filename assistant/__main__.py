@@ -1,5 +1,5 @@
 """CLI (a contract other tools depend on):
-  python -m assistant ask "QUESTION" [--json] [--llm local|openai|none]
+  python -m assistant ask "QUESTION" [--json] [--llm local|openai|none] [--quotes]
   python -m assistant ask --batch FILE --json [--llm …]
   python -m assistant retrieve "QUESTION" -k 5 --json [--retriever hybrid|bm25|dense]
   python -m assistant retrieve --batch FILE -k 5 --json [--retriever …]
@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterator
 from assistant.retrieve import RETRIEVERS, DenseUnavailable, Hit
 
 if TYPE_CHECKING:
+    from assistant.answer import Answer
     from assistant.pipeline import Assistant
 
 
@@ -194,6 +195,7 @@ def _parser() -> argparse.ArgumentParser:
     ask.add_argument("--batch", help="ficheiro JSON lines com {id, q}")
     ask.add_argument("--json", action="store_true")
     ask.add_argument("--llm", choices=["local", "openai", "none"])
+    ask.add_argument("--quotes", action="store_true", help="a resposta para o cliente inclui o texto citado")
     ret = sub.add_parser("retrieve", help="mostra as passagens recuperadas")
     ret.add_argument("question", nargs="?")
     ret.add_argument("--batch")
@@ -260,9 +262,18 @@ def _retrieve(assistant: "Assistant", args: argparse.Namespace) -> int:
     return _batch(args.batch, retrieved)
 
 
+def _asked(assistant: "Assistant", question: str, quotes: bool) -> "Answer":
+    """The answer; with quotes, its reply carries the quoted text of the articles it cites."""
+    answer = assistant.ask(question)
+    if quotes and answer.card_data is not None:
+        from assistant.presentation.reply import reply
+        answer.reply = reply(answer.card_data, quotes=True).text
+    return answer
+
+
 def _ask(assistant: "Assistant", args: argparse.Namespace) -> int:
     if args.question is not None:
-        answer = assistant.ask(args.question)
+        answer = _asked(assistant, args.question, args.quotes)
         if args.json:
             _emit(answer.to_dict())
         else:
@@ -270,7 +281,7 @@ def _ask(assistant: "Assistant", args: argparse.Namespace) -> int:
         return 1 if answer.error else 0
 
     def answered(question: str) -> tuple[dict[str, Any], bool]:
-        answer = assistant.ask(question)
+        answer = _asked(assistant, question, args.quotes)
         return answer.to_dict(), answer.error is not None
 
     return _batch(args.batch, answered)

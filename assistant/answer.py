@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from assistant.apply_rules import RuleRun
-from assistant.presentation.card import Card
+from assistant.presentation.card import Card, Ref
 from assistant.understand.query import Query
 
 
@@ -42,15 +42,7 @@ class CitationRef:
     spans: tuple[tuple[int, int], ...] = ()
 
     def label(self) -> str:
-        return citation_label(self.treaty, self.article, self.paragraph, self.subparagraph)
-
-
-def citation_label(treaty: str, article: str | None, paragraph: str | None, subparagraph: str | None) -> str:
-    if not article:
-        return treaty
-    head = f"art. {article}" if article[0].isdigit() else article
-    tail = "".join(f"({x})" for x in (paragraph, subparagraph) if x)
-    return f"{treaty} {head}{tail}"
+        return Ref(self.treaty, self.article, self.paragraph, self.subparagraph).label()
 
 
 @dataclass(frozen=True)

@@ -22,13 +22,14 @@ from rules import (
     WithholdingResult,
 )
 from rules.conditions import describe
+from rules.thresholds import SiteTest, construction_site, stated_days
 
 MLI_TOPICS = ("anti_abuse", "arbitration", "capital_gains")
 HOST_INCOMES = ("students", "professors")
 
 
 RuleResult = (WithholdingResult | EmploymentResult | TiebreakerResult | Figure | rules.DocumentApplication
-              | TaxingRightsResult | rules.Relief | NotCovered)
+              | TaxingRightsResult | rules.Relief | SiteTest | NotCovered)
 
 
 @dataclass
@@ -40,6 +41,9 @@ class RuleRun:
     documents: list[rules.DocumentApplication] = field(default_factory=list)
     rights: list[TaxingRightsResult] = field(default_factory=list)   # who may tax, and the relief
     relief: list[rules.Relief] = field(default_factory=list)         # relief methods (a relief question, no income)
+    site: SiteTest | None = None                                     # a stated site duration against the figure
+    facts: Facts | None = None                                       # the facts the rules were given
+    stated: list[Condition] = field(default_factory=list)            # conditions the question says are met
     not_covered: NotCovered | None = None
     missing_facts: list[str] = field(default_factory=list)
     errors: list[Message] = field(default_factory=list)
@@ -56,6 +60,8 @@ class RuleRun:
                 found += result.citations
         for fig in self.figures:
             found += fig.citations
+        if self.site is not None:
+            found += self.site.citations
         for doc in self.documents:
             found += doc.citations
         for result in self.rights:
@@ -68,7 +74,7 @@ class RuleRun:
         return list(unique.values())
 
     def results(self) -> list[RuleResult]:
-        items = [*self.withholding, self.employment, self.tiebreaker, *self.figures,
+        items = [*self.withholding, self.employment, self.tiebreaker, *self.figures, self.site,
                  *self.documents, *self.rights, *self.relief, self.not_covered]
         return [x for x in items if x is not None]
 
@@ -84,25 +90,6 @@ class RuleRun:
         rights = [sr.right for r in self.rights for case in r.cases for sr in case.rights]
         return ("exempt" in outcomes or (self.employment is not None and self.employment.taxable_in_work_state is False)
                 or any(right in ("none", "exempt") for right in rights))
-
-    @property
-    def states_that_may_tax(self) -> frozenset[str]:
-        """States that every reading of the rules lets tax the income (the residence State of a withholding
-        rule; its source State when every alternative only caps): an explanation may not say they cannot."""
-        may: set[str] = set()
-        for r in self.withholding:
-            may.add(r.residence_state)
-            outcomes = [a.outcome for a in r.alternatives] if r.outcome == "alternatives" else [r.outcome]
-            if outcomes and all(o in ("cap", "no_treaty_limit", "no_treaty_benefit") for o in outcomes):
-                may.add(r.source_state)
-        denied = {sr.state for r in self.rights for case in r.cases for sr in case.rights
-                  if sr.right in ("none", "exempt")}
-        for r in self.rights:
-            cases = [{sr.state for sr in case.rights if sr.state and sr.right in ("exclusive", "shared", "capped")}
-                     for case in r.cases]
-            if cases:
-                may |= set.intersection(*cases)
-        return frozenset(s for s in may if s and s not in denied)
 
     @property
     def has_result(self) -> bool:
@@ -158,6 +145,8 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
                 _missing(run, result.missing_facts)
         else:
             _figures(run, treaty, topic)
+        facts = _site(run, query, treaty, topic, facts)
+        run.facts = facts
         _rights(run, query, treaty, topic, facts, parties)
         if query.mentions_mli or topic in MLI_TOPICS:
             docs = rules.applicable_documents(treaty)
@@ -174,6 +163,23 @@ def _figures(run: RuleRun, treaty: str, topic: str) -> None:
         run.not_covered = result
     else:
         run.figures = result
+
+
+SITE_TOPICS = ("permanent_establishment", "business_profits")
+
+
+def _site(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts) -> Facts:
+    """A site duration the question states decides whether there is a PE, and so who may tax the profits
+    (art. 7): longer than the treaty's figure, the source State may tax what is attributable to it."""
+    if topic not in SITE_TOPICS or facts.attributable_to_pe is not None:
+        return facts
+    months = query.stay_months if query.stay_months is not None else \
+        None if query.stay_days is None else query.stay_days * 12 / 365
+    test = None if months is None else construction_site(treaty, months)
+    if test is None:
+        return facts
+    run.site = test
+    return dataclasses.replace(facts, attributable_to_pe=test.permanent_establishment)
 
 
 def _employment(run: RuleRun, query: Query, treaty: str) -> None:
@@ -204,26 +210,36 @@ def _rights_topic(data_topics: set[str], query: Query, topic: str, facts: Facts)
     return None
 
 
-def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts) -> tuple[Facts, list[Condition]]:
-    """employment_183_met from the employment test, or, without dates, from a condition the question
-    says fails: a local employer, pay borne by a PE there, or a stay longer than any window allows;
-    with the failed conditions the card names."""
+def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, income: str
+                     ) -> tuple[Facts, list[Condition]]:
+    """employment_183_met from the employment test, or, without dates, from what the question states: a number
+    of days against the treaty's limit, the employer's residence, who bears the pay. All three met: the short
+    stay holds; one fails: it does not (the failed ones are returned, for the card); else the stated ones are
+    kept in run.stated for the card to show beside the alternatives."""
     if facts.employment_183_met is not None:
         return facts, []
     if run.employment is not None and run.employment.taxable_in_work_state is not None:
         return dataclasses.replace(facts, employment_183_met=not run.employment.taxable_in_work_state), []
     days = query.stay_days if query.stay_days is not None else \
         None if query.stay_months is None else query.stay_months * 365 / 12
-    failed = [describe(code, {}, "not_met") for code, fails in (
-        ("employer_not_resident_in_work_state", query.employer_resident_in_work_state),
-        ("not_borne_by_pe_in_work_state", query.borne_by_pe)) if fails]
-    if failed or (days is not None and rules.stay_exceeds_short_stay(treaty, days)):
+    day_test = None if days is None else stated_days(treaty, days, one_year=query.fiscal_year is not None)
+    others = [describe(code, {}, "unknown" if ok is None else "met" if ok else "not_met") for code, ok in (
+        ("employer_not_resident_in_work_state", None if query.employer_resident_in_work_state is None
+         else not query.employer_resident_in_work_state),
+        ("not_borne_by_pe_in_work_state", None if query.borne_by_pe is None else not query.borne_by_pe))]
+    tests = ([day_test] if day_test is not None else []) + others
+    failed = [c for c in tests if c.status == "not_met"]
+    if failed:
         return dataclasses.replace(facts, employment_183_met=False), failed
+    if day_test is not None and all(c.status == "met" for c in tests):
+        return dataclasses.replace(facts, employment_183_met=True), tests
+    if income == "employment":
+        run.stated = [c for c in tests if c.status == "met"]
     return facts, []
 
 
 def _with_failed(result: TaxingRightsResult, failed: list[Condition]) -> TaxingRightsResult:
-    """The short-stay conditions the question says fail, shown on the employment case they decide."""
+    """The short-stay conditions the question decides, shown on the employment case they decide."""
     if not failed or result.outcome != "decided" or result.cases[0].income != "employment":
         return result
     case = result.cases[0]
@@ -247,7 +263,7 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
             found = rules.relief_methods(treaty, residences[0])
             run.relief = [] if isinstance(found, NotCovered) else found
         return
-    facts, failed = _short_stay_test(run, query, treaty, facts)
+    facts, failed = _short_stay_test(run, query, treaty, facts, income)
     for residence in residences:
         result = rules.taxing_rights(treaty, income, residence, facts)
         if isinstance(result, NotCovered):

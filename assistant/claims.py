@@ -123,24 +123,31 @@ class StateClaim:
 
 
 _ROLE = {
-    "source": r"(?:o |el |the )?(?:estado|pais|state|country) (?:da |de la |de |of )?(?:fonte|fuente|origem|origen|source)"
-              r"|(?:the )?source (?:state|country)",
+    "source": r"(?:o |el |the )?(?:estado|pais|state|country) (?:da |de la |de |of )?"
+              r"(?:fonte|fuente|origem|origen|source)|(?:the )?source (?:state|country)",
     "residence": r"(?:o |el |the )?(?:estado|pais|state|country) (?:da |de la |de |of )?(?:residencia|residence)"
                  r"|(?:the )?residence (?:state|country)",
 }
-_BOTH = r"ambos os (?:estados|paises)|os dois (?:estados|paises)|ambos (?:los )?(?:estados|paises)|los dos (?:estados|paises)" \
-        r"|both (?:states|countries|of them)"
-_TAX_ACTIVE = r"tribut(?:a|am|ar|ara|arao|e|em|an|ará|aran)\b|grav(?:a|an|ar|ara|aran)\b|tax(?:es|ing)?\b(?!\s+(?:rate|authorit|return|office|treaty|credit|year|resid|law|purpose|paid|due))|levy\b|levies\b" \
-              r"|cobra(?:r|m|n)?\s+(?:o\s+|el\s+)?impost\w*|cobra(?:r|m|n)?\s+impuest\w*"
-_TAX_PASSIVE = r"(?:gravar|tributar)se\b|se\s+(?:grava|tributa)n?\b|tributad[oa]s?\b|tributave(?:l|is)\b|gravad[oa]s?\b|gravables?\b|taxed\b|taxable\b|taxad[oa]s?\b"
+_BOTH = (r"ambos os (?:estados|paises)|os dois (?:estados|paises)|ambos (?:los )?(?:estados|paises)"
+         r"|los dos (?:estados|paises)|both (?:states|countries|of them)")
+_TAX_ACTIVE = (r"tribut(?:a|am|ar|ara|arao|e|em|an|aran)\b|grav(?:a|an|ar|ara|aran)\b"
+               r"|tax(?:es|ing)?\b(?!\s+(?:rate|authorit|return|office|treaty|credit|year|resid|law|purpose|paid|due))"
+               r"|levy\b|levies\b|cobra(?:r|m|n)?\s+(?:o\s+|el\s+)?impost\w*|cobra(?:r|m|n)?\s+impuest\w*")
+_TAX_PASSIVE = (r"(?:gravar|tributar)se\b|se\s+(?:grava|tributa)n?\b|tributad[oa]s?\b|tributave(?:l|is)\b"
+                r"|gravad[oa]s?\b|gravables?\b|taxed\b|taxable\b|taxad[oa]s?\b")
 _EXEMPT = r"isent[oa]s?\b|exent[oa]s?\b|exempt(?:ed)?\b"
 _LOCATIVE = r"(?:em|no|na|nos|nas|en|in|pelo|pela|por|by)\s+(?:o\s+|a\s+|el\s+|la\s+|the\s+)?"
-_ONLY = re.compile(r"\b(?:so|somente|apenas|exclusivamente|unicamente|solo|solamente|only|exclusively|solely|exclusiv[oa])\b")
+_ONLY = re.compile(r"\b(?:so|somente|apenas|exclusivamente|unicamente|solo|solamente|only|exclusively|solely"
+                   r"|exclusiv[oa])\b")
 _NEGATION = {"pt": r"\b(?:nao|nem|nunca|jamais)\b",
              "es": r"\b(?:no|ni|nunca|jamas)\b",
              "en": r"\b(?:not|never|no|cannot)\b|n't\b"}
+# "não podem ser tributados no Brasil acima de 15%": a cap, not a denial.
+_ABOVE = re.compile(r"\b(?:acima|superior|mais de|alem|exced\w*|encima|mas de|more than|above|exceed\w*|beyond"
+                    r"|at a rate|a uma taxa|a una tasa|over)\b")
 # "só pode tributar até 15%": the "only" limits the amount, not who taxes.
-_AMOUNT = re.compile(r"%|\d|\b(?:ate|hasta|up to|at most|no maximo|como maximo|maximo|limit\w*|por cento|por ciento|percent)\b")
+_AMOUNT = re.compile(r"%|\d|\b(?:ate|hasta|up to|at most|no maximo|como maximo|maximo|limit\w*|por cento"
+                     r"|por ciento|percent)\b")
 _CITATION = re.compile(r"\[\d+\]")
 _CLAUSE = re.compile(r"[;:]|,\s*(?:mas|pero|but|enquanto|mientras|while|whereas|e|y|and)\s|"
                      r"\s(?:mas|pero|but|enquanto|mientras|while|whereas|porque|because|pois|since|ya que|"
@@ -157,9 +164,12 @@ def _state_names(states: Sequence[str]) -> list[tuple[str, str]]:
     return sorted(names, key=lambda pair: -len(pair[0]))
 
 
-def _mentions(clause: str, names: list[tuple[str, str]], roles: dict[str, str | None]) -> list[tuple[int, int, tuple[str, ...]]]:
+Mention = tuple[int, int, tuple[str, ...]]     # start, end, the States named there
+
+
+def _mentions(clause: str, names: list[tuple[str, str]], roles: dict[str, str | None]) -> list[Mention]:
     """(start, end, States) for every State named in the clause: by name, by role, or "both"."""
-    found: list[tuple[int, int, tuple[str, ...]]] = []
+    found: list[Mention] = []
     taken: list[tuple[int, int]] = []
 
     def add(start: int, end: int, states: tuple[str, ...]) -> None:
@@ -222,6 +232,8 @@ def state_claims(sentence: str, language: str, states: Sequence[str],
                 not _AMOUNT.search(clause[verb.end():verb.end() + 40])
             if verb.group("exempt"):
                 negated = not negated
+            elif negated and _ABOVE.search(clause, max(verb.end(), located[1])):
+                negated = False
             if negated and exclusive:
                 continue          # "não só …": says nothing certain
             claim: Claim = "not" if negated else "alone" if exclusive else "taxes"

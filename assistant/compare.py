@@ -8,6 +8,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import rules
+from assistant.presentation.values import Formatter
 from i18n import t
 from rules import Facts, NotCovered
 
@@ -81,16 +82,17 @@ def _cites(citations: list[rules.Citation]) -> list[CellCitation]:
 
 
 def _right(right: rules.StateRight, lang: str) -> str | None:
+    fmt = Formatter(lang)
     role = t(lang, f"assistant.compare.role.{right.role}")
     if right.right == "none":
         return None
     if right.right == "capped":
         cap = right.cap
         if cap is not None and cap.outcome == "cap" and cap.rate is not None:
-            return t(lang, "assistant.compare.right.capped", role=role, rate=f"{cap.rate:g}%")
+            return t(lang, "assistant.compare.right.capped", role=role, rate=fmt.rate(cap.rate))
         if cap is not None and cap.outcome == "alternatives":
             rates = sorted({a.rate for a in cap.alternatives if a.rate is not None})
-            return t(lang, "assistant.compare.right.capped", role=role, rate="/".join(f"{r:g}%" for r in rates))
+            return t(lang, "assistant.compare.right.capped", role=role, rate="/".join(fmt.rate(r) for r in rates))
         return t(lang, "assistant.compare.right.shared", role=role)
     return t(lang, f"assistant.compare.right.{right.right}", role=role)
 
@@ -122,7 +124,7 @@ def _figure_cell(row: str, treaty: str, topic: str, lang: str) -> Cell:
     if not numeric:
         return Cell(row, treaty, t(lang, "assistant.compare.not_covered"), False)
     fig = numeric[0]
-    text = f"{fig.value:g} {rules.unit_label(fig.unit, fig.value, lang)} — {fig.text_in(lang)}"
+    text = f"{Formatter(lang).quantity(float(fig.value), fig.unit)} — {fig.text_in(lang)}"
     return Cell(row, treaty, text, True, _cites(fig.citations))
 
 

@@ -10,43 +10,19 @@ the answer, must be grounded by the rules or the passages.
 """
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from assistant.lexicon import countries
-from assistant.lexicon.text import tokenize
+from assistant.lexicon.quantities import SCALES, word_values, words_value
+from assistant.lexicon.text import fold
 
 _CITE = re.compile(r"\[(\d+)\]")
 _NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:[. ]\d{3})+|\d+)(?:[.,](\d+))?(?![\w])")
 
-# ---- numbers written in words --------------------------------------------------------------------------
-_UNITS = {
-    # pt
-    "zero": 0, "um": 1, "uma": 1, "dois": 2, "duas": 2, "três": 3, "tres": 3, "quatro": 4, "cinco": 5, "seis": 6,
-    "sete": 7, "oito": 8, "nove": 9, "dez": 10, "onze": 11, "doze": 12, "treze": 13, "catorze": 14,
-    "quatorze": 14, "quinze": 15, "dezasseis": 16, "dezesseis": 16, "dezassete": 17, "dezessete": 17,
-    "dezoito": 18, "dezanove": 19, "dezenove": 19, "vinte": 20, "trinta": 30, "quarenta": 40, "cinquenta": 50,
-    "sessenta": 60, "setenta": 70, "oitenta": 80, "noventa": 90, "cem": 100, "cento": 100, "duzentos": 200,
-    "duzentas": 200, "trezentos": 300, "quatrocentos": 400, "quinhentos": 500, "seiscentos": 600,
-    "setecentos": 700, "oitocentos": 800, "novecentos": 900,
-    # es
-    "cero": 0, "uno": 1, "un": 1, "una": 1, "dos": 2, "cuatro": 4, "siete": 7, "ocho": 8, "nueve": 9,
-    "diez": 10, "once": 11, "doce": 12, "trece": 13, "catorce": 14, "quince": 15, "dieciséis": 16,
-    "dieciseis": 16, "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20, "veintiuno": 21,
-    "veintiún": 21, "veintiuna": 21, "veintidós": 22, "veintidos": 22, "veintitrés": 23, "veintitres": 23,
-    "veinticuatro": 24, "veinticinco": 25, "veintiséis": 26, "veintiseis": 26, "veintisiete": 27,
-    "veintiocho": 28, "veintinueve": 29, "treinta": 30, "cuarenta": 40, "cincuenta": 50, "sesenta": 60,
-    "ochenta": 80, "cien": 100, "ciento": 100, "doscientos": 200, "trescientos": 300, "cuatrocientos": 400,
-    "quinientos": 500, "seiscientos": 600, "setecientos": 700, "ochocientos": 800, "novecientos": 900,
-    # en
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-    "seventeen": 17, "eighteen": 18, "nineteen": 19, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50,
-    "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
-}
-_SCALES = {"hundred": 100, "mil": 1000, "thousand": 1000}
+# ---- numbers written in words (the vocabulary and the value: assistant.lexicon.quantities) ----------------
+_UNITS = {w: v for w, v in word_values().items() if w not in ("a", "an")}   # English articles: never a count
+_SCALES = SCALES
 _HALF = r"(?:meio|meia|medio|media|a\s+half|one\s+half)"
 _JOIN = r"(?:\s+(?:e|y|and)\s+|\s*-\s*|\s+)"
 _WORD = r"(?:" + "|".join(sorted((re.escape(w) for w in [*_UNITS, *_SCALES]), key=len, reverse=True)) + r")\b"
@@ -63,20 +39,6 @@ _WORD_NUMBER = re.compile(
     r"|\s+(?:v[ií]rgula|coma|point)\s+(?P<decimals>" + _DIGIT_WORDS + r"(?:\s+" + _DIGIT_WORDS + r")*))?)"
     r"\s+(?:(?P<pct>" + _PERCENT_UNIT + r")|(?P<time>" + _TIME_UNIT + r"))",
     re.IGNORECASE)
-
-
-def _words_value(words: str) -> float | None:
-    total, current = 0, 0
-    for token in re.split(r"\s+(?:e|y|and)\s+|\s*-\s*|\s+", words.lower()):
-        if token in _SCALES:
-            current = (current or 1) * _SCALES[token]
-            if _SCALES[token] >= 1000:
-                total, current = total + current, 0
-        elif token in _UNITS:
-            current += _UNITS[token]
-        else:
-            return None
-    return total + current
 
 
 @dataclass(frozen=True)
@@ -103,7 +65,7 @@ _PERCENT_AFTER = re.compile(r"\s*" + _PERCENT_UNIT, re.IGNORECASE)
 
 def mentions(text: str) -> list[Mention]:
     """Every number in the text, written in digits or in words, in text order (citation markers excluded)."""
-    text = _CITE.sub(lambda m: " " * len(m.group(0)), text)
+    text = fold(_CITE.sub(lambda m: " " * len(m.group(0)), text))     # same offsets, accents and case folded
     found: list[Mention] = []
     for m in _NUMBER.finditer(text):
         after = _PERCENT_AFTER.match(text, m.end())
@@ -113,15 +75,15 @@ def mentions(text: str) -> list[Mention]:
         if m.group("half"):
             value: float | None = 0.5
         else:
-            value = _words_value(m.group("words"))
+            value = words_value(m.group("words"))
             if value is None:
                 continue
             if m.group("andhalf"):
                 value += 0.5
             if m.group("decimals"):
-                value = float(f"{int(value)}." + "".join(str(_UNITS[d.lower()])
+                value = float(f"{int(value)}." + "".join(str(_UNITS[d])
                                                           for d in m.group("decimals").split()))
-        if m.group("time") and m.group("words") and m.group("words").lower() in _ARTICLES:
+        if m.group("time") and m.group("words") and m.group("words") in _ARTICLES:
             continue
         found.append(Mention(_fmt(value), m.start(), m.end(), bool(m.group("pct"))))
     return sorted(found, key=lambda x: x.start)
@@ -202,42 +164,6 @@ def exemption_claims(text: str) -> list[str]:
 
 
 
-# ---- "State X cannot tax" against a rule that lets X tax --------------------------------------------------
-_NOT = r"(?:n[ãa]o|no|nunca|never|not|cannot|can\s*not|can't|may\s+not|must\s+not|shall\s+not)"
-_CAN = r"(?:(?:pode|podem|poder[áa]|poder[ãa]o|puede|pueden|podr[áa]n?|be|ser|is|are|est[áa]n?|s[ãa]o|son|es)\s+)*"
-_DENIES_PASSIVE = re.compile(rf"\b{_NOT}\s+{_CAN}(?:tributad\w*|gravad\w*|taxed|taxable|sujeit\w*\s+a\s+imposto|"
-                             r"sujet\w*\s+a\s+impuesto|subject\s+to\s+tax)\b", re.IGNORECASE)
-_DENIES_ACTIVE = re.compile(rf"\b{_NOT}\s+(?:(?:pode|podem|puede|pueden|poder[áa]|podr[áa])\s+)?"
-                            r"(?:tributar|gravar|tax)\b", re.IGNORECASE)
-# "não podem ser tributados no Brasil acima de 15%" is a cap, not a denial
-_LIMITED = re.compile(r"\b(?:acima|superior|mais\s+de|al[ée]m|exced\w*|encima|m[áa]s\s+de|more\s+than|above|"
-                      r"exceed\w*|beyond|at\s+a\s+rate|a\s+uma\s+taxa|a\s+una\s+tasa|over)\b", re.IGNORECASE)
-_SENTENCE = re.compile(r"[^.;!?\n]+")
-
-
-def _states(sentence: str) -> list[tuple[int, int, str]]:
-    """(start, end, ISO code) of each State named in the sentence, in order."""
-    tokens = tokenize(sentence)
-    return [(tokens[m.start].start, tokens[m.end - 1].end, m.value) for m in countries().index("pt").find(tokens)]
-
-
-def denied_states(text: str) -> list[str]:
-    """States a sentence says may not tax: "não pode ser tributado em Espanha", "Spain cannot tax"."""
-    found: list[str] = []
-    for sentence in _SENTENCE.finditer(text):
-        part = sentence.group(0)
-        states = _states(part)
-        for m in _DENIES_PASSIVE.finditer(part):
-            after = [s for s in states if s[0] >= m.end()]
-            if after and not _LIMITED.search(part, m.end()):
-                found.append(after[0][2])        # "... não podem ser tributados em Espanha"
-        for m in _DENIES_ACTIVE.finditer(part):
-            before = [s for s in states if s[1] <= m.start() and m.start() - s[1] <= 25]
-            if before and not _LIMITED.search(part, m.end()):
-                found.append(before[-1][2])      # "Espanha não pode tributar"
-    return found
-
-
 # ---- the check -----------------------------------------------------------------------------------------
 def citation_refs(text: str) -> list[int]:
     return [int(n) for n in _CITE.findall(text)]
@@ -250,7 +176,6 @@ class Verdict:
     ungrounded: list[str]
     invalid_refs: list[int]
     unsupported_claims: list[str]
-    contradicted_states: list[str] = dataclasses.field(default_factory=list)  # said not to tax; the rules let them
 
     def problems(self) -> str:
         parts = []
@@ -260,16 +185,14 @@ class Verdict:
             parts.append("references " + ", ".join(f"[{n}]" for n in self.invalid_refs))
         if self.unsupported_claims:
             parts.append("an exemption the RESULT does not give (" + ", ".join(self.unsupported_claims) + ")")
-        if self.contradicted_states:
-            parts.append("a State said not to tax that the RESULT lets tax (" + ", ".join(self.contradicted_states) + ")")
         return "; ".join(parts)
 
 
 def verify(generated: str, grounding_texts: list[str], valid_refs: set[int], question: str = "",
-           exemption_given: bool = False, may_tax: frozenset[str] = frozenset()) -> Verdict:
+           exemption_given: bool = False) -> Verdict:
     """Grounding texts (card, passages, labels) ground any number; the question grounds plain numbers and the
     percentages it states as facts, restated as facts; an exemption claim needs the rules to give one
-    (RuleRun.gives_exemption); a State the rules let tax (RuleRun.states_that_may_tax) may not be said not to."""
+    (RuleRun.gives_exemption). Who may tax is the claim check's (assistant.claims), sentence by sentence."""
     facts_pct = stated_facts_percentages(question)
     allowed = {m.value for m in mentions(question) if not m.percent} | facts_pct
     allowed_pct: set[str] = set()
@@ -284,7 +207,5 @@ def verify(generated: str, grounding_texts: list[str], valid_refs: set[int], que
     ungrounded = sorted(set(ungrounded), key=numbers.index)
     invalid = sorted(set(n for n in citation_refs(generated) if n not in valid_refs))
     claims = [] if exemption_given else exemption_claims(generated)
-    contradicted = sorted({s for s in denied_states(generated) if s in may_tax})
-    return Verdict(ok=not ungrounded and not invalid and not claims and not contradicted, numbers=numbers,
-                   ungrounded=ungrounded, invalid_refs=invalid, unsupported_claims=claims,
-                   contradicted_states=contradicted)
+    return Verdict(ok=not ungrounded and not invalid and not claims, numbers=numbers, ungrounded=ungrounded,
+                   invalid_refs=invalid, unsupported_claims=claims)

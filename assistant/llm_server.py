@@ -30,7 +30,7 @@ from typing import Iterator
 from assistant.machine import threads_for_load
 from config import Settings, load_settings
 
-START_TIMEOUT_S = 180       # loading takes 2-4 s on a quiet machine; much longer when the cores are busy
+START_TIMEOUT_S = 600       # loading takes 2-4 s on a quiet machine; over 3 min was seen with load 17 on 2 cores
 WATCH_INTERVAL_S = 1.0
 HEALTH_PATIENCE_S = 10.0
 SYSTEM_PROMPT = Path(__file__).with_name("prompts") / "system.txt"   # the fixed prefix every request shares
@@ -273,7 +273,7 @@ def _speculation(params, kind: str, draft: Path | None, threads: int) -> None:
         spec.draft.n_max = DRAFT_TOKENS
 
 
-def warm_prefix(info: ServerInfo, system_prompt: str, timeout_s: float = START_TIMEOUT_S) -> None:
+def warm_prefix(info: ServerInfo, system_prompt: str, timeout_s: float = 3600) -> None:
     """One request of one token with the fixed system prompt: the server keeps its KV in the prompt cache."""
     body = json.dumps({"model": info.model, "max_tokens": 1, "cache_prompt": True,
                        "messages": [{"role": "system", "content": system_prompt},

@@ -22,7 +22,7 @@ from assistant.presentation.build import build_card, say
 from assistant.presentation.card import Card, Line, Source
 from assistant.presentation.grounding import grounding_texts
 from assistant.presentation.markdown import card_markdown, follow_up_markdown
-from assistant.presentation.reply import refusal, reply_text
+from assistant.presentation.reply import refusal, reply, reply_text
 from assistant.presentation.values import (
     Formatter,
     Join,
@@ -36,7 +36,8 @@ from assistant.presentation.values import (
     render,
 )
 from assistant.prompting import build_messages
-from assistant.retrieve import DenseUnavailable, Hit, HybridSearch, fuse, open_dense
+from assistant.retrieve import DenseUnavailable, Hit, HybridSearch, open_dense
+from assistant.ticket_query import TicketQuery, ticket_query
 from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
 from assistant.understand.exemplars import ExemplarClassifier
 from assistant.understand.parts import PartTopic, out_of_scope_code, read_parts
@@ -119,8 +120,10 @@ class Assistant:
         return final
 
     def retrieve(self, question: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
-        asked, query = self._read(question)
-        return self._search(question, query, asked, k, self._docs_for(query), mode)
+        """What the card's retrieval finds for a question (the same reading, the same query)."""
+        _, query = self._read(question)
+        tq = self._search_query(question, query)
+        return self.search.search(tq.text, k, self._docs_for(query), mode, tq.focus, tq.articles)
 
     def stream(self, question: str, extra_facts: dict[str, Any] | None = None) -> Iterator[StreamEvent]:
         started = time.perf_counter()
@@ -157,7 +160,8 @@ class Assistant:
 
         t = time.perf_counter()
         docs = self._docs_for(query, [p.query.treaty for p in parts], run)
-        hits = self._search(question, query, asked, self.settings.retrieval_k, docs, self.default_mode)
+        tq = self._search_query(question, query)
+        hits = self.search.search(tq.text, self.settings.retrieval_k, docs, self.default_mode, tq.focus, tq.articles)
         citations = self._citations(run, hits)
         timings["retrieve"] = _ms(t)
         problem = self.search.dense_problem() if self.default_mode == "hybrid" else None
@@ -184,6 +188,8 @@ class Assistant:
                                          notes=["injeção assinalada: o modelo não foi chamado"])
         elif self.chat_model is not None:
             yield from self._generate(answer, query)
+            if answer.explanation and answer.card_data is not None:   # else the deterministic reply stays
+                answer.reply = reply(answer.card_data, paragraph=answer.explanation).text
         elif self.llm_error:
             answer.notices.append(msg(lang, "llm_failed", reason=self.llm_error))
         timings["generate"] = _ms(t)
@@ -225,18 +231,6 @@ class Assistant:
         first = next((p.topic for p in asked if not p.out_of_scope), None)
         query = understand(question, rules.known_treaties(), self._decide_topic(question), topic=first)
         return asked, _with_parts(query, asked)
-
-    def _search(self, question: str, query: Query, asked: Sequence[PartTopic], k: int, docs: set[str] | None,
-                mode: str) -> list[Hit]:
-        """The whole ticket's search fused (RRF) with a search on the sentence that asks and its topic: a long
-        ticket's story then does not drown its question."""
-        whole = self.search.search(self._search_text(question, query), k, docs, mode, _heading_terms(query))
-        first = next((p for p in asked if not p.out_of_scope), None)
-        if first is None or first.question.text.strip() == question.strip():
-            return whole
-        focused = self.search.search(self._search_text(first.question.text, query), k, docs, mode,
-                                     _heading_terms(query))
-        return fuse([whole, focused], k)
 
     def _other_parts(self, question: str, asked: list[PartTopic], treaty: str | None,
                      extra_facts: dict[str, Any] | None) -> list["_Part"]:
@@ -293,13 +287,12 @@ class Assistant:
                     {d.doc for d in found if d.relation == "modifies"}
         return docs
 
-    @staticmethod
-    def _search_text(question: str, query: Query) -> str:
-        # The corpus is Portuguese first: adding the topic's Portuguese name helps es/en questions. A topic
-        # the classifier chose came from the question's own embedding, which retrieval then reuses.
-        if query.topic and query.topic_method in ("lexicon", "trained"):
-            return f"{question} {topic_label(query.topic, 'pt')}"
-        return question
+    def _search_query(self, question: str, query: Query) -> TicketQuery:
+        """The whole question, the sentences that ask and the topic's articles (assistant/ticket_query.py)."""
+        treaties = [query.treaty] if query.treaty else [r.treaty for r in query.readings]
+        if query.mentions_mli:
+            treaties.append("MLI")
+        return ticket_query(question, query.topics, treaties, self.search.headings)
 
     @staticmethod
     def _weak(hits: list[Hit]) -> bool:
@@ -583,10 +576,6 @@ def _rate_lines(card: Card) -> list[RateLine]:
     return [RateLine(value=r.value, income=r.income, source_state=r.source_state, residence_state=r.residence_state,
                      condition=render(r.condition, fmt) if r.condition is not None else "",
                      citation=r.ref.label() if r.ref else "") for r in card.rates()]
-
-
-def _heading_terms(query: Query) -> tuple[str, ...]:
-    return tuple(topic_label(t, lang) for t in query.topics[:1] for lang in ("pt", "es"))
 
 
 def _spans(chunk: Chunk | None) -> tuple[tuple[int, int], ...]:

@@ -1,4 +1,5 @@
-"""The prompt of the reply's plain-language paragraph (the model turns the card into words the taxpayer reads): a fixed prefix the model server keeps in its prompt cache, then a small
+"""The prompt of the reply's plain-language paragraph (the model turns the card into words the taxpayer
+reads): a fixed prefix the model server keeps in its prompt cache, then a small
 variable part (the card as compact facts, a few passages clipped around the words that matter).
 
 Everything that changes between questions comes after the fixed system prompt, so the server reads
@@ -6,23 +7,23 @@ only the variable part for each question (llama.cpp reuses the KV cache of the c
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 from pathlib import Path
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
 
 from assistant.answer import Answer, CitationRef
-from assistant.presentation.values import msg
+from assistant.lexicon.text import fold
+from assistant.presentation.prompt import prompt_facts
 
 PROMPTS = Path(__file__).with_name("prompts")
 LANGUAGE_NAMES = {"pt": "European Portuguese", "es": "Spanish", "en": "English"}
 PASSAGE_CHARS = 200          # each passage's share of the variable part; ~60 tokens
 PASSAGES = 3                 # the rule passages come first; the server reads ~60 prompt tokens/s on 2 cores
+QUESTION_CHARS = 300         # a ticket can run to 2000 characters; its asking sentences are enough
 CARD_CHARS = 800             # the card's first facts (the answer itself); the user sees the whole card
 _WORD = re.compile(r"\w{4,}")
-_MARKUP = re.compile(r"\*\*|__")
-_REF = re.compile(r"\s?\[(\d+)\]")
+_SENTENCE = re.compile(r"[^.!?]*[.!?]+|[^.!?]+$")
 
 
 @lru_cache(maxsize=None)
@@ -37,24 +38,23 @@ def build_messages(answer: Answer) -> list[BaseMessage]:
     passages = "\n".join(f"[{c.n}] {c.label()}: {passage_text(c, terms)}" for c in shown)
     return [SystemMessage(prompt("system")),
             HumanMessage(prompt("user").format(
-                question=answer.question, result=compact_card(answer.card, answer.language, {c.n for c in shown}),
+                question=asking_part(answer.question),
+                result=prompt_facts(answer.card_data, {c.n for c in shown}, CARD_CHARS) if answer.card_data else "",
                 passages=passages,
                 valid_refs=" ".join(f"[{c.n}]" for c in shown) or "-",
                 language_name=LANGUAGE_NAMES.get(answer.language, LANGUAGE_NAMES["pt"])))]
 
 
-def compact_card(card: str, language: str, refs: set[int], limit: int = CARD_CHARS) -> str:
-    """The card's first facts, whole lines up to `limit` characters: no title, notes, stated assumptions,
-    markdown, blank lines or references to passages the prompt does not show."""
-    assumed = msg(language, "assumptions", items="\0").split("\0")[0]
-    kept = []
-    for line in card.splitlines():
-        line = _REF.sub(lambda m: m.group(0) if int(m.group(1)) in refs else "", _MARKUP.sub("", line)).strip()
-        if line and not line.startswith(("#", "_")) and not line.startswith(assumed):
-            if kept and sum(len(k) + 1 for k in kept) + len(line) > limit:
-                break
-            kept.append(line)
-    return "\n".join(kept)
+def asking_part(question: str, limit: int = QUESTION_CHARS) -> str:
+    """A long ticket's asking sentences (those with "?"), else its start, up to `limit` characters: the card
+    already holds the facts, and every prompt token costs ~1/60 s on 2 cores (far more on a busy machine)."""
+    text = " ".join(question.split())
+    if len(text) <= limit:
+        return text
+    asking = [s.strip() for s in _SENTENCE.findall(text) if "?" in s]
+    picked = " ".join(asking) if asking else text
+    return picked if len(picked) <= limit else picked[:limit].rsplit(" ", 1)[0] + " …"
+
 
 
 def passage_text(c: CitationRef, terms: set[str], limit: int = PASSAGE_CHARS) -> str:
@@ -67,7 +67,7 @@ def clip_around(text: str, terms: set[str], limit: int = PASSAGE_CHARS) -> str:
     text = " ".join(text.split())
     if len(text) <= limit:
         return text
-    hits = [m.start() for m in _WORD.finditer(text) if _fold(m.group()) in terms]
+    hits = [m.start() for m in _WORD.finditer(text) if fold(m.group()) in terms]
     start = max(((h, sum(1 for o in hits if h <= o < h + limit)) for h in hits),
                 key=lambda pair: pair[1], default=(0, 0))[0]
     start = max(0, min(start - limit // 5, len(text) - limit))
@@ -80,8 +80,5 @@ def clip_around(text: str, terms: set[str], limit: int = PASSAGE_CHARS) -> str:
 
 
 def _terms(question: str) -> set[str]:
-    return {_fold(w) for w in _WORD.findall(question)}
+    return {fold(w) for w in _WORD.findall(question)}
 
-
-def _fold(word: str) -> str:
-    return "".join(ch for ch in unicodedata.normalize("NFD", word.lower()) if not unicodedata.combining(ch))

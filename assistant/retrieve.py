@@ -1,7 +1,9 @@
 """Hybrid retrieval: BM25 over the chunks and dense search in Chroma, fused by reciprocal rank.
 
 Search is restricted to the documents of the detected treaty. Bilingual sources are searched in
-both languages, but a hit is always reported as its Portuguese unit (the citation language).
+both languages, but a hit is always reported as its Portuguese unit (the citation language). For a long
+ticket the hybrid search also fuses the words that ask and the topic's articles (assistant/ticket_query.py),
+and lists each article's best passage before any second one.
 """
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import threading
 import time
 import unicodedata
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Sequence
 
 from langchain_chroma import Chroma
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
@@ -22,7 +24,8 @@ from rank_bm25 import BM25Okapi
 from ingest.chunks import Chunk
 
 RRF_K = 60
-HEADING_TOP = 3     # the heading signal vouches for a few passages, not for a whole article
+HEADING_TOP = 3     # the topic's articles vouch for a few passages, not for a whole article
+ARTICLE_WEIGHT = 2.0  # the topic articles' ranking counts twice: the treaty's structure, not a guess from words
 RETRIEVERS = ("hybrid", "bm25", "dense")
 
 _STOPWORDS = frozenset("""
@@ -156,11 +159,13 @@ def _reason(exc: Exception) -> str:
     return f"armazenamento de vetores indisponível ({type(exc).__name__})"
 
 
-def rrf(rankings: Iterable[list[str]]) -> dict[str, float]:
+def rrf(rankings: Iterable[list[str]], weights: Sequence[float] = ()) -> dict[str, float]:
+    """Reciprocal rank fusion; weights (one per ranking, 1 when not given) scale a ranking's votes."""
     fused: dict[str, float] = {}
-    for ranking in rankings:
+    for i, ranking in enumerate(rankings):
+        weight = weights[i] if i < len(weights) else 1.0
         for rank, key in enumerate(ranking, start=1):
-            fused[key] = fused.get(key, 0.0) + 1.0 / (RRF_K + rank)
+            fused[key] = fused.get(key, 0.0) + weight / (RRF_K + rank)
     return fused
 
 
@@ -183,10 +188,12 @@ class HybridSearch:
         self.bm25 = Bm25Index(chunks)
         self.dense = dense
 
-    def search(self, query: str, k: int = 6, docs: set[str] | None = None,
-               mode: str = "hybrid", heading_terms: tuple[str, ...] = ()) -> list[Hit]:
-        """heading_terms: words naming the question's topic; chunks whose article heading has one
-        form a third ranking in the fusion (the treaty's own structure as a signal)."""
+    def search(self, query: str, k: int = 6, docs: set[str] | None = None, mode: str = "hybrid",
+               focus: str = "", articles: Sequence[tuple[str, str]] = ()) -> list[Hit]:
+        """query: the whole question. In hybrid mode, two more signals join the fusion: focus, the words
+        that ask (assistant/ticket_query.py), searched by BM25 and dense like the query; and articles,
+        (document, article) addresses of the topic read, whose passages form a ranking of their own (the
+        treaty's own structure as a signal). The pure modes stay one retriever over the query."""
         if mode not in RETRIEVERS:
             raise ValueError(f"retriever desconhecido: {mode!r} ({', '.join(RETRIEVERS)})")
         if mode in ("dense", "hybrid") and self.dense is None:
@@ -202,8 +209,15 @@ class HybridSearch:
         elif mode == "dense":
             fused = dict(similarity)
         else:
-            fused = rrf([bm25_ids, dense_ids, self._heading_matches(heading_terms, docs, bm25_ids + dense_ids)])
+            rankings = [bm25_ids, dense_ids]
+            if focus:
+                rankings += [_dedupe(pt_counterpart_id(c) for c, _ in self.bm25.search(focus, depth, docs)),
+                             _dedupe(pt_counterpart_id(c) for c, _ in self._dense(focus, depth, docs, False))]
+            weights = [1.0] * len(rankings) + [ARTICLE_WEIGHT]
+            fused = rrf([*rankings, self._article_matches(articles, docs, rankings)], weights)
         ordered = sorted(fused, key=lambda key: -fused[key])
+        if mode == "hybrid" and (focus or articles):
+            ordered = self._articles_first(ordered)
         hits = []
         for key in ordered:
             chunk = self.by_id.get(key)
@@ -216,6 +230,24 @@ class HybridSearch:
                 break
         return hits
 
+    def _articles_first(self, ordered: list[str]) -> list[str]:
+        """Each article's best passage before any article's second one: five passages of a ticket's answer
+        should name five provisions, not three paragraphs of one."""
+        seen: set[tuple[str, str]] = set()
+        first, later = [], []
+        for key in ordered:
+            chunk = self.by_id.get(key)
+            address = (chunk.doc, chunk.article) if chunk else ("", key)
+            (later if address in seen else first).append(key)
+            seen.add(address)
+        return first + later
+
+    def headings(self, articles: Sequence[tuple[str, str]]) -> list[str]:
+        """The headings the index gives these (document, article) addresses, Portuguese first."""
+        wanted = set(articles)
+        found = [c.heading for c in sorted(self.chunks, key=lambda c: c.language != "pt")
+                 if (c.doc, c.article) in wanted and c.heading]
+        return list(_dedupe(found))
 
     def _dense(self, query: str, depth: int, docs: set[str] | None, required: bool) -> list[tuple[Chunk, float]]:
         """Dense hits; in hybrid mode an unavailable store leaves BM25 alone (dense_problem() says why)."""
@@ -230,14 +262,20 @@ class HybridSearch:
         """Why dense search is not contributing right now (None when it is, or was never asked for)."""
         return self.dense.problem if self.dense is not None else None
 
-    def _heading_matches(self, terms: tuple[str, ...], docs: set[str] | None, ranked: list[str]) -> list[str]:
-        wanted = {t for term in terms for t in tokenize(term) if len(t) >= 5}
+    def _article_matches(self, articles: Sequence[tuple[str, str]], docs: set[str] | None,
+                         rankings: list[list[str]]) -> list[str]:
+        """The passages of the topic's articles by their best rank in the other rankings (the article's
+        first passages when they rank nowhere), a few only."""
+        wanted = set(articles)
         if not wanted:
             return []
-        order = {key: i for i, key in enumerate(ranked)}
-        matches = [pt_counterpart_id(c) for c in self.chunks
-                   if (docs is None or c.doc in docs) and wanted & set(tokenize(c.heading))]
-        return sorted(_dedupe(matches), key=lambda key: order.get(key, len(order)))[:HEADING_TOP]
+        best: dict[str, int] = {}
+        for ranking in rankings:
+            for i, key in enumerate(ranking):
+                best[key] = min(best.get(key, i), i)
+        matches = _dedupe(pt_counterpart_id(c) for c in self.chunks
+                          if (docs is None or c.doc in docs) and (c.doc, c.article) in wanted)
+        return sorted(matches, key=lambda key: best.get(key, len(self.chunks)))[:HEADING_TOP]
 
 
 def _dedupe(keys: Iterable[str]) -> list[str]:

@@ -287,6 +287,12 @@ def main(argv: list[str] | None = None) -> int:
     from config import load_settings
 
     settings = load_settings()
+    if not settings.llm_threads:   # what the server would pick now: fixed here so the report can say it
+        from assistant.machine import busy_cores, threads_for_load
+        busy = busy_cores(0.5)
+        settings = settings.replace(llm_threads=threads_for_load())
+        result["notes"].append(f"LLM local com {settings.llm_threads} thread(s), escolhidas pela carga da máquina "
+                               f"ao arrancar ({busy:.1f} núcleos ocupados por outros processos; `llm_threads = 0`).")
     print("[bench] a carregar o assistente…", flush=True)
     started = time.perf_counter()
     assistant = Assistant.from_settings(settings, llm="none" if args.no_llm else "local", dense=True)
@@ -313,9 +319,10 @@ def main(argv: list[str] | None = None) -> int:
             chosen = questions[::step][:args.llm_questions]
             result["llm_questions"] = len(chosen)
             started = time.perf_counter()
-            cold = timed_stream(assistant, questions[-1])  # fills the prompt cache with the fixed prefix
-            result["notes"].append(f"Primeira pergunta com o servidor acabado de arrancar (prefixo fixo ainda fora da "
-                                   f"cache): 1.º token {_fmt_s(cold.get('first_token'))}, resposta completa "
+            cold = timed_stream(assistant, questions[-1])  # the server warms the fixed prefix as it starts
+            result["notes"].append(f"Primeira pergunta com o servidor acabado de arrancar (o prefixo fixo é lido para "
+                                   f"a cache logo ao arrancar, em segundo plano): 1.º token "
+                                   f"{_fmt_s(cold.get('first_token'))}, resposta completa "
                                    f"{_fmt_s(cold.get('total'))} ({time.perf_counter() - started:.0f} s).")
             # other questions for the concurrent rounds: a repeated prompt would come whole from the server's cache
             others = [q for q in questions if q not in chosen][::step][:args.llm_questions] or chosen

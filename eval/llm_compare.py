@@ -31,7 +31,8 @@ from assistant.guardrail import exemption_claims, percentages_in, stated_facts_p
 from eval import report
 from eval.gold import GoldItem, load_eval_set
 from eval.score import parse_answer, percentile, score_item
-from eval.tickets import Ticket, load as load_tickets
+from eval.tickets import Ticket
+from eval.tickets import load as load_tickets
 
 RESULTS_DIR = Path(__file__).with_name("results")
 SOURCES = ("questions", "tickets:train", "tickets:test")
@@ -212,15 +213,26 @@ def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "sentences_kept": sum(r["sentences_kept"] for r in records),
         "scorer_contradicted_shown": sum(len(r["scorer_contradicted"]) for r in records),
         "guardrail": dict(actions),
+        "timeouts": sum(1 for r in records if any(n.startswith("tempo esgotado") for n in r["notes"])),
         "first_token_p50": p("first_token", 50), "first_token_p95": p("first_token", 95),
         "first_shown_p50": p("first_shown", 50), "total_p50": p("total", 50), "total_p95": p("total", 95),
     }
 
 
+MIN_ITEMS = 120
+
+
 def holds(summary: dict[str, Any]) -> bool:
-    """Issue 20's condition for the model to be on by default."""
-    return bool(summary["n"]) and summary["accuracy_with"] >= summary["accuracy_without"] \
+    """Issue 20's condition for the model to be on by default: accuracy with it at least as high as without,
+    and no contradicted claim shown, on a complete measurement of at least MIN_ITEMS items."""
+    return summary["n"] >= MIN_ITEMS and summary["accuracy_with"] >= summary["accuracy_without"] \
         and summary["scorer_contradicted_shown"] == 0
+
+
+def verdict(summary: dict[str, Any], planned: int) -> str:
+    if summary["n"] < max(planned, MIN_ITEMS):
+        return f"medição incompleta ({summary['n']} de {max(planned, MIN_ITEMS)} itens): não decide"
+    return "cumpre" if holds(summary) else "não cumpre"
 
 
 def _pct(v: float | None) -> str:
@@ -246,6 +258,7 @@ def section(result: dict[str, Any]) -> str:
             ("Afirmações contraditas retiradas pela verificação", "check_contradicted", str),
             ("Frases retiradas (todas as razões)", "sentences_dropped", str),
             ("Frases mostradas", "sentences_kept", str),
+            ("Sem texto do modelo: tempo esgotado", "timeouts", str),
             ("Afirmações contraditas no texto mostrado (avaliador, contra o ouro)", "scorer_contradicted_shown", str),
             ("1.º token p50 / p95", ("first_token_p50", "first_token_p95"), _s),
             ("1.ª frase mostrada p50", "first_shown_p50", _s),
@@ -259,8 +272,8 @@ def section(result: dict[str, Any]) -> str:
                 cells.append(fmt(summary[key]))
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     lines += ["", "Guardrail: " + ", ".join(f"{k} {v}" for k, v in sorted(s["guardrail"].items())) + ".",
-              "", f"**Condição da issue 20 (exatidão com ≥ sem, 0 afirmações contraditas mostradas): "
-              f"{'cumpre' if holds(s) else 'não cumpre'}.**"]
+              "", f"**Condição da issue 20 (exatidão com ≥ sem, 0 afirmações contraditas mostradas, ≥ {MIN_ITEMS} "
+              f"itens): {verdict(s, result['planned'])}.**"]
     lines += [f"- {note}" for note in result.get("notes", [])]
     return "\n".join(lines)
 
@@ -278,36 +291,15 @@ def done_records(path: Path) -> dict[str, dict[str, Any]]:
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m eval.llm_compare", description=__doc__.split("\n")[0])
-    parser.add_argument("--source", action="append", default=[], metavar="FONTE",
-                        help=f"de onde vêm os itens (pode repetir-se): {', '.join(SOURCES)}; "
-                             "omissão: questions e tickets:train")
-    parser.add_argument("--n", type=int, default=120, help="itens (omissão 120)")
-    parser.add_argument("--label", default="", help="sufixo do ficheiro de resultados")
-    parser.add_argument("--no-report", action="store_true", help="não reescreve eval/RESULTS.md")
-    parser.add_argument("--note", action="append", default=[], help="nota para o relatório")
-    args = parser.parse_args(argv)
-    sources = args.source or ["questions", "tickets:train"]
-    try:
-        items = [i for source in sources for i in load_items(source)]
-    except ValueError as exc:
-        parser.error(str(exc))
-    chosen = stratified(items, args.n)
-    stem = f"llm-compare-{date.today().isoformat()}{'-' + args.label if args.label else ''}"
-    records_file = RESULTS_DIR / f"{stem}.jsonl"
-    done = done_records(records_file)
-
+def ask_all(settings: Any, chosen: Sequence[Item], done: dict[str, dict[str, Any]], records_file: Path) -> None:
+    """Every chosen item not yet in the records file, appended one by one."""
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     from assistant.llm import LlmInfo
     from assistant.pipeline import Assistant
-    from config import load_settings
 
-    settings = load_settings()
     assistant = Assistant.from_settings(settings, llm="local", dense=True)
     if assistant.chat_model is None:
-        print(f"erro: modelo local indisponível: {assistant.llm_error}", file=sys.stderr)
-        return 1
+        raise SystemExit(f"erro: modelo local indisponível: {assistant.llm_error}")
     plain = Assistant(settings, assistant.catalog, assistant.search, None, LlmInfo("none", ""))
     without, with_model = timed_ask(plain), timed_ask(assistant)
     RESULTS_DIR.mkdir(exist_ok=True)
@@ -320,22 +312,50 @@ def main(argv: list[str] | None = None) -> int:
             out.write(json.dumps(record, ensure_ascii=False) + "\n")
             out.flush()
             print(f"[{k}/{len(chosen)}] {item.id} sem={record['correct_without']} com={record['correct_with']} "
-                  f"{record['guardrail']} -{record['sentences_dropped']} {record['times_ms'].get('total', 0) / 1000:.0f}s",
+                  f"{record['guardrail']} -{record['sentences_dropped']} "
+                  f"{record['times_ms'].get('total', 0) / 1000:.0f}s",
                   flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m eval.llm_compare", description=__doc__.split("\n")[0])
+    parser.add_argument("--source", action="append", default=[], metavar="FONTE",
+                        help=f"de onde vêm os itens (pode repetir-se): {', '.join(SOURCES)}; "
+                             "omissão: questions e tickets:train")
+    parser.add_argument("--n", type=int, default=120, help="itens (omissão 120)")
+    parser.add_argument("--label", default="", help="sufixo do ficheiro de resultados")
+    parser.add_argument("--no-report", action="store_true", help="não reescreve eval/RESULTS.md")
+    parser.add_argument("--note", action="append", default=[], help="nota para o relatório")
+    parser.add_argument("--date", default=date.today().isoformat(), help="data do ficheiro de itens a retomar")
+    parser.add_argument("--report-only", action="store_true",
+                        help="só resume o ficheiro de itens já feito (não pergunta nada)")
+    args = parser.parse_args(argv)
+    sources = args.source or ["questions", "tickets:train"]
+    try:
+        items = [i for source in sources for i in load_items(source)]
+    except ValueError as exc:
+        parser.error(str(exc))
+    chosen = stratified(items, args.n)
+    stem = f"llm-compare-{args.date}{'-' + args.label if args.label else ''}"
+    records_file = RESULTS_DIR / f"{stem}.jsonl"
+    done = done_records(records_file)
+
+    from config import load_settings
+
+    settings = load_settings()
+    if not args.report_only:
+        ask_all(settings, chosen, done, records_file)
     records = [done[i.id] for i in chosen if i.id in done]
     by_split: dict[str, list] = defaultdict(list)
     for r in records:
         by_split[r["split"]].append(r)
-    from assistant.llm_server import running_server
-    from assistant.llm import local_model_path
-    server = running_server(settings, local_model_path(settings))
-    result = {"date": date.today().isoformat(), "sources": sources, "planned": len(chosen),
+    result = {"date": args.date, "sources": sources, "planned": len(chosen),
               "model": settings.llm_model_file.name, "max_tokens": settings.llm_max_tokens,
               "threads": f"{settings.llm_threads} threads" if settings.llm_threads else
               "threads escolhidas pela carga ao arrancar o servidor",
               "speculative": settings.llm_speculative, "records_file": f"eval/results/{records_file.name}",
               "machine_note": f"{report.machine_info()['cores']} núcleos, partilhada e carregada (load "
-                              f"{os.getloadavg()[0]:.1f} no fim)", "server": dataclasses.asdict(server) if server else None,
+                              f"{os.getloadavg()[0]:.1f} no fim)",
               "summary": summarise(records), "by_split": {k: summarise(v) for k, v in sorted(by_split.items())},
               "notes": args.note}
     (RESULTS_DIR / f"{stem}.json").write_text(json.dumps(result, ensure_ascii=False, indent=1), encoding="utf-8")

@@ -15,7 +15,8 @@ RESULTS_MD = Path(__file__).with_name("RESULTS.md")
 TITLE = ("# Resultados da avaliação e benchmarks\n\n"
          "Gerado por `python -m eval.run` (secção de avaliação) e `python -m eval.bench` (benchmarks); "
          "cada comando reescreve só a sua secção. Não editar à mão.\n")
-SECTION_ORDER = ("eval", "llm", "bench", "speculative", "ocr", "tests")   # ocr, tests: written by hand, kept by the others
+# ocr, tests: written by hand, kept by the others
+SECTION_ORDER = ("eval", "llm", "bench", "speculative", "ocr", "tests")
 
 
 def machine_info() -> dict[str, object]:

@@ -61,7 +61,8 @@ def section(result: dict) -> str:
              f"{result['max_tokens']} tokens, {result['threads']} thread(s) ({result['threads_note']}); "
              f"carga da máquina no início / fim: {result['load_start']:.1f} / {result['load_end']:.1f} "
              "(máquina partilhada e carregada: tempos com ruído; os modos alternam pedido a pedido).", "",
-             "| Modo | 1.º token p50 | Resposta completa p50 | Geração tok/s p50 | Geração vs none (mediana por prompt) "
+             "| Modo | 1.º token p50 | Resposta completa p50 | Geração tok/s p50 "
+             "| Geração vs none (mediana por prompt) "
              "| Resposta completa vs none | Rascunho aceite |", "|---|---|---|---|---|---|---|"]
 
     def f(v, unit="", scale=1.0, fmt="{:.1f}"):

@@ -43,9 +43,7 @@ def wide_encoding(raw: bytes) -> str | None:
 
 def read_source(path: Path) -> str:
     """The file's text: UTF-8, a leading BOM dropped (so adding or removing one changes nothing)."""
-    raw = path.read_bytes()
-    if raw.startswith(codecs.BOM_UTF8):
-        raw = raw[len(codecs.BOM_UTF8):]
+    raw = path.read_bytes().removeprefix(codecs.BOM_UTF8)
     if not raw.strip():
         raise CorpusError(f"{path}: ficheiro vazio")
     if wide := wide_encoding(raw):

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
+
+from assistant.lexicon.text import strip_accents
 
 PT, ES = "pt", "es"
 LEXICON_PATH = Path(__file__).resolve().parent / "data" / "lexicon_pt_es.tsv"
@@ -35,19 +36,6 @@ WEAK = 2.0               # |score| below this: the word is not evidence for eith
 _LETTERS = re.compile(r"[^\W\d_]+")
 _ENUMERATOR = re.compile(r"^(?:\(?\d{1,2}\s*[.)\-:]?|[a-z]\)|\(?[ivxlIVX]{1,5}\))$")
 _SENTENCE_END = re.compile(r"[.:;]['\"”)]*$")
-
-
-_FOLD: dict[int, str] = {}
-
-
-def strip_accents(text: str) -> str:
-    if text.isascii():
-        return text
-    for c in text:
-        if ord(c) not in _FOLD:
-            _FOLD[ord(c)] = "".join(d for d in unicodedata.normalize("NFD", c)
-                                    if unicodedata.category(d) != "Mn")
-    return text.translate(_FOLD)
 
 
 @dataclass(frozen=True)

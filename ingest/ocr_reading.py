@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ingest.langid import strip_accents
+from assistant.lexicon.text import strip_accents
 
 WORD_ZIPF = 1.0        # at or above this a token is a word of the language (wordfreq zipf scale)
 TARGET_ZIPF = 2.0      # a correction must land on a word at least this frequent (plus a quarter point an edit)

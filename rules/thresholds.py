@@ -1,13 +1,16 @@
 """A stated duration applied to the treaty's threshold for it: a building or installation site is a
 permanent establishment only when it lasts longer than the figure in rules/data (PT-BR 5(3): nine months,
-BR-ES 5(2)(g): six months). The number comes from the data, the comparison from here, the words from the
+BR-ES 5(2)(g): six months); a stated number of days against the short-stay limit (183 days). The number comes from the data, the comparison from here, the words from the
 catalogue (the card)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.conditions import describe
 from rules.coverage import figures
-from rules.results import Figure, NotCovered, RulesInputError, Serialisable
+from rules.employment import stay_exceeds_short_stay
+from rules.lookup import treaty_or_not_covered
+from rules.results import Condition, Figure, NotCovered, RulesInputError, Serialisable
 
 SITE_FIGURE = ".pe.construction-site"        # id suffix of the site-duration figure in every treaty file
 
@@ -38,3 +41,19 @@ def construction_site(treaty: str, months: float) -> SiteTest | None:
         return None
     return SiteTest(treaty=site.treaty, months=float(months), figure=site,
                     permanent_establishment=float(months) > float(site.value))
+
+
+def stated_days(treaty: str, days: float, one_year: bool = False) -> Condition | None:
+    """The short-stay day condition (art. 15(2)(a)) for a stated number of days with no dates: met when they do
+    not exceed the treaty's limit, not met when they exceed it in any counting window whatever the dates, else
+    unknown (a calendar-year window: the stay may straddle two years, unless `one_year`: the days are said to
+    fall in one year); None for a treaty without the rule."""
+    if days < 0:
+        raise RulesInputError("negative_value", name="days", value=days)
+    data = treaty_or_not_covered(treaty)
+    if isinstance(data, NotCovered) or data.employment is None:
+        return None
+    exceeds = stay_exceeds_short_stay(treaty, days) or (one_year and days > data.employment.max_days)
+    status = "met" if days <= data.employment.max_days else "not_met" if exceeds else "unknown"
+    shown = int(days) if float(days).is_integer() else days
+    return describe("days_within_limit", {"max_days": data.employment.max_days, "days": shown}, status)

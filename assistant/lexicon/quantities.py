@@ -34,6 +34,47 @@ _TENS = {
     "en": {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
            "eighty": 80, "ninety": 90, "hundred": 100},
 }
+_HUNDREDS = {
+    "pt": {"cento": 100, "duzentos": 200, "duzentas": 200, "trezentos": 300, "trezentas": 300, "quatrocentos": 400,
+           "quinhentos": 500, "seiscentos": 600, "setecentos": 700, "oitocentos": 800, "novecentos": 900,
+           "zero": 0},
+    "es": {"ciento": 100, "doscientos": 200, "doscientas": 200, "trescientos": 300, "cuatrocientos": 400,
+           "quinientos": 500, "seiscientos": 600, "setecientos": 700, "ochocientos": 800, "novecientos": 900,
+           "cero": 0, "veintiuna": 21},
+    "en": {"zero": 0},
+}
+SCALES = {"hundred": 100, "mil": 1000, "thousand": 1000}
+
+
+@lru_cache(maxsize=4)
+def word_values(lang: str | None = None) -> dict[str, int]:
+    """Number words (folded) and their values in one language, or in all three (text of any language, e.g.
+    an explanation the guardrail checks); "hundred", "mil", "thousand" are scales (SCALES), not here."""
+    langs = (lang,) if lang else tuple(_UNITS)
+    out: dict[str, int] = {}
+    for code in langs:
+        for table in (_UNITS[code], _TENS[code], _HUNDREDS[code]):
+            out.update({w: v for w, v in table.items() if w not in SCALES})
+    return out
+
+
+def words_value(words: str, lang: str | None = None) -> float | None:
+    """The value of a number written in (folded) words: "vinte e cinco", "doscientos mil", "two hundred";
+    None when a word is not a number word."""
+    values = word_values(lang)
+    total, current = 0, 0
+    for token in re.split(r"\s+(?:e|y|and)\s+|\s*-\s*|\s+", words.strip()):
+        if token in SCALES:
+            current = (current or 1) * SCALES[token]
+            if SCALES[token] >= 1000:
+                total, current = total + current, 0
+        elif token in values:
+            current += values[token]
+        else:
+            return None
+    return float(total + current)
+
+
 _HALF = r"(?:\s+(?:e|y|and)\s+(?:meio|meia|medio|media|a\s+half))"
 _DIGITS = r"\d+(?:[.,]\d+)?"
 
@@ -71,15 +112,7 @@ def number_value(words: str, lang: str) -> float | None:
     words = words.strip()
     if re.fullmatch(_DIGITS, words):
         return float(words.replace(",", "."))
-    total = 0.0
-    for part in re.split(r"\s+(?:e|y|and)\s+|\s+|-", words):
-        if part in _TENS[lang]:
-            total += _TENS[lang][part]
-        elif part in _UNITS[lang]:
-            total += _UNITS[lang][part]
-        else:
-            return None
-    return total
+    return words_value(words, lang)
 
 
 @dataclass(frozen=True)

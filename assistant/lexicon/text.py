@@ -1,7 +1,9 @@
-"""Accent- and case-insensitive tokens, and phrase lookup that tolerates one typo in long words.
+"""The one text module: accent folding, tokens, and phrase lookup that tolerates one typo in long words.
 
-Folding keeps one character per input character, so offsets in the folded text are offsets in the
-original: callers can look back at the original spelling (capitals, "à") when it matters.
+fold() lower-cases and strips accents keeping one character per input character, so offsets in the folded
+text are offsets in the original: callers can look back at the original spelling (capitals, "à") when it
+matters; "1º" folds to "1o". strip_accents() keeps case and every other character, for dictionary words
+(language identification and the OCR reading key words by it; a compatibility form like "ª" stays).
 """
 from __future__ import annotations
 
@@ -26,6 +28,19 @@ def _fold_char(c: str) -> str:
 def fold(text: str) -> str:
     """Lower-case, strip accents; same length as the input."""
     return "".join(_fold_char(c) for c in text)
+
+
+_STRIPPED: dict[int, str] = {}
+
+
+def strip_accents(text: str) -> str:
+    """Accents (combining marks) removed, case and everything else kept; not length-preserving."""
+    if text.isascii():
+        return text
+    for c in text:
+        if ord(c) not in _STRIPPED:
+            _STRIPPED[ord(c)] = "".join(d for d in unicodedata.normalize("NFD", c) if unicodedata.category(d) != "Mn")
+    return text.translate(_STRIPPED)
 
 
 class Token(NamedTuple):

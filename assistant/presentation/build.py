@@ -5,8 +5,9 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence, TypeVar
 
 import rules
+from assistant.applied import checked
 from assistant.apply_rules import RuleRun
-from assistant.presentation.card import Card, CardRate, Line, Ref, Section, Source
+from assistant.presentation.card import About, Card, CardRate, Line, Ref, Section, Source
 from assistant.presentation.values import (
     Check,
     Day,
@@ -16,9 +17,9 @@ from assistant.presentation.values import (
     Paren,
     Phrase,
     Rate,
+    Stated,
     StateName,
     Topic,
-    Treaty,
     Value,
     check,
     condition,
@@ -50,6 +51,10 @@ class Part:
 class _Builder:
     def __init__(self, cite: Cite):
         self.cite = cite
+        self.facts: rules.Facts | None = None      # the facts the rules read: stated numbers vs thresholds
+
+    def check(self, c: rules.Condition) -> Check:
+        return checked(c, self.facts)
 
     def refs(self, citations: Iterable[rules.Citation]) -> tuple[int, ...]:
         return tuple(dict.fromkeys(n for n in (self.cite(c) for c in citations) if n))
@@ -58,7 +63,8 @@ class _Builder:
     def withholding(self, result: rules.WithholdingResult) -> list[Line]:
         direction = say("direction", source=StateName(result.source_state),
                         residence=StateName(result.residence_state))
-        lines = [Line("heading", Join((Emph(Topic(result.income, capitalised=True)), Paren(direction)), " "))]
+        lines = [Line("heading", Join((Emph(Topic(result.income, capitalised=True)), Paren(direction)), " "),
+                      about=About("withholding", result.income, result.source_state, result.residence_state))]
         alternatives = result.outcome == "alternatives"
         options = usual_first(result.alternatives) if alternatives else [result]
         if alternatives:
@@ -69,7 +75,7 @@ class _Builder:
             text: Value = outcome
             if plain is not None and alternatives:
                 only_otherwise = all(c.code == "otherwise" for c in opt.conditions)
-                marked = Join(tuple(check(c) for c in opt.conditions if c.code != "otherwise"))
+                marked = Join(tuple(self.check(c) for c in opt.conditions if c.code != "otherwise"))
                 text = Join((outcome, plain if only_otherwise else say("if_conditions", conditions=marked)), " — ")
             value = 0.0 if opt.outcome == "exempt" else opt.rate
             rates = (CardRate(float(value), result.income, result.source_state, result.residence_state, plain,
@@ -78,10 +84,10 @@ class _Builder:
         if not alternatives:
             met = [c for c in result.conditions if c.code != "otherwise"]
             if met:
-                lines.append(Line("detail", Join(tuple(check(c) for c in met)), level=2))
+                lines.append(Line("detail", Join(tuple(self.check(c) for c in met)), level=2))
         for alt in result.ruled_out:        # why a lower rate does not apply: the stated fact that fails it
             if alt.conditions:
-                failed = Join(tuple(Check(condition(c), "not_met") for c in alt.conditions))
+                failed = Join(tuple(Check(self.check(c).phrase, "not_met") for c in alt.conditions))
                 lines.append(Line("detail", say("ruled_out", conditions=failed), level=2,
                                   refs=self.refs(alt.citations)))
         lines += _assumptions(result.assumptions)
@@ -92,12 +98,12 @@ class _Builder:
     # ---- employment, tie-breaker, figures -----------------------------------------------------------
     def employment(self, result: rules.EmploymentResult) -> list[Line]:
         if result.taxable_in_work_state is True:
-            head = say("employment_taxable", may_tax=word("may_tax"))
+            head, verdict = say("employment_taxable", may_tax=word("may_tax")), "work_state"
         elif result.taxable_in_work_state is False:
-            head = say("employment_exempt", only_residence=word("only_residence"))
+            head, verdict = say("employment_exempt", only_residence=word("only_residence")), "residence_only"
         else:
-            head = say("employment_unknown", items=_facts(result.missing_facts))
-        lines = [Line("outcome", head)]
+            head, verdict = say("employment_unknown", items=_facts(result.missing_facts)), "undetermined"
+        lines = [Line("outcome", head, about=About("employment", "employment", verdict=verdict))]
         if result.window_start and result.window_end:
             lines.append(Line("detail", say(
                 "employment_window", start=Day(result.window_start), end=Day(result.window_end),
@@ -127,19 +133,21 @@ class _Builder:
         return Line(kind, text, level=level, refs=self.refs(fig.citations))  # type: ignore[arg-type]
 
     def figures(self, figures: list[rules.Figure], topic: str) -> list[Line]:
-        return [Line("figure", say("figures_intro", topic=Topic(topic))), *(self.figure(f, 1, "figure") for f in figures)]
+        return [Line("figure", say("figures_intro", topic=Topic(topic))),
+                *(self.figure(f, 1, "figure") for f in figures)]
 
     # ---- who may tax ----------------------------------------------------------------------------
     def rights(self, result: rules.TaxingRightsResult, caps_shown: bool) -> list[Line]:
         """caps_shown: the withholding block already states the caps (their rates are not repeated)."""
         direction = say("direction", source=StateName(result.source_state),
                         residence=StateName(result.residence_state))
-        lines = [Line("heading", Join((Emph(Phrase("assistant.rights.heading")), Paren(direction)), " "))]
+        lines = [Line("heading", Join((Emph(Phrase("assistant.rights.heading")), Paren(direction)), " "),
+                      about=About("rights", result.income, result.source_state, result.residence_state))]
         if result.outcome == "decided":
             case = result.cases[0]
             text, rates = _rights_line(case, result, caps_shown)
             lines.append(Line("outcome", text, refs=self.refs(case.citations), rates=rates))
-            marks = tuple(check(c) for c in case.conditions if c.status in ("met", "not_met"))
+            marks = tuple(self.check(c) for c in case.conditions if c.status in ("met", "not_met"))
             if marks:
                 lines.append(Line("detail", Join(marks), level=2))
             lines += self.relief_of(case, result)
@@ -180,7 +188,26 @@ class _Builder:
         return lines
 
     # ---- the whole run --------------------------------------------------------------------------
+    def site(self, run: RuleRun) -> list[Line]:
+        """"7 meses < 9 meses: o estaleiro não é estabelecimento estável; só Portugal pode tributar (art. 7.º)":
+        a stated site duration against the treaty's figure, and who taxes the profits as the rights decide."""
+        test = run.site
+        if test is None or not isinstance(test.figure.value, (int, float)):
+            return []
+        limit = float(test.figure.value)
+        sign = ">" if test.permanent_establishment else "=" if test.months == limit else "<"
+        text: Value = say("thresholds.site_pe" if test.permanent_establishment else "thresholds.site_no_pe",
+                          stated=Stated(Num(round(test.months, 1), "months")), op=sign, limit=Num(limit, "months"))
+        decided = next((r for r in run.rights if r.outcome == "decided" and r.income == "business_profits"), None)
+        only = None if decided is None else next(
+            (r for r in decided.cases[0].rights if r.right == "exclusive" and r.state), None)
+        if decided is not None and only is not None:
+            who = say("rights.right.exclusive", who=Emph(StateName(only.state or "", "the")))
+            text = Join((text, Join((who, Paren(say("rights.article", article=decided.cases[0].article))), " ")))
+        return [Line("outcome", text, refs=self.refs(test.citations))]
+
     def run(self, run: RuleRun, topic: str | None) -> list[Line]:
+        self.facts = run.facts
         lines: list[Line] = []
         if run.source_unknown:
             lines.append(Line("intro", say("both_sources")))
@@ -192,6 +219,9 @@ class _Builder:
             lines += self.tiebreaker(run.tiebreaker)
         if run.figures and topic:
             lines += self.figures(run.figures, topic)
+        lines += self.site(run)
+        if run.stated:
+            lines.append(Line("detail", say("thresholds.stated", items=Join(tuple(self.check(c) for c in run.stated)))))
         for rights in run.rights:
             lines += self.rights(rights, caps_shown=bool(run.withholding))
         if run.relief:
@@ -234,7 +264,9 @@ def _outcome(outcome: str, rate: float | None) -> Value:
         return say("rate_cap", rate=Emph(Rate(rate)))
     if outcome == "exempt":
         return say("rate_exempt", exempt=word("exempt"))
-    return say(outcome) if outcome in ("no_treaty_limit", "pe_article_7", "source_only", "no_treaty_benefit",
+    if outcome == "source_only":
+        return say("source_only", only_source=word("only_source"))
+    return say(outcome) if outcome in ("no_treaty_limit", "pe_article_7", "no_treaty_benefit",
                                        "not_in_corpus") else outcome
 
 
@@ -307,7 +339,7 @@ def _rights_line(case: rules.RightsCase, result: rules.TaxingRightsResult, caps_
 
 
 def section(part: Part, cite: Cite) -> Section:
-    return Section(part.label, tuple(_Builder(cite).run(part.run, part.topic)), part.topic)
+    return Section(part.label, tuple(_Builder(cite).run(part.run, part.topic)))
 
 
 def build_card(parts: Sequence[Part], cite: Cite, language: str, treaties: Sequence[str],
@@ -338,5 +370,3 @@ def _premise(stated: Sequence[float], rates: Sequence[CardRate]) -> Line | None:
     return Line("intro", say("stated_rate_confirmed", stated=Join(tuple(Rate(v) for v in dict.fromkeys(stated)),
                                                                   ", ")))
 
-
-__all__ = ["Cite", "Part", "build_card", "say", "Treaty"]

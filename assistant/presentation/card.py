@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterator, Literal
 
-from assistant.presentation.values import Check, Join, Phrase, StateName, Status, Value, walk
+from assistant.presentation.values import Check, Join, Phrase, Status, Value, walk
 from i18n import has
 
 LineKind = Literal[
@@ -35,6 +35,16 @@ class CardRate:
 
 
 @dataclass(frozen=True)
+class About:
+    """What a block of the card answers, typed, for the views that summarise it (the triage panel)."""
+    kind: Literal["withholding", "rights", "employment"]
+    income: str | None = None
+    source_state: str | None = None
+    residence_state: str | None = None
+    verdict: Literal["work_state", "residence_only", "undetermined"] | None = None   # employment
+
+
+@dataclass(frozen=True)
 class Line:
     kind: LineKind
     text: Value                        # a catalogue key + typed params (a Phrase, or values joined)
@@ -42,6 +52,7 @@ class Line:
     refs: tuple[int, ...] = ()         # the citation numbers ([n]) this line relies on
     rates: tuple[CardRate, ...] = ()
     status: Status | None = None       # a line that is itself a condition: met / not met / unknown
+    about: About | None = None         # on the line that opens a block: what the block answers
 
     def checks(self) -> list[Check]:
         return [v for v in walk(self.text) if isinstance(v, Check)]
@@ -52,7 +63,6 @@ class Section:
     """One part of the answer: a reading of the question (labelled when there are several) and its lines."""
     label: Value | None
     lines: tuple[Line, ...]
-    topic: str | None = None
 
 
 @dataclass(frozen=True)
@@ -113,9 +123,6 @@ class Card:
 
     def rates(self) -> list[CardRate]:
         return [r for line in self.lines() for r in line.rates]
-
-    def states(self) -> set[str]:
-        return {v.code for line in self.lines() for v in walk(line.text) if isinstance(v, StateName)}
 
     def source(self, n: int) -> Source | None:
         return next((s for s in self.sources if s.n == n), None)

@@ -1,18 +1,20 @@
 """What the card lets generated text say: its rates, numbers and States as typed values, and its statements
 in plain words (for the number check, which reads passages the same way). The user's premise is left out:
-a rate the user asserted grounds nothing."""
+a rate the user asserted grounds nothing; nor does a number the user stated that the card sets against a
+threshold (values.Stated)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from assistant.presentation.card import Card, Line
-from assistant.presentation.values import Day, Formatter, Num, Rate, StateName, render, walk
+from assistant.presentation.values import Formatter, Markup, Rate, StateName, render, walk
+
+_NO_STATED = Markup(stated=lambda text: "")      # the question's own numbers ground nothing
 
 
 @dataclass(frozen=True)
 class Grounding:
     rates: frozenset[float]            # percentages the card states (0 for an exemption)
-    numbers: frozenset[float]          # other numbers: days, months, amounts, years of dates
     states: frozenset[str]             # State codes the card names
     statements: tuple[str, ...]        # each line in plain words, in the card's language
 
@@ -24,15 +26,11 @@ def _grounded_lines(card: Card) -> list[Line]:
 def grounding(card: Card) -> Grounding:
     fmt = Formatter(card.language)
     lines = _grounded_lines(card)
-    values = [v for line in lines for v in walk(line.text)]
+    values = [v for line in lines for v in walk(line.text, into_stated=False)]
     rates = {r.value for line in lines for r in line.rates} | {v.value for v in values if isinstance(v, Rate)}
-    numbers = {float(v.value) for v in values if isinstance(v, Num)} | \
-        {float(v) for v in values if isinstance(v, int) and not isinstance(v, bool)} | \
-        {float(v.value.year) for v in values if isinstance(v, Day)}
     title = fmt.text("assistant.treaty_title", name=" · ".join(fmt.treaty(t) for t in card.treaties))
-    statements = (title, *(render(line.text, fmt) for line in lines))
-    return Grounding(frozenset(rates), frozenset(numbers),
-                     frozenset(v.code for v in values if isinstance(v, StateName)),
+    statements = (title, *(render(line.text, fmt, _NO_STATED) for line in lines))
+    return Grounding(frozenset(rates), frozenset(v.code for v in values if isinstance(v, StateName)),
                      tuple(s for s in statements if s.strip()))
 
 

@@ -2,7 +2,8 @@
 its status mark. The app passes its own marks (icons) instead of replacing symbols in the text."""
 from __future__ import annotations
 
-from typing import Mapping
+from dataclasses import replace
+from typing import Callable, Mapping
 
 from assistant.presentation.card import Card, Line, Section
 from assistant.presentation.values import Formatter, Markup, Phrase, Status, render
@@ -11,12 +12,13 @@ STATUS_MARK: Mapping[Status, str] = {"met": "✔", "not_met": "✘", "unknown": 
 _PREFIX = {0: "", 1: "- ", 2: "  "}
 
 
-def markup(marks: Mapping[Status, str] = STATUS_MARK) -> Markup:
-    return Markup(emph=lambda text: f"**{text}**", mark=lambda status: marks.get(status, ""))
+def markup(marks: Mapping[Status, str] = STATUS_MARK, ref: Callable[[int], str] | None = None) -> Markup:
+    style = Markup(emph=lambda text: f"**{text}**", mark=lambda status: marks.get(status, ""))
+    return replace(style, ref=ref) if ref is not None else style
 
 
-def refs(numbers: tuple[int, ...]) -> str:
-    return " ".join(f"[{n}]" for n in numbers)
+def refs(numbers: tuple[int, ...], style: Markup | None = None) -> str:
+    return " ".join(style.ref(n) if style is not None else f"[{n}]" for n in numbers)
 
 
 def line_markdown(line: Line, fmt: Formatter, style: Markup) -> str:
@@ -26,9 +28,9 @@ def line_markdown(line: Line, fmt: Formatter, style: Markup) -> str:
     elif line.kind == "notes":
         text = f"_{fmt.text('assistant.notes')}:_ {text}"
     if line.kind == "passage":
-        text = f"{refs(line.refs)} {text}"
+        text = f"{refs(line.refs, style)} {text}"
     elif line.refs:
-        text = f"{text} {refs(line.refs)}".strip()
+        text = f"{text} {refs(line.refs, style)}".strip()
     return f"{_PREFIX[line.level]}{text}".rstrip() if text.strip() else ""
 
 
@@ -52,9 +54,11 @@ def section_markdown(section: Section, fmt: Formatter, style: Markup) -> str:
     return body
 
 
-def card_markdown(card: Card, marks: Mapping[Status, str] = STATUS_MARK) -> str:
-    """The whole card: title, premise, readings, one block per section."""
-    fmt, style = Formatter(card.language), markup(marks)
+def card_markdown(card: Card, marks: Mapping[Status, str] = STATUS_MARK,
+                  ref: Callable[[int], str] | None = None) -> str:
+    """The whole card: title, premise, readings, one block per section; `ref` writes a citation number
+    (the app's is a link to the source)."""
+    fmt, style = Formatter(card.language), markup(marks, ref)
     names = " · ".join(fmt.treaty(t) for t in card.treaties)
     body = "\n\n".join(x for x in (section_markdown(s, fmt, style) for s in card.sections) if x)
     before = [line_markdown(x, fmt, style) for x in ((card.premise,) if card.premise else ()) + card.intro]

@@ -4,6 +4,7 @@ text only on request. Plain text and escaped HTML, both from the same paragraphs
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 
 from assistant.presentation.card import Card, Line, Section, missing_questions
@@ -37,6 +38,9 @@ class Reply:
     @property
     def html(self) -> str:
         return "".join(f"<p>{html.escape(p)}</p>" for p in self.paragraphs)
+
+
+_MARKER = re.compile(r"\s*\[\d+\]")     # a passage marker of the app's sources: nothing to the customer
 
 
 def _sentence(text: str) -> str:
@@ -94,7 +98,9 @@ def _answer(card: Card, fmt: Formatter, chosen: list[tuple[Section, tuple[Line, 
         body = _paragraphs(lines, fmt, frozenset(x.kind for x in lines), style)
         if section.label is not None and body:
             body = [_sentence(f"{render(section.label, fmt)}:"), *body]
-        paragraphs += body
+        for paragraph in body:
+            if paragraph not in paragraphs:                          # a note two blocks share, said once
+                paragraphs.append(paragraph)
     return paragraphs
 
 
@@ -118,15 +124,20 @@ def _basis(card: Card, fmt: Formatter, numbers: list[int]) -> str:
     return fmt.text("presentation.reply.basis", items="; ".join(names)) if names else ""
 
 
-def reply(card: Card, quotes: bool = False, limit: int = REPLY_CHARS) -> Reply:
+def reply(card: Card, quotes: bool = False, limit: int = REPLY_CHARS, paragraph: str = "") -> Reply:
     """The reply: the answer's lines tier by tier while the whole stays within `limit` characters (the first
-    tier always), then the legal basis, the questions, the closing and the disclaimer."""
+    tier always), then the legal basis, the questions, the closing and the disclaimer. `paragraph` is the
+    model's plain-language paragraph, already checked sentence by sentence against the card (assistant.claims):
+    it opens the answer, without its passage markers; the card's own lines follow it."""
     fmt = Formatter(card.language)
     asked = missing_questions(card.missing_facts)
     names = " · ".join(fmt.treaty(t) for t in card.treaties)
     head = [fmt.text("presentation.reply.greeting")]
     if names:
         head.append(fmt.text("presentation.reply.intro", name=names))
+    plain = " ".join(_MARKER.sub("", paragraph).split())
+    if plain:
+        head.append(plain)
     tail = [fmt.text("presentation.reply.questions", items=render(Join(asked), fmt))] if asked else []
     tail += [fmt.text("presentation.reply.closing"), fmt.text("presentation.reply.disclaimer")]
     best: list[str] = []

@@ -92,7 +92,14 @@ class Emph:
     value: "Value"
 
 
-Value = Union[str, int, Rate, Num, StateName, Treaty, Topic, Day, Phrase, Check, Join, Paren, Emph]
+@dataclass(frozen=True)
+class Stated:
+    """A number the question states, shown against a threshold ("18 meses < 2 anos"): the user's own figure,
+    so it grounds nothing an explanation says."""
+    value: "Value"
+
+
+Value = Union[str, int, Rate, Num, StateName, Treaty, Topic, Day, Phrase, Check, Join, Paren, Emph, Stated]
 
 
 def phrase_of(message: rules.Message) -> Phrase:
@@ -187,6 +194,8 @@ class Markup:
     emph: Callable[[str], str] = lambda text: text
     mark: Callable[[Status], str] = lambda status: ""
     keys: Mapping[str, str] = field(default_factory=dict)   # a view's shorter wording of some phrases
+    ref: Callable[[int], str] = lambda n: f"[{n}]"           # a citation number (the app makes it a link)
+    stated: Callable[[str], str] = lambda text: text        # the question's own numbers (grounding drops them)
 
 
 PLAIN = Markup()
@@ -225,22 +234,27 @@ def render(value: Value, fmt: Formatter, markup: Markup = PLAIN) -> str:
         return f"({render(value.value, fmt, markup)})"
     if isinstance(value, Emph):
         return markup.emph(render(value.value, fmt, markup))
+    if isinstance(value, Stated):
+        return markup.stated(render(value.value, fmt, markup))
     raise TypeError(f"not a card value: {value!r}")
 
 
-def walk(value: Value):
-    """Every value inside `value`, itself first (for views that collect rates, States, statuses)."""
+def walk(value: Value, into_stated: bool = True):
+    """Every value inside `value`, itself first (for views that collect rates, States, statuses); without the
+    question's own numbers when into_stated is False (what the card grounds)."""
+    if isinstance(value, Stated) and not into_stated:
+        return
     yield value
     if isinstance(value, Phrase):
         for v in value.params.values():
-            yield from walk(v)
+            yield from walk(v, into_stated)
     elif isinstance(value, Check):
-        yield from walk(value.phrase)
+        yield from walk(value.phrase, into_stated)
     elif isinstance(value, Join):
         for v in value.items:
-            yield from walk(v)
-    elif isinstance(value, (Paren, Emph)):
-        yield from walk(value.value)
+            yield from walk(v, into_stated)
+    elif isinstance(value, (Paren, Emph, Stated)):
+        yield from walk(value.value, into_stated)
 
 
 def msg(language: str, key: str, default: str | None = None, **values: object) -> str:

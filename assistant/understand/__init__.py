@@ -88,6 +88,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     homes = ("home",) if {"immovable_property", "capital_gains"} & set(topic_list) else ()
     work = () if set(topic_list[:1]) & {"immovable_property", "capital_gains"} else ("work",)
     sources = ("source", *work, "property", *homes, "pe")
+    if work and is_employment(topic_list):
+        sources = ("work", "source", "property", *homes, "pe")   # a salary comes from where the work is done
     way = direction(folded, mentions, treaties, residence_states, role(*sources), lang, bool(topic_list))
     parties = set(treaties.get(way.treaty, ())) if way.treaty else set()
     work_state = (role("work") or (None,))[0]
@@ -113,7 +115,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         side_notes=found.side_notes, facts=rights.facts, host_state=rights.host_state,
         pe_state=(role("pe") or (None,))[0], stays=stated.stays,
         stay_days=stated.stay_days,
-        stay_months=stated.stay_months, employer_resident_in_work_state=stated.employer_resident_in_work_state,
+        stay_months=stated.stay_months, stay_unit=stated.stay_unit, employer_resident_in_work_state=stated.employer_resident_in_work_state,
         borne_by_pe=stated.borne_by_pe, fiscal_year=stated.fiscal_year, tiebreaker=stated.tiebreaker,
         injection=injection(folded), evasion=evasion(folded), mentions_mli=mentions_mli(folded), stated_rates=stated.stated_rates,
         readings=way.readings,

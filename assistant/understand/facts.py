@@ -89,8 +89,11 @@ def _sub_case(hits: Hits, field: str) -> str | None:
 
 
 def _paid_by_government(hits: Hits, g: Grammar) -> bool:
-    """"do governo português", "from the Brazilian government", "pelo Estado": a government pays."""
-    return any("from_preps" in g.categories_before(m.start - 1, 3) for m in hits("government"))
+    """"do governo português", "from the Brazilian government", "pelo Estado": a government pays; not "uma
+    agência 100% do Governo", "propriedade do Estado": an entity the government owns."""
+    owned = {i for m in hits("government_owned") for i in range(m.end, m.end + 4)}
+    return any("from_preps" in g.categories_before(m.start - 1, 3) and not owned & set(range(m.start - 3, m.start))
+               for m in hits("government"))
 
 
 def _pension_kind(hits: Hits, g: Grammar, topic_list: tuple[str, ...]) -> str | None:
@@ -135,8 +138,12 @@ class _Amounts:
     loan_term_years: float | None
     stay_days: float | None
     stay_months: float | None
+    stay_unit: str | None                # the unit the stay was written in: "days" | "weeks" | "months" | "years"
 
 
+# The longest stay any treaty's rule counts (students' 4 years in BR-ES 21(2)... with margin): a longer "stay"
+# is a career or a life somewhere, not a stay.
+_LONGEST_STAY_MONTHS = 6 * 12
 _HOLDING_TOPICS = {"dividends", "capital_gains", "double_taxation_relief"}
 _IN_MONTHS = {"years": 12.0, "months": 1.0, "weeks": 12 / 52, "days": 12 / 365}
 _RULE_WORDS = {"dos", "the", "los", "de", "os", "regra", "rule", "regla", "limite", "limit", "mais", "more", "than"}
@@ -167,7 +174,7 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         else:
             rates.append(q.value)
 
-    held = loan_term = days = months = None
+    held = loan_term = days = months = unit = None
     for q in durations(folded, lang):
         i = _token_at(tokens, q.start)
         if q.value == 183 and q.unit == "days" and i > 0 and tokens[i - 1].norm in _RULE_WORDS:
@@ -188,9 +195,11 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
             kind = "stay"
         else:
             continue
-        if _an_age(folded, q) or (kind != "stay" and _time_lived(folded, q.start)):
-            continue                                   # "tenho 40 anos", "moro há 12 anos em Lisboa": no period
         in_months = q.value * _IN_MONTHS[q.unit]
+        if _an_age(folded, q) or (_time_lived(folded, q.start) and (kind != "stay" or in_months > 12)):
+            continue                                   # "tenho 40 anos", "moro há 12 anos em Lisboa": no period
+        if kind == "stay" and in_months > _LONGEST_STAY_MONTHS:
+            continue                                   # "trabalhei 20 anos na Prefeitura": a career, not a stay
         if _lower_bound(folded, q.start):       # "há mais de um ano": at least that long
             if kind == "stay" and q.unit == "days" and days is None:
                 days = q.value + 1
@@ -202,8 +211,9 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         elif kind == "stay" and q.unit == "days" and days is None:
             days = q.value
         elif kind == "stay" and q.unit != "days" and months is None:
-            months = round(in_months, 2)
-    return _Amounts(holding_pct, tuple(rates), held, loan_term, days, months)
+            months, unit = round(in_months, 2), q.unit
+    return _Amounts(holding_pct, tuple(rates), held, loan_term, days, months,
+                    "days" if days is not None and months is None else unit)
 
 
 _AGE_BEFORE = re.compile(r"\b(?:tenho|tengo|tinha|tenia|tiene|aos|a los|at|aged|age of|idade de|edad de|"
@@ -300,6 +310,7 @@ class StatedFacts:
     fiscal_year: int | None
     tiebreaker: TiebreakerFacts | None
     stated_rates: tuple[float, ...]
+    stay_unit: str | None = None
 
 
 def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[str, ...], grammar: Grammar,
@@ -340,6 +351,11 @@ def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[st
         employment_kind=_sub_case(hits, "employment_kind"),
         student_payment_origin=_sub_case(hits, "student_payment_origin") if "students" in topic_list else None,
         invited_to_teach_or_research=_flag(hits, tokens, lang, "invited") if "professors" in topic_list else None,
+        student_practical_training=_flag(hits, tokens, lang, "practical_training") if "students" in topic_list
+        else None,
+        stay_years=1.0 if hits("first_year") and {"students", "professors"} & set(topic_list) else None,
+        government_business=_flag(hits, tokens, lang, "government_business")
+        if {"government_service", "pensions", "employment"} & set(topic_list) else None,
         government_debt=True if hits("government_debt") and "interest" in topic_list else None,
         fixed_base_in_source=_flag(hits, tokens, lang, "fixed_base", "fixed_base_false"),
     )
@@ -347,7 +363,7 @@ def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[st
                                           attributable)
     return StatedFacts(facts, stays, amounts.stay_days, amounts.stay_months, employer_in_work, borne, fiscal_year,
                        _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)))),
-                       amounts.stated_rates)
+                       amounts.stated_rates, amounts.stay_unit)
 
 
 def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple[str, ...]], parties: set[str],

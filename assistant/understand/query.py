@@ -43,6 +43,7 @@ class Query:
     stays: tuple[tuple[date, date], ...] = ()
     stay_days: float | None = None
     stay_months: float | None = None
+    stay_unit: str | None = None                   # the unit the stay was written in ("years": "2 anos")
     employer_resident_in_work_state: bool | None = None
     borne_by_pe: bool | None = None
     fiscal_year: int | None = None

@@ -62,6 +62,11 @@ def read_facts(query: Query) -> dict[str, FactValue]:
         value = getattr(query, name)
         if value is not None:
             out[name] = _plain(value)
+    if query.stay_months is not None:               # a stay is stated once, in the unit it was written in
+        out.pop("stay_years", None)
+        if query.stay_unit == "years":
+            out["stay_years"] = round(query.stay_months / 12, 2)
+            del out["stay_months"]
     if "stay_days" not in out and query.stays:      # dates of stay: the days they cover, both ends counted
         out["stay_days"] = sum((end - start).days + 1 for start, end in query.stays)
     tb = query.tiebreaker
@@ -88,9 +93,19 @@ def deciding(query: Query) -> frozenset[str]:
     return frozenset(names)
 
 
+def _said(name: str, value: FactValue, topics: tuple[str, ...]) -> bool:
+    """A nationality is stated ("sou portuguesa"); not being a national of the other State is only inferred
+    from it, and one nationality is a tie-breaker fact only when the question is about residence."""
+    if name in _NATIONAL:
+        return value is True
+    if name == "nationality":
+        return "residence" in topics or (isinstance(value, list) and len(value) > 1)
+    return True
+
+
 def stated_facts(query: Query) -> dict[str, FactValue]:
     """The facts the question states that decide its answer, by the ticket bank's names."""
-    found = read_facts(query)
+    found = {name: value for name, value in read_facts(query).items() if _said(name, value, query.topics)}
     if not query.topics:
         return found
     keep = deciding(query)

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator
 
-WORDS = ("Segundo a convenção, ", "a resposta ", "está no cartão ", "acima. ")
+WORDS = ("Em resumo, ", "consulte ", "o cartão ", "acima. ")
 
 
 def _handler(delay_s: float):

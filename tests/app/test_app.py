@@ -1,5 +1,6 @@
 """Streamlit AppTest: the chat shows the rule's rate with a citation, asks for missing facts with quick
 inputs, and stores redacted feedback; the tools call rules/ and show their result."""
+import json
 import sqlite3
 
 import pytest
@@ -83,6 +84,13 @@ def test_feedback_writes_a_redacted_row(app, app_env):
     assert "529.982.247-25" not in comment and "joao@example.pt" not in comment
     assert "[CPF]" in comment and "[EMAIL]" in comment
     assert "21 123 4567" not in comment and "123456789" not in comment and "[TELEFONE]" in comment
+    # the answer is in the team's conversation history too, redacted, under this session
+    with sqlite3.connect(app_env["TREATY_FEEDBACK_DB"]) as conn:
+        session, question, answer_json = conn.execute(
+            "SELECT session_id, question, answer_json FROM conversation_turns ORDER BY id DESC LIMIT 1").fetchone()
+    assert session == app.session_state["session_id"]
+    assert "[NIF]" in question and "juros do Brasil" in question
+    assert json.loads(answer_json)["treaty"] == "PT-BR" and "123456789" not in answer_json
 
 
 def _open(at: AppTest, page: str) -> AppTest:
@@ -109,7 +117,7 @@ def test_tiebreaker_wizard_decides_on_permanent_home(app):
     app.selectbox(key="tb-treaty").set_value("PT-BR").run()
     app.radio(key="tb-PT-BR-individual-home").set_value(("PT",)).run()
     assert not app.exception
-    assert any("Residente apenas de **Portugal**" in s.value for s in app.success)
+    assert any("Residente apenas **de Portugal**" in s.value for s in app.success)
 
 
 def test_183_day_calculator_counts_each_treaty_window(app):

@@ -66,18 +66,18 @@ def test_two_part_ticket_in_each_language(app_url, lang):
             page = context.new_page()
             page.goto(app_url)
             box = page.get_by_test_id("stChatInputTextArea")
-            box.wait_for(timeout=60_000)
+            box.wait_for(timeout=180_000)
             # The UI speaks the browser's language.
             assert box.get_attribute("placeholder") == t(lang, "app.chat.placeholder")
             page.get_by_role("link", name=t(lang, "app.nav.rates")).wait_for(timeout=10_000)
             page.get_by_text(t(lang, "app.chat.covered_title")).first.wait_for(timeout=10_000)
             _ask(page, TICKETS[lang])
-            page.get_by_text(t(lang, "app.triage.title"), exact=True).first.wait_for(timeout=10_000)
+            page.get_by_text(t(lang, "app.triage.title"), exact=True).first.wait_for(timeout=120_000)
 
             # The answer fits in two screens; its sources are collapsed; no paragraph is shown twice.
             answer = _assistant_messages(page).last
             assert answer.bounding_box()["height"] <= 2 * VIEWPORT["height"]
-            heads = [h.inner_text() for h in page.locator(".src-head").all()]
+            heads = [h.text_content() for h in page.locator(".src-head").all()]
             assert heads, "the answer lists its sources"
             labels = [re.sub(r"^(\[\d+\]\s*)+", "", h) for h in heads]
             assert len(labels) == len(set(labels)), labels
@@ -97,7 +97,11 @@ def test_two_part_ticket_in_each_language(app_url, lang):
 
             # A follow-up fact updates the answer in place (the earlier version one click away).
             before = _card(page).inner_text()
-            form = page.get_by_test_id("stForm").filter(has_text=t(lang, "app.follow_up.title")).first
+            title = t(lang, "app.follow_up.title", n=0).split("(")[0].strip()
+            expander = page.get_by_test_id("stExpander").filter(has_text=title).first
+            form = expander.get_by_test_id("stForm")
+            if not form.is_visible():
+                expander.locator("summary").click()
             form.locator("[data-testid='stRadio'] label").first.click()
             form.get_by_role("button", name=re.compile(re.escape(t(lang, "app.follow_up.submit")))).click()
             page.get_by_text(t(lang, "app.answer.previous", n=1)).first.wait_for(timeout=ANSWER_MS)

@@ -1,11 +1,14 @@
-"""The feedback store writes one redacted row per rating and exports it as CSV."""
+"""The feedback store writes one redacted row per rating and exports it as CSV, on SQLite and on a real
+PostgreSQL (the `store_url` fixture runs each test on both)."""
 import csv
 import io
 import json
 import sqlite3
 
 import pytest
+import sqlalchemy as sa
 
+from app_support.database import FEEDBACK, engine
 from app_support.feedback import COLUMNS, FeedbackError, FeedbackStore
 from assistant.answer import Answer, CitationRef
 from assistant.apply_rules import RuleRun
@@ -26,12 +29,11 @@ def _answer() -> Answer:
                                                           Facts(beneficiary_kind="individual"))]))
 
 
-def test_record_writes_a_redacted_row(tmp_path):
-    store = FeedbackStore(tmp_path / "sub" / "fb.sqlite3")
+def test_record_writes_a_redacted_row(store_url):
+    store = FeedbackStore(store_url)
     row_id = store.record(_answer(), -1, "A taxa está errada; o meu IBAN é PT50 0002 0123 1234 5678 9015 4")
-    with sqlite3.connect(tmp_path / "sub" / "fb.sqlite3") as conn:
-        conn.row_factory = sqlite3.Row
-        row = dict(conn.execute("SELECT * FROM feedback WHERE id = ?", (row_id,)).fetchone())
+    with engine(store_url).connect() as conn:
+        row = dict(conn.execute(sa.select(FEEDBACK).where(FEEDBACK.c.id == row_id)).one()._mapping)
     assert row["rating"] == -1
     assert "123456789" not in row["question"] and "[NIF]" in row["question"]
     assert "joao@example.pt" not in row["question"] and "30%" in row["question"]
@@ -45,13 +47,14 @@ def test_record_writes_a_redacted_row(tmp_path):
     assert (row["treaty"], row["llm_backend"], row["total_ms"]) == ("PT-BR", "none", 42.5)
 
 
-def test_rating_must_be_up_or_down(tmp_path):
+def test_rating_must_be_up_or_down(store_url):
     with pytest.raises(ValueError):
-        FeedbackStore(tmp_path / "fb.sqlite3").record(_answer(), 0)
+        FeedbackStore(store_url).record(_answer(), 0)
+    assert FeedbackStore(store_url).rows() == []
 
 
-def test_export_csv_has_every_row_and_column(tmp_path):
-    store = FeedbackStore(tmp_path / "fb.sqlite3")
+def test_export_csv_has_every_row_and_column(store_url):
+    store = FeedbackStore(store_url)
     assert list(csv.reader(io.StringIO(store.export_csv()))) == [list(COLUMNS)]
     store.record(_answer(), 1)
     store.record(_answer(), -1, "comentário")
@@ -65,18 +68,29 @@ def test_unwritable_path_gives_a_portuguese_error(tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
     with pytest.raises(FeedbackError, match="Não foi possível"):
-        FeedbackStore(blocker / "fb.sqlite3").record(_answer(), 1)
+        FeedbackStore(f"sqlite:///{blocker / 'fb.sqlite3'}").record(_answer(), 1)
+
+
+def test_unreachable_server_gives_a_portuguese_error_without_the_password():
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again: nothing listens there
+    with pytest.raises(FeedbackError, match="Não foi possível") as info:
+        FeedbackStore(f"postgresql+psycopg://u:segredo@127.0.0.1:{port}/x").record(_answer(), 1)
+    assert "segredo" not in str(info.value) and str(port) in str(info.value)
 
 
 def test_database_runs_in_wal_mode(tmp_path):
-    store = FeedbackStore(tmp_path / "fb.sqlite3")
+    store = FeedbackStore(f"sqlite:///{tmp_path / 'fb.sqlite3'}")
     store.record(_answer(), 1)
     with sqlite3.connect(tmp_path / "fb.sqlite3") as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-def test_a_retried_click_never_duplicates(tmp_path):
-    store = FeedbackStore(tmp_path / "fb.sqlite3")
+def test_a_retried_click_never_duplicates(store_url):
+    store = FeedbackStore(store_url)
     first = store.record(_answer(), 1, key="turn-1")
     again = store.record(_answer(), 1, key="turn-1")  # the confirmation was lost; the user clicks again
     changed = store.record(_answer(), -1, "afinal não", key="turn-1")
@@ -96,7 +110,7 @@ def test_a_database_made_before_keys_gains_them(tmp_path):
                      "guardrail_action TEXT)")
         conn.execute("INSERT INTO feedback (created_at, rating, question, answer, citations, rule_results) "
                      "VALUES ('2026-01-01', 1, 'q', 'a', '[]', '[]')")
-    store = FeedbackStore(path)
+    store = FeedbackStore(f"sqlite:///{path}")
     store.record(_answer(), -1, key="k")
     store.record(_answer(), -1, key="k")
     assert [r["rating"] for r in store.rows()] == [1, -1]

@@ -5,8 +5,8 @@ import re
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from app_support.render import condition_line
 from app_support.conversation import Turn, Version
+from app_support.render import condition_line
 from assistant.answer import Answer
 from tests.app.conftest import APP, REPO
 

@@ -7,6 +7,7 @@ from app_support.quick_inputs import QUICK_INPUTS, quick_inputs_for, to_facts
 from app_support.render import outcome_text, reply_text, source_label, technical_rows, triage_rows
 from assistant.answer import Answer, CitationRef
 from assistant.apply_rules import RuleRun
+from assistant.presentation.build import Part, build_card
 from assistant.understand import Query
 from ingest.units import ParsedDocument, Unit
 from rules import taxing_rights, withholding_cap
@@ -84,10 +85,9 @@ def _answer(**kw) -> Answer:
     return Answer(**base)
 
 
-def test_reply_falls_back_to_the_card_and_ends_with_the_disclaimer_in_the_ticket_language():
-    reply = reply_text(_answer(follow_up="¿Quién es el beneficiario?"))
-    assert reply.startswith("**15%** [1]") and "¿Quién es el beneficiario?" in reply
-    assert reply.endswith("Información general, no constituye asesoramiento jurídico.")
+def test_the_reply_shown_is_the_answers_plain_reply_or_its_message():
+    assert reply_text(_answer(reply="Hola:\n\nComo máximo 15%.")) == "Hola:\n\nComo máximo 15%."
+    assert reply_text(_answer(answer="Porcentaje no válido.", card="", abstained=True)) == "Porcentaje no válido."
 
 
 def test_triage_speaks_to_the_agent_in_the_ui_language_and_keeps_codes_for_the_details():
@@ -96,8 +96,9 @@ def test_triage_speaks_to_the_agent_in_the_ui_language_and_keeps_codes_for_the_d
                   topic="dividends", facts=facts)
     run = RuleRun(withholding=[withholding_cap("BR-ES", "dividends", "ES", facts)],
                   rights=[taxing_rights("PT-BR", "pensions", "PT", Facts(pension_kind="social_security"))])
+    card = build_card([Part(None, "dividends", run)], lambda c: None, "es", ["BR-ES"], [], ["beneficiary_kind"])
     answer = _answer(query=query, missing_facts=["beneficiary_kind"], llm={"backend": "none", "model": ""},
-                     timings_ms={"understand": 3.2, "total": 120.0}, rule_results=run)
+                     timings_ms={"understand": 3.2, "total": 120.0}, rule_results=run, card_data=card)
     rows = dict(triage_rows(answer, "en"))
     assert rows["Treaty"] == "Brazil–Spain"
     assert "Spain (source) may withhold; Brazil (residence) taxes" in rows["Who may tax"]
@@ -113,7 +114,10 @@ def test_triage_speaks_to_the_agent_in_the_ui_language_and_keeps_codes_for_the_d
 def test_rates_follow_the_language_and_labels_are_short():
     assert outcome_text("cap", 12.5, "pt") == "Taxa máxima de 12,5% no Estado da fonte"
     assert outcome_text("cap", 30.0, "en") == "Maximum rate of 30% in the source State"
-    assert source_label("PT-BR", ("convention",), "18", "2", None, "pt") == "Convenção Portugal–Brasil, art. 18.º, n.º 2"
+    assert source_label("PT-BR", ("convention",), "18", "2", None, "pt") == \
+        "Convenção Portugal–Brasil, art. 18.º, n.º 2"
     assert source_label("BR-ES", ("convention",), "12", "2", "a", "es") == \
         "Convenio Brasil–España, art. 12, apartado 2, letra a)"
     assert source_label("PT-JP", ("summary",), "10", "2", "a", "en") == "Portugal–Japan Treaty summary, Art. 10(2)(a)"
+    assert source_label("PT-BR", ("ministerial_order",), "I", "2", None, "pt") == \
+        "Portaria brasileira da Convenção Portugal–Brasil, ponto I, n.º 2"

@@ -94,3 +94,52 @@ def test_scripted_contradictions_are_dropped(make_assistant, question, reply, ke
     assert answer.explanation == kept, answer.guardrail.dropped
     assert answer.guardrail.sentences_dropped == dropped and answer.guardrail.action == "trimmed"
     assert all(d.split(" — ")[0][:40] not in answer.answer for d in answer.guardrail.dropped)
+
+
+# ---------------------------------------------------------------- "a State cannot tax" (issue 21), subsumed here
+
+ISSUE_SENTENCE = ("los dividendos de Brasil no pueden ser gravados en España, ya que España puede gravar hasta un "
+                  "máximo de 15% [1]")
+
+
+def _br_es_dividends() -> RuleRun:
+    facts = Facts(beneficiary_kind="individual")
+    return RuleRun(withholding=[rules.withholding_cap("BR-ES", "dividends", "BR", facts)])
+
+
+def test_a_state_said_not_to_tax_that_may_tax_is_refused():
+    run = _br_es_dividends()
+    verdict = check_sentence(ISSUE_SENTENCE, _grounds(run, ("hasta un máximo de 15%",), language="es"))
+    assert not verdict.ok and StateClaim("ES", "not") in verdict.contradictions
+
+
+@pytest.mark.parametrize("text, language, state", [
+    (ISSUE_SENTENCE, "es", "ES"),
+    ("Espanha não pode tributar estes dividendos [1].", "pt", "ES"),
+    ("Os dividendos não podem ser tributados no Brasil [1].", "pt", "BR"),
+    ("Spain cannot tax the dividends [1].", "en", "ES"),
+    ("The dividends are not taxable in Brazil [1].", "en", "BR"),
+    ("Brasil no puede gravar los dividendos [1].", "es", "BR"),
+])
+def test_denials_in_three_languages(text, language, state):
+    assert StateClaim(state, "not") in state_claims(text, language, STATES)
+    verdict = check_sentence(text, _grounds(_br_es_dividends(), ("15%",), language=language))
+    assert StateClaim(state, "not") in verdict.contradictions
+
+
+@pytest.mark.parametrize("text, language", [
+    ("Os dividendos não podem ser tributados no Brasil acima de 15% [1].", "pt"),      # a cap, not a denial
+    ("Spain may tax the dividends; Brazil may tax them too, at most 15% [1].", "en"),
+    ("Brasil puede gravar hasta un máximo de 15% [1].", "es"),
+])
+def test_caps_and_grants_are_not_denials(text, language):
+    assert check_sentence(text, _grounds(_br_es_dividends(), ("15%",), language=language)).ok
+
+
+def test_the_issue_sentence_never_reaches_the_user(make_assistant):
+    model = scripted(ISSUE_SENTENCE + ".")
+    question = "Vivo en España y cobro dividendos de una empresa de Brasil. ¿Qué impuesto pagan?"
+    answer = make_assistant(model).ask(question)
+    assert answer.treaty == "BR-ES" and 15 in [r.value for r in answer.rates]
+    assert answer.guardrail.action == "fallback" and not answer.explanation
+    assert "ES:not" in answer.guardrail.dropped[0]

@@ -14,7 +14,7 @@ from assistant.__main__ import main
 from config import REPO_ROOT
 
 ANSWER_FIELDS = {"question": str, "language": str, "answer": str, "abstained": bool, "rates": list,
-                 "citations": list, "guardrail": dict, "llm": dict, "timings_ms": dict}
+                 "citations": list, "guardrail": dict, "llm": dict, "timings_ms": dict, "reply": str}
 RATE_FIELDS = {"value": (int, float), "income": str, "source_state": str, "residence_state": str,
                "condition": str, "citation": str}
 CITATION_FIELDS = {"n": int, "doc": str, "treaty": str, "article": str, "quote": str}
@@ -176,6 +176,18 @@ def test_a_clean_batch_exits_zero(make_assistant, tmp_path, capsys):
                      encoding="utf-8")
     assert main(["ask", "--batch", str(batch), "--json"], make_assistant()) == 0
     assert json_lines(capsys.readouterr().out)[0]["treaty"] == "PT-BR"
+
+
+def test_ask_json_carries_a_plain_reply_with_quotes_only_on_request(make_assistant, capsys):
+    question = "Vivo en España y cobro cánones de una empresa brasileña por una patente."
+    assert main(["ask", question, "--json"], make_assistant()) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert plain["reply"].startswith("Hola:") and "del Convenio Brasil–España" in plain["reply"]
+    assert "**" not in plain["reply"] and "[1]" not in plain["reply"] and "“" not in plain["reply"]
+    assert main(["ask", question, "--json", "--quotes"], make_assistant()) == 0
+    quoted = json.loads(capsys.readouterr().out)["reply"]
+    rule_quote = next(c["quote"] for c in plain["citations"] if c["source"] == "rule")
+    assert f"“{rule_quote}”" in quoted and len(quoted) > len(plain["reply"])
 
 
 def test_empty_question_gets_the_json_error_not_usage(make_assistant, capsys):

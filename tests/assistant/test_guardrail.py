@@ -1,7 +1,5 @@
 from datetime import date
 
-import pytest
-
 from assistant.apply_rules import RuleRun
 from assistant.guardrail import citation_refs, numbers_in, verify
 from rules import Facts, employment_183_days, taxing_rights, withholding_cap
@@ -211,59 +209,3 @@ def test_a_capped_income_with_its_relief_does_not_allow_an_exemption_claim():
     assert run.rights[0].cases and not run.gives_exemption
     assert not verify("Os dividendos estão isentos no Brasil [1].", ["no máximo 15%"], {1},
                       exemption_given=run.gives_exemption).ok
-
-
-# ---- "a State cannot tax" against a rule that lets it tax (issue 21) -----------------------------------------
-ISSUE_SENTENCE = ("los dividendos de Brasil no pueden ser gravados en España, ya que España puede gravar hasta un "
-                  "máximo de 15% [1]")
-
-
-def test_a_state_said_not_to_tax_that_may_tax_is_refused():
-    run = _run(withholding=[withholding_cap("BR-ES", "dividends", "BR", Facts(beneficiary_kind="individual"))])
-    assert {"BR", "ES"} <= run.states_that_may_tax and not run.gives_exemption
-    verdict = verify(ISSUE_SENTENCE, ["hasta un máximo de 15%"], {1}, exemption_given=run.gives_exemption,
-                     may_tax=run.states_that_may_tax)
-    assert not verdict.ok and verdict.contradicted_states == ["ES"] and "ES" in verdict.problems()
-
-
-@pytest.mark.parametrize("text, state", [
-    (ISSUE_SENTENCE, "ES"),
-    ("Espanha não pode tributar estes dividendos [1].", "ES"),
-    ("Os dividendos não podem ser tributados em Portugal [1].", "PT"),
-    ("Spain cannot tax the dividends [1].", "ES"),
-    ("The dividends are not taxable in Brazil [1].", "BR"),
-    ("Brasil no puede gravar los dividendos [1].", "BR"),
-])
-def test_denials_in_three_languages(text, state):
-    from assistant.guardrail import denied_states
-    assert denied_states(text) == [state]
-    assert not verify(text, ["15%"], {1}, may_tax=frozenset({"PT", "BR", "ES"})).ok
-
-
-@pytest.mark.parametrize("text", [
-    "Os dividendos não podem ser tributados no Brasil acima de 15% [1].",       # a cap, not a denial
-    "Spain may tax the dividends; Brazil may tax them too, at most 15% [1].",
-    "Brasil puede gravar hasta un máximo de 15% [1].",
-])
-def test_caps_and_grants_are_not_denials(text):
-    assert verify(text, ["15%"], {1}, may_tax=frozenset({"PT", "BR", "ES"})).ok
-
-
-def test_a_denial_the_rules_agree_with_passes():
-    run = _run(rights=[taxing_rights("PT-BR", "pensions", "PT", Facts(pension_kind="social_security"))])
-    denied = {sr.state for r in run.rights for c in r.cases for sr in c.rights if sr.right in ("none", "exempt")}
-    assert denied and not denied & run.states_that_may_tax
-    state = sorted(denied)[0]
-    name = {"PT": "Portugal", "BR": "o Brasil"}[state]
-    assert verify(f"{name} não pode tributar esta pensão [1].", [], {1}, exemption_given=run.gives_exemption,
-                  may_tax=run.states_that_may_tax).ok
-
-
-def test_the_issue_sentence_never_reaches_the_user(make_assistant):
-    from tests.assistant.conftest import scripted
-
-    model = scripted(ISSUE_SENTENCE + ".", ISSUE_SENTENCE + ".")
-    answer = make_assistant(model).ask("Vivo en España y cobro dividendos de una empresa de Brasil. ¿Qué impuesto pagan?")
-    assert answer.treaty == "BR-ES" and 15 in [r.value for r in answer.rates]
-    assert answer.guardrail.action == "fallback" and not answer.explanation
-    assert any("ES" in note for note in answer.guardrail.notes)

@@ -178,7 +178,8 @@ def test_only_checked_sentences_are_streamed(make_assistant):
 
 
 def test_a_timeout_keeps_the_sentences_already_checked(make_assistant):
-    model = StallingModel(messages=iter([AIMessage(content="O limite é 10% [1]. Depois mais texto sem fim nunca acaba")]),
+    reply = "O limite é 10% [1]. Depois mais texto sem fim nunca acaba"
+    model = StallingModel(messages=iter([AIMessage(content=reply)]),
                           fast=13)
     answer = make_assistant(model, llm_timeout_s=2.5).ask(DIVIDENDS_COMPANY)
     assert answer.explanation == "O limite é 10% [1]."
@@ -212,3 +213,13 @@ def test_employment_with_dates(make_assistant):
                                   "setembro de 2024 para uma empresa brasileira. Pago imposto em Espanha?")
     assert answer.treaty == "BR-ES"
     assert "214 dias" in answer.card or "214 días" in answer.card
+
+
+def test_the_checked_paragraph_opens_the_reply_and_a_failed_one_leaves_the_deterministic_reply(make_assistant):
+    plain = make_assistant().ask(DIVIDENDS_COMPANY).reply
+    model = scripted("Com os factos dados, o Brasil pode reter no máximo 10% [1].")
+    good = make_assistant(model).ask(DIVIDENDS_COMPANY)
+    assert "Com os factos dados, o Brasil pode reter no máximo 10%." in good.reply and "[1]" not in good.reply
+    assert good.reply != plain and all(p in good.reply for p in plain.split("\n\n")[2:])
+    bad = make_assistant(scripted("Os dividendos só são tributados em Portugal [1].")).ask(DIVIDENDS_COMPANY)
+    assert not bad.explanation and bad.reply == plain

@@ -38,8 +38,8 @@ def test_local_llm_end_to_end(real_assistant):
                            "há 5 anos. Qual é a taxa máxima de retenção sobre os dividendos?")
     assert answer.llm["backend"] == "local" and answer.llm["model"].endswith(".gguf")
     assert [r.value for r in answer.rates] == [10.0]
-    assert answer.guardrail.checked and answer.guardrail.action in ("passed", "regenerated", "fallback")
-    if answer.guardrail.action in ("passed", "regenerated"):
+    assert answer.guardrail.checked and answer.guardrail.action in ("passed", "trimmed", "fallback")
+    if answer.guardrail.action in ("passed", "trimmed"):
         assert answer.explanation and answer.explanation in answer.answer
     else:
         assert not answer.explanation and answer.notices

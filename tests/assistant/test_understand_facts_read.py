@@ -104,7 +104,7 @@ def test_a_building_site_duration_is_a_stay_in_months_not_a_holding(text, months
 ])
 def test_a_student_with_a_grant_has_a_stay_not_a_holding(text):
     got = read(text)
-    assert "holding_months" not in got and got["stay_months"] == 36
+    assert "holding_months" not in got and got["stay_years"] == 3          # the unit it is written in
 
 
 def test_dates_of_a_stay_are_its_days():
@@ -139,3 +139,19 @@ def test_a_pension_in_dollars_is_an_amount_not_a_country(text, usd):
 ])
 def test_where_the_pe_is(text, state):
     assert read(text)["pe_in"] == state
+
+
+@pytest.mark.parametrize("text, name, value", [
+    ("Sou estudante de engenharia no Porto e faço um estágio numa fábrica de Matosinhos; sou de Goiânia.",
+     "student_practical_training", True),
+    ("Estudo em Salamanca e trabalho num bar para me ajudar nos estudos; sou de Recife. Quem tributa?",
+     "student_practical_training", True),
+    ("I'm a commercial pilot living in Lisbon flying to São Paulo for a Portuguese airline. Who taxes my salary?",
+     "employment_kind", "ship_aircraft"),
+    ("Sou subtenente reformado da GNR e vivo em Natal, no Brasil. A minha pensão paga imposto onde?",
+     "pension_kind", "government"),
+    ("Trabajo en Madrid para la Caixa Econômica Federal, que es estatal brasileña; soy brasileño. ¿Quién grava mi "
+     "sueldo?", "government_business", True),
+])
+def test_more_deciding_facts(text, name, value):
+    assert read(text).get(name) == value

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from eval.gold import load_eval_set
-from eval.llm_compare import Item, load_items, scorer_contradictions, stratified, summarise, holds
+from eval.llm_compare import Item, holds, load_items, scorer_contradictions, stratified, summarise, verdict
 from eval.tickets import Ticket
 
 PENSION = Ticket.model_validate({
@@ -39,10 +39,14 @@ def test_scorer_judges_rates_against_the_gold_rates():
 def test_the_default_holds_only_without_shown_contradictions_and_no_loss():
     base = {"id": "a", "split": "s", "topic": "t", "language": "pt", "guardrail": "passed", "sentences_kept": 1,
             "sentences_dropped": 0, "check_contradicted": 0, "times_ms": {"total": 1.0}}
-    good = [dict(base, correct_without=True, correct_with=True, scorer_contradicted=[])]
-    assert holds(summarise(good))
-    assert not holds(summarise([dict(base, correct_without=True, correct_with=False, scorer_contradicted=[])]))
-    assert not holds(summarise([dict(base, correct_without=True, correct_with=True, scorer_contradicted=["PT:taxes"])]))
+    base["notes"] = []
+    good = [dict(base, id=str(k), correct_without=True, correct_with=True, scorer_contradicted=[]) for k in range(120)]
+    assert holds(summarise(good)) and verdict(summarise(good), 120) == "cumpre"
+    assert not holds(summarise(good[:10])) and "incompleta" in verdict(summarise(good[:10]), 120)
+    worse = good[1:] + [dict(base, correct_without=True, correct_with=False, scorer_contradicted=[])]
+    assert not holds(summarise(worse))
+    shown = good[1:] + [dict(base, correct_without=True, correct_with=True, scorer_contradicted=["PT:taxes"])]
+    assert not holds(summarise(shown)) and verdict(summarise(shown), 120) == "não cumpre"
 
 
 def test_item_keeps_its_source_gold():

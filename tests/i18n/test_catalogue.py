@@ -84,7 +84,8 @@ _WORD = re.compile(r"[^\W\d_]{3,}")
 UI_CALLS = {"markdown", "caption", "subheader", "title", "header", "info", "warning", "error", "success", "button",
             "form_submit_button", "radio", "selectbox", "multiselect", "text_input", "number_input", "date_input",
             "toggle", "checkbox", "expander", "download_button", "chat_input", "segmented_control", "spinner",
-            "dialog", "Page", "write", "code", "toast", "popover", "tabs", "link_button", "page_link", "set_page_config"}
+            "dialog", "Page", "write", "code", "toast", "popover", "tabs", "link_button", "page_link",
+            "set_page_config"}
 UI_KEYWORDS = {"label", "placeholder", "help", "title", "body", "page_title"}
 
 

@@ -6,7 +6,8 @@ client exists before the fork).
   index D with a tiny fake embedder; the child SIGKILLs itself M ms after its N-th write step (0: never).
   A step is each entry into and exit from a real write of the ingest path: a Chroma upsert/update/delete/
   rename, a collection dropped, chunks.jsonl replaced, a batch embedded. The delay lets the kill land inside
-  whatever real work follows, Chroma's own writes included. Answer: {"signal": 9} or {"exit": code, "steps": n}.
+  whatever real work follows, Chroma's own writes included. Answer: {"signal": 9} or {"exit": code, "steps": n},
+  with "seen" (as for "check" below) when the command has "check_after": true.
 - {"check": D}: what a reader of index D sees: {"state": "consistent", "texts": [text hash per chunk]} or
   {"state": "incomplete", "message": …} (IndexIncomplete), or {"state": "broken", "message": …} (anything else).
 """
@@ -24,7 +25,7 @@ from chromadb.api.models.Collection import Collection
 
 import config
 import ingest.__main__ as cli
-import ingest.index as index
+from ingest import index
 from tests.fakes import HashEmbedder
 
 _plan = {"kill_at": 0, "delay_s": 0.0, "steps": 0}
@@ -66,7 +67,10 @@ def _run(command: dict) -> dict:
     code = cli.main(command["run"])
     if command["kill_at"]:
         threading.Event().wait(_plan["delay_s"] + 0.05)  # a kill scheduled near the end still lands
-    return {"exit": code, "steps": _plan["steps"]}
+    answer: dict = {"exit": code, "steps": _plan["steps"]}
+    if command.get("check_after"):  # what a reader then sees, in the same child (one fork fewer)
+        answer["seen"] = _check(command["index_dir"])
+    return answer
 
 
 def _check(index_dir: str) -> dict:

@@ -90,7 +90,8 @@ def test_kill_at_random_points_leaves_old_new_or_reported_and_recovers(driver, s
             else:
                 assert seen["message"].startswith("índice incompleto — corra `make index`"), where
                 outcomes.append("reported")
-            assert driver.ask(run=["--quiet"], index_dir=str(target), kill_at=0, delay_ms=0)["exit"] == 0, where
-            assert driver.ask(check=str(target)) == {"state": "consistent", "texts": new}, where
+            recovered = driver.ask(run=["--quiet"], index_dir=str(target), kill_at=0, delay_ms=0, check_after=True)
+            assert recovered["exit"] == 0, where
+            assert recovered["seen"] == {"state": "consistent", "texts": new}, where
     assert len(outcomes) == 2 * KILLS_PER_PATH
     print(f"seed {SEED}: " + ", ".join(f"{k} {outcomes.count(k)}" for k in ("old", "new", "reported")))

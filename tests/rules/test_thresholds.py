@@ -23,3 +23,12 @@ def test_no_site_figure_no_test_and_bad_input_refused():
     assert construction_site("PT-JP", 10) is None            # the summary sets no site duration
     with pytest.raises(RulesInputError):
         construction_site("PT-BR", -1)
+
+
+def test_stated_days_against_the_short_stay_limit():
+    from rules.thresholds import stated_days
+    assert stated_days("PT-BR", 120).status == "met"
+    assert stated_days("PT-BR", 200).status == "not_met"            # any 12 months: whatever the dates
+    assert stated_days("BR-ES", 200).status == "unknown"            # a calendar year: it may straddle two
+    assert stated_days("BR-ES", 200, one_year=True).status == "not_met"
+    assert stated_days("PT-BR", 120).params["days"] == 120

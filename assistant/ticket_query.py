@@ -1,0 +1,162 @@
+"""The retrieval query of a long ticket: the sentences that ask, and the treaty articles of the topic read.
+
+A ticket is an e-mail with greetings, names, amounts and side remarks; searched whole, its context words
+outvote the question. The focus query is the asking sentence(s) plus the headings, taken from the index,
+of the articles the treaty's rule data cite for the topic, so a new treaty brings its own words. Retrieval
+fuses the focus query with the whole ticket (assistant/retrieve.py); neither replaces the other.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import zip_longest
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import yaml
+
+from assistant.lexicon.text import PhraseIndex, Token, tokenize
+
+Article = tuple[str, str]              # (document, article) as the index names them: ("pt-br-2000", "18")
+
+ASKING_FILE = Path(__file__).resolve().parent / "lexicon" / "asking.yaml"
+MAX_ASKING = 3                          # more asking sentences than this: the ticket is its own focus
+TOPICS = 2                              # the topics read (most relevant first) whose articles are searched
+# A sentence ends at . ! ? (a run of them) before a space, or at a line break; "art. 18" stays whole
+# because a number follows, not a space and a word.
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')»]*\s+(?=[^\d\s])|\s*\n\s*")
+
+
+@dataclass(frozen=True)
+class AskingWords:
+    lead_ins: PhraseIndex[bool]
+    interrogatives: PhraseIndex[bool]
+    requests: PhraseIndex[bool]
+
+
+@lru_cache(maxsize=1)
+def asking_words() -> AskingWords:
+    raw = yaml.safe_load(ASKING_FILE.read_text(encoding="utf-8"))
+
+    def index(key: str) -> PhraseIndex[bool]:
+        return PhraseIndex(((str(p), True) for p in raw[key]), fuzzy=False)
+    return AskingWords(index("lead_ins"), index("interrogatives"), index("requests"))
+
+
+def sentences(text: str) -> list[str]:
+    """The text's sentences, as written (stripped); a line break always ends one."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
+
+
+def _starts_with(index: PhraseIndex[bool], words: list[Token]) -> bool:
+    found = index.find(words[:4])
+    return bool(found) and found[0].start == 0
+
+
+def _opens_question(tokens: list[Token]) -> bool:
+    """An interrogative first, after any lead-in words and punctuation ("E, já agora, como…")."""
+    words = [t for t in tokens if t.is_word]
+    lex = asking_words()
+    for _ in range(3):
+        if _starts_with(lex.interrogatives, words):
+            return True
+        lead = lex.lead_ins.find(words[:3])
+        if not lead or lead[0].start != 0:
+            return False
+        words = words[lead[0].end:]
+    return False
+
+
+def asking_sentences(text: str) -> tuple[str, ...]:
+    """The sentences of a ticket that ask, in order: those with a question mark or a request phrase
+    ("gostaria de saber", "díganme", "I'd like to know"); failing those, those that open with an
+    interrogative. Empty when nothing asks (the whole text is then the question)."""
+    found = sentences(text)
+    lex = asking_words()
+    tokens = [tokenize(s) for s in found]
+    marked = [s for s, toks in zip(found, tokens) if "?" in s or lex.requests.find(toks)]
+    if marked:
+        return tuple(marked)
+    return tuple(s for s, toks in zip(found, tokens) if _opens_question(toks))
+
+
+# --------------------------------------------------------------------------- topic -> articles
+
+def _cited(citations: Iterable) -> list[Article]:
+    """(document, article) of CitedQuotes or Citations; a citation without an article names none."""
+    out = []
+    for c in citations:
+        citation = getattr(c, "citation", c)
+        if citation.article:
+            out.append((citation.doc, str(citation.article)))
+    return out
+
+
+@lru_cache(maxsize=256)
+def topic_articles(treaty: str, topic: str) -> tuple[Article, ...]:
+    """The articles a treaty's rule data give for a topic, most cited first: the article deciding its
+    taxing rights, the withholding rules, figures, the 183-day test (employment), the tie-breaker
+    (residence) and the relief methods (double_taxation_relief). Empty for an unknown treaty or topic."""
+    from rules.treaty_data import load_all
+
+    data = load_all().get(treaty)
+    if data is None:
+        return ()
+    found: list[Article] = []
+    rights = data.rights.get(topic)
+    if rights is not None:
+        for case in rights.cases:
+            found += _cited(case.citations)
+    income = data.incomes.get(topic)
+    if income is not None:
+        for rule in income.rules:
+            found += _cited(rule.citations)
+    for figure in data.figures:
+        if figure.topic == topic:
+            found += _cited(figure.citations)
+    if topic == "employment" and data.employment is not None:
+        found += _cited(data.employment.citations)
+    if topic == "residence":
+        found += _cited([*data.residence_individual.values(), *data.residence_company.values()])
+    if topic == "double_taxation_relief":
+        for relief in data.relief:
+            found += _cited(relief.citations)
+    counts: dict[Article, int] = {}
+    for article in found:
+        counts[article] = counts.get(article, 0) + 1
+    return tuple(sorted(counts, key=lambda a: -counts[a]))
+
+
+# --------------------------------------------------------------------------- the query
+
+@dataclass(frozen=True)
+class TicketQuery:
+    """What retrieval searches for one ticket (or one part of it)."""
+    text: str                          # the whole ticket (a one-sentence question: with the headings)
+    focus: str                         # the asking sentence(s) and the topic's article headings; "" = none
+    articles: tuple[Article, ...]      # the topics' articles in the treaty(ies), best first
+
+
+def ticket_query(text: str, topics: Sequence[str], treaties: Sequence[str],
+                 headings: Callable[[Sequence[Article]], list[str]],
+                 asking: Sequence[str] | None = None) -> TicketQuery:
+    """The query for a ticket whose topics (most relevant first) and candidate treaties were read: the
+    first topic's article headings join the asking words, the first TOPICS topics' articles are searched;
+    `asking` gives a part's own asking words instead of the ticket's. headings: (document, article) ->
+    the article headings the index has (HybridSearch.headings). When the asking words are the whole
+    text (a one-line question), the headings join the text and there is no separate focus."""
+    asked = tuple(asking) if asking is not None else asking_sentences(text)
+    if len(asked) > MAX_ASKING:
+        asked = ()
+    per_topic = [[a for treaty in treaties for a in topic_articles(treaty, topic)] for topic in topics[:TOPICS]]
+    # each topic's first article before any topic's second: the runner-up topic still gets a passage
+    articles = tuple(dict.fromkeys(a for rank in zip_longest(*per_topic) for a in rank if a is not None))
+    words = " ".join(headings(per_topic[0][:2] if per_topic else []))
+    if not asked or _same(" ".join(asked), text):
+        return TicketQuery(text=f"{text} {words}".strip(), focus="", articles=articles)
+    return TicketQuery(text=text, focus=f"{' '.join(asked)} {words}".strip(), articles=articles)
+
+
+def _same(a: str, b: str) -> bool:
+    return [t.norm for t in tokenize(a) if t.is_word] == [t.norm for t in tokenize(b) if t.is_word]

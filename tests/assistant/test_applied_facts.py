@@ -1,0 +1,89 @@
+"""Stated durations and amounts applied to the treaty's thresholds, and the card saying so in the question's
+language (issue 17 item 5). The thresholds are read from rules/data here too, never written in the test."""
+from __future__ import annotations
+
+import pytest
+
+import rules
+from rules.labels import unit_label
+
+
+def _site_months(treaty: str) -> int:
+    fig = next(f for f in rules.figures(treaty, "permanent_establishment") if f.id.endswith(".pe.construction-site"))
+    return int(fig.value)
+
+
+@pytest.mark.parametrize("question, treaty, lang, months, pe, only", [
+    ("A minha empresa portuguesa tem uma obra em São Paulo que vai durar 7 meses. Quem tributa o lucro?",
+     "PT-BR", "pt", 7, False, "Portugal"),
+    ("Nuestra constructora española tiene una obra en Brasil de 8 meses. ¿Quién grava el beneficio?",
+     "BR-ES", "es", 8, True, None),
+    ("Our Portuguese company has a building site in Brazil lasting 6 months. Who taxes the profit?",
+     "PT-BR", "en", 6, False, "Portugal"),
+    ("Nossa construtora paulista vai tocar uma obra em Portugal por 10 meses. Há estabelecimento estável?",
+     "PT-BR", "pt", 10, True, None),
+])
+def test_a_site_duration_is_applied_to_the_figure(make_assistant, question, treaty, lang, months, pe, only):
+    answer = make_assistant().ask(question)
+    limit = _site_months(treaty)
+    assert (months > limit) is pe                                   # the case is on the side the test says
+    sign = ">" if pe else "<"
+    line = f"{months} {unit_label('months', months, lang)} {sign} {limit} {unit_label('months', limit, lang)}"
+    assert line in answer.card
+    run = answer.rule_results
+    assert run.site is not None and run.site.permanent_establishment is pe
+    rights = [r for r in run.rights if r.income == "business_profits"]
+    assert rights and rights[0].outcome == "decided"
+    if only:
+        assert f"**{only}**" in answer.card.split(line)[1].split("\n")[0]   # "…; só Portugal pode tributar (art. 7)"
+
+
+def test_days_stated_without_dates_meet_the_short_stay_condition(make_assistant):
+    answer = make_assistant().ask("Estuve 120 días en Portugal trabajando para mi empresa de Brasil, que no tiene "
+                                  "establecimiento permanente en Portugal; vivo en São Paulo. ¿Dónde tributa el salario?")
+    rights = answer.rule_results.rights[0]
+    assert rights.outcome == "decided" and rights.cases[0].article.startswith("15")
+    assert {r.role: r.right for r in rights.cases[0].rights} == {"residence": "exclusive", "source": "none"}
+    assert "(contados: 120)" in answer.card or "120" in answer.card
+
+
+def test_days_in_a_named_year_over_the_limit_fail_it(make_assistant):
+    answer = make_assistant().ask("Worked 200 days in Spain in 2023 for a Brazilian employer, I live in São Paulo. "
+                                  "Who taxes my salary?")
+    case = answer.rule_results.rights[0].cases[0]
+    assert {r.role: r.right for r in case.rights}["source"] == "shared"
+    assert any(c.code == "days_within_limit" and c.status == "not_met" for c in case.conditions)
+
+
+def test_a_pension_amount_against_the_usd_limit(make_assistant):
+    answer = make_assistant().ask("Cobro una pensión privada de 200 dólares al mes de Brasil y vivo en Valencia. "
+                                  "¿Quién la grava?")
+    usd = next(c.params["usd"] for r in answer.rule_results.rights for case in r.cases for c in case.conditions
+               if c.code == "pension_within_usd")
+    assert f"US$ 2400 < US$ {usd:g}" in answer.card
+
+
+def test_a_holding_period_against_the_years_the_cap_needs(make_assistant):
+    answer = make_assistant().ask("A nossa SGPS portuguesa detém 30% de uma empresa brasileira há 18 meses. "
+                                  "Qual a retenção no Brasil sobre os dividendos?")
+    years = next(c.params["years"] for r in answer.rule_results.withholding for alt in r.ruled_out
+                 for c in alt.conditions if c.code == "holding_min_years")
+    assert f"18 meses < {years:g} anos" in answer.card
+
+
+def test_a_visit_against_the_professors_years(make_assistant):
+    answer = make_assistant().ask("I was invited by the University of São Paulo to teach for 18 months; I live in "
+                                  "Lisbon. Who taxes my salary as a visiting professor?")
+    years = next(c.params["years"] for r in answer.rule_results.rights for case in r.cases for c in case.conditions
+                 if c.code == "stay_within_years")
+    assert f"1.5 years < {years:g} years" in answer.card
+
+
+def test_the_users_numbers_ground_no_rate(make_assistant):
+    from tests.assistant.conftest import scripted
+    answer = make_assistant(scripted("O Brasil retém 20% [1].", "O Brasil retém 20% [1].")).ask(
+        "A nossa SGPS portuguesa detém 20% de uma empresa brasileira há 3 anos. Qual a retenção sobre os dividendos?")
+    pct = next(c.params["pct"] for r in answer.rule_results.withholding for alt in r.ruled_out
+               for c in alt.conditions if c.code == "holding_min_pct")
+    assert f"(20% < {pct:g}%)" in answer.card                       # shown against the threshold …
+    assert answer.guardrail.action == "fallback" and "numbers 20" in answer.guardrail.dropped[0]   # … no ground

@@ -1,0 +1,27 @@
+"""assistant/lexicon/text.py, the one text module: folding keeps offsets; strip_accents keeps case (dictionary
+words for language identification and the OCR reading)."""
+from __future__ import annotations
+
+from assistant.lexicon.text import fold, strip_accents, tokenize
+
+
+def test_fold_keeps_offsets_and_lowers():
+    text = "Açores, 1º de Março — Ñandú"
+    assert len(fold(text)) == len(text)
+    assert fold(text) == "acores, 1o de marco — nandu"
+    assert [t.orig for t in tokenize("São Paulo")] == ["São", "Paulo"]
+
+
+def test_strip_accents_keeps_case_and_other_characters():
+    assert strip_accents("Imposição ÑANDÚ") == "Imposicao NANDU"
+    assert strip_accents("1ª") == "1ª"
+    assert strip_accents("plain") == "plain"
+
+
+def test_one_number_reader_for_the_reader_and_the_guardrail():
+    from assistant.guardrail import numbers_in
+    from assistant.lexicon.quantities import number_value, words_value
+    assert words_value("doscientos mil") == 200000 and words_value("two hundred") == 200
+    assert number_value("vinte e cinco", "pt") == 25 and number_value("dos", "pt") is None   # pt "dos" = "of the"
+    assert numbers_in("Retém-se vinte e cinco por cento durante três anos") == ["25", "3"]
+    assert numbers_in("a year and a half") == []                                            # articles, not counts
