@@ -169,16 +169,6 @@ def rrf(rankings: Iterable[list[str]], weights: Sequence[float] = ()) -> dict[st
     return fused
 
 
-def fuse(rankings: list[list["Hit"]], k: int) -> list["Hit"]:
-    """Several searches' hits as one ranking (RRF over chunk ids); each chunk keeps its first Hit."""
-    first: dict[str, Hit] = {}
-    for hits in rankings:
-        for hit in hits:
-            first.setdefault(hit.chunk.id, hit)
-    fused = rrf([[h.chunk.id for h in hits] for hits in rankings])
-    return [first[key] for key in sorted(fused, key=lambda key: -fused[key])][:k]
-
-
 class HybridSearch:
     """The retrieval core, used by the assistant, the CLI and the eval baselines."""
 

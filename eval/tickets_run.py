@@ -21,9 +21,9 @@ from typing import Any, Callable, Sequence
 from tqdm import tqdm
 
 from assistant.understand.parts import read_parts
+from assistant.understand.stated import stated_facts
 from assistant.understand.topic_model import TopicModel, bank_examples, eval_examples, exemplar_examples, trained_model
 from eval.gold import load_eval_set
-from assistant.understand.stated import stated_facts
 from eval.tickets import Ticket, load
 from eval.tickets_score import (
     OUT_OF_SCOPE,
@@ -128,7 +128,8 @@ def _parts_of(answer: Any) -> tuple[PartReading, ...]:
     asked = [p for p in answer.parts if not p.alternative]
     if answer.abstained or not asked:
         return tuple(PartReading(topic=t, outcome=outcome_of(answer.rule_results, answer.abstained or k > 0),
-                                 text=answer.card if k == 0 else "", cited=_articles(answer.citations) if k == 0 else ())
+                                 text=answer.card if k == 0 else "",
+                                 cited=_articles(answer.citations) if k == 0 else ())
                      for k, t in enumerate(read_topics(query)))
     return tuple(PartReading(topic=p.topic, outcome=outcome_of(p.rule_results, p.out_of_scope is not None),
                              text=answer.card, cited=_articles([by_n[n] for n in p.citations if n in by_n]),

@@ -6,6 +6,7 @@ probable topics of a part are close, the runner-up is kept so the card can answe
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from assistant.lexicon import topics
@@ -17,6 +18,11 @@ from assistant.understand.topic_model import OUT_OF_SCOPE, TopicModel, TopicScor
 CLOSE = 0.15
 # A sentence whose best topic is this unlikely joins the part before it ("E a que taxa?").
 FOLLOW_UP = 0.35
+# "what's the cap, and which form does the bank need?": a sentence splits at a comma and a conjunction when
+# both halves are read, each this surely, as different topics (grouped CV on the train split, 1,126 tickets:
+# topic accuracy per part 63.3% without splitting, 63.7% with).
+CLAUSE = re.compile(r",\s+(?:and|or|e|ou|y|o)\s+", re.IGNORECASE)
+SPLIT_CONFIDENCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -38,12 +44,33 @@ def _runner_up(scores: TopicScores) -> tuple[str, float] | None:
     return (second, p) if best - p <= CLOSE else None
 
 
+def _clauses(sentence: Span) -> list[Span]:
+    out, start = [], 0
+    for m in CLAUSE.finditer(sentence.text):
+        out.append(Span(sentence.start + start, sentence.start + m.start(), sentence.text[start:m.start()]))
+        start = m.end()
+    out.append(Span(sentence.start + start, sentence.end, sentence.text[start:]))
+    return out
+
+
+def _split(text: str, spans: list[Span], model: TopicModel) -> list[tuple[Span, TopicScores]]:
+    """Each asking sentence with its scores, or its clauses when they ask about different topics."""
+    out = []
+    for span, scores in zip(spans, model.scores([(text, s.text) for s in spans])):
+        clauses = _clauses(span)
+        if len(clauses) > 1:
+            scored = model.scores([(text, c.text) for c in clauses])
+            if len({s.topic for s in scored}) > 1 and min(s.confidence for s in scored) >= SPLIT_CONFIDENCE:
+                out += list(zip(clauses, scored))
+                continue
+        out.append((span, scores))
+    return out
+
+
 def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
     """The ticket's parts in the order they are asked."""
-    spans = asking(text)
-    scored = model.scores([(text, s.text) for s in spans])
     parts: list[PartTopic] = []
-    for span, scores in zip(spans, scored):
+    for span, scores in _split(text, asking(text), model):
         same = next((k for k, p in enumerate(parts) if p.topic == scores.topic), None)
         if same is not None or (parts and scores.confidence < FOLLOW_UP):
             continue

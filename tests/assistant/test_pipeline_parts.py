@@ -2,8 +2,6 @@
 question gets its one-line note and the rest is answered; the JSON answer carries the parts."""
 from __future__ import annotations
 
-from assistant.retrieve import fuse
-
 TWO_QUESTIONS = ("Bom dia. Sou residente em Portugal, reformado. Recebo dividendos de uma empresa brasileira e "
                  "também uma pensão privada de um fundo de pensões do Brasil. Qual é a taxa máxima de retenção "
                  "no Brasil sobre os dividendos? E a pensão privada, quem a tributa?")
@@ -29,12 +27,3 @@ def test_an_out_of_scope_question_gets_its_note_and_the_rest_is_answered(make_as
     assert not answer.abstained and answer.rates
     assert [p.out_of_scope for p in answer.parts if p.topic == "out_of_scope"] == ["vat"]
     assert any("IVA" in n for n in answer.notices)
-
-
-def test_searches_are_fused_by_rank_and_keep_each_chunk_once(make_assistant):
-    assistant = make_assistant()
-    a = assistant.search.search("dividendos", 4, None, "bm25")
-    b = assistant.search.search("juros", 4, None, "bm25")
-    fused = fuse([a, b], 5)
-    assert len(fused) == 5 and len({h.chunk.id for h in fused}) == 5
-    assert fused[0].chunk.id in {a[0].chunk.id, b[0].chunk.id}

@@ -6,8 +6,15 @@ import pytest
 
 from assistant.understand.parts import CLOSE, PartTopic, out_of_scope_code, read_parts
 from assistant.understand.sentences import asking, sentences
-from assistant.understand.topic_model import (Example, TopicModel, bank_examples, cached_model,
-                                              data_hash, lexicon_features, _label_index)
+from assistant.understand.topic_model import (
+    Example,
+    TopicModel,
+    _label_index,
+    bank_examples,
+    cached_model,
+    data_hash,
+    lexicon_features,
+)
 from eval.tickets import Ticket
 from tests.fakes import ScriptedTopics
 
@@ -74,3 +81,18 @@ def test_parts_out_of_scope_because_of_another_treaty_teach_no_topic():
         "treaty": None, "parts": [{"question": "A que taxa retemos?", "topic": "out_of_scope",
                                    "out_of_scope": "other_treaty", "expected": {"outcome": "abstain"}}]})
     assert bank_examples([ticket]) == []
+
+
+def test_one_sentence_asking_two_things_splits_at_the_conjunction_only_when_both_halves_are_sure():
+    text = "Moro em Curitiba. Qual é o limite dos dividendos, e que formulário o banco precisa?"
+    whole = "Qual é o limite dos dividendos, e que formulário o banco precisa?"
+    sure = ScriptedTopics({whole: (("dividends", 0.6), ("out_of_scope", 0.3)),
+                           "Qual é o limite dos dividendos": (("dividends", 0.9), ("interest", 0.05)),
+                           "que formulário o banco precisa?": (("out_of_scope", 0.8), ("dividends", 0.1))})
+    parts = read_parts(text, sure)
+    assert [(p.topic, p.question.text) for p in parts] == [("dividends", "Qual é o limite dos dividendos"),
+                                                           ("out_of_scope", "que formulário o banco precisa?")]
+    assert all(text[p.question.start:p.question.end] == p.question.text for p in parts)
+    unsure = ScriptedTopics({**sure.by_sentence, "que formulário o banco precisa?": (("out_of_scope", 0.4),
+                                                                                      ("dividends", 0.3))})
+    assert [p.topic for p in read_parts(text, unsure)] == ["dividends"]

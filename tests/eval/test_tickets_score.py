@@ -33,7 +33,8 @@ TWO_PARTS = Ticket.model_validate({
     "text": ("Bom dia, sou engenheiro brasileiro destacado em Braga por 5 meses, a empresa continua a pagar no "
              "Brasil. Pago imposto em Portugal? E o formulário da Segurança Social, preciso de o pedir?"),
     "facts": [{"name": "stay_months", "value": 5, "span": "5 meses"},
-              {"name": "employer_resident_in_work_state", "value": False, "span": "a empresa continua a pagar no Brasil"}],
+              {"name": "employer_resident_in_work_state", "value": False,
+               "span": "a empresa continua a pagar no Brasil"}],
     "parts": [
         {"question": "Pago imposto em Portugal?", "topic": "employment",
          "expected": {"outcome": "residence_only", "state": "BR", "articles": ["15(2)"]}},
@@ -125,9 +126,9 @@ def test_direction_is_both_states_and_a_swapped_reading_is_wrong():
 def test_topic_method_accuracy_and_the_tables():
     assert topic_accuracy([TWO_PARTS, DIVIDENDS], [["employment"], ["dividends"]]) == pytest.approx(2 / 3)
     assert topic_accuracy([TWO_PARTS], [["out_of_scope", "employment"]]) == 1.0
+    interest = PartReading("interest", PredictedOutcome("capped", rates=(10.0,)))
     scores = [score_ticket(TWO_PARTS, reading(PartReading("employment", PredictedOutcome("residence_only")))),
-              score_ticket(DIVIDENDS, TicketReading("PT-JP", "PT", "JP", {},
-                                                    (PartReading("interest", PredictedOutcome("capped", rates=(10.0,))),)))]
+              score_ticket(DIVIDENDS, TicketReading("PT-JP", "PT", "JP", {}, (interest,)))]
     rep = report("train", scores, {"lexicon": 0.5})
     assert set(rep.languages) == {"pt", "en"} and rep.languages["en"]["topic_accuracy"] == 0.0
     assert rep.topics["dividends"]["read_as"] == {"interest": 1}
@@ -177,15 +178,17 @@ def bm25_assistant():
     from ingest.index import read_chunks_file
 
     settings = load_settings()
-    return Assistant(settings, load_catalog(settings.corpus_dir), HybridSearch(read_chunks_file(settings.index_dir), None))
+    search = HybridSearch(read_chunks_file(settings.index_dir), None)
+    return Assistant(settings, load_catalog(settings.corpus_dir), search)
 
 
 def test_the_run_reads_and_scores_every_ticket_and_the_topic_methods(bm25_assistant):
     from eval.tickets_run import run
 
     reader = bm25_assistant.reader
-    scores, methods, records = run([TWO_PARTS, DIVIDENDS], bm25_assistant, ["lexicon", "nearest", "trained", "combined"],
-                                   lambda ticket: reader, progress=False)
+    methods_asked = ["lexicon", "nearest", "trained", "combined"]
+    scores, methods, records = run([TWO_PARTS, DIVIDENDS], bm25_assistant, methods_asked, lambda ticket: reader,
+                                   progress=False)
     assert [s.ticket_id for s in scores] == ["tk-hand-0001", "tk-hand-0002"]
     assert set(methods) == {"lexicon", "trained", "combined"}    # no dense index: no nearest example
     dividends = scores[1].parts[0]
