@@ -72,7 +72,8 @@ def _niss_valid(number: str) -> bool:
 
 
 _CURRENCY_CODES = {"EUR", "USD", "BRL", "JPY", "GBP", "CHF", "ART", "DL"}
-_PASSPORT_WORD = r"(?:passaporte|pasaporte|passport|passaport)s?\s*(?:n\.?\s*[º°o]?\.?|no\.?|number|n[úu]mero|#)?\s*:?\s*"
+_PASSPORT_WORD = (r"(?:passaporte|pasaporte|passport|passaport)s?\s*"
+                  r"(?:n\.?\s*[º°o]?\.?|no\.?|number|n[úu]mero|#)?\s*:?\s*")
 _PASSPORT_SHAPE = r"[A-Z]{2}\d{6}|[A-Z]{3}\d{6}|[A-Z]{2}\d{7}|[A-Z]\d{6}"
 _PASSPORT_NAMED = re.compile(rf"(?i:{_PASSPORT_WORD})(?P<id>(?i:{_PASSPORT_SHAPE}))(?![\w])")
 _PASSPORT_BARE = re.compile(r"(?<![\w/-])(?P<id>[A-Z]{2}\d{6,7}|[A-Z]{3}\d{6})(?![\w])")

@@ -12,8 +12,14 @@ from ingest.embedding_cache import EmbeddingCache
 from ingest.embeddings import EmbeddingModelMissing, load_embeddings
 from ingest.index import SyncReport, build_chunks, rebuild, resume_swap, sync, write_chunks_file
 from ingest.model_fingerprint import model_fingerprint
-from ingest.store import (StoreUnavailable, chroma_client, chroma_path, chunk_collection, prune_orphan_segments,
-                          unreachable)
+from ingest.store import (
+    StoreUnavailable,
+    chroma_client,
+    chroma_path,
+    chunk_collection,
+    prune_orphan_segments,
+    unreachable,
+)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -114,9 +114,10 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         topic_method=method, out_of_scope=out_of_scope,
         side_notes=found.side_notes, facts=rights.facts, host_state=rights.host_state,
         pe_state=(role("pe") or (None,))[0], stays=stated.stays,
-        stay_days=stated.stay_days,
-        stay_months=stated.stay_months, stay_unit=stated.stay_unit, employer_resident_in_work_state=stated.employer_resident_in_work_state,
+        stay_days=stated.stay_days, stay_months=stated.stay_months, stay_unit=stated.stay_unit,
+        employer_resident_in_work_state=stated.employer_resident_in_work_state,
         borne_by_pe=stated.borne_by_pe, fiscal_year=stated.fiscal_year, tiebreaker=stated.tiebreaker,
-        injection=injection(folded), evasion=evasion(folded), mentions_mli=mentions_mli(folded), stated_rates=stated.stated_rates,
+        injection=injection(folded), evasion=evasion(folded), mentions_mli=mentions_mli(folded),
+        stated_rates=stated.stated_rates,
         readings=way.readings,
     )

@@ -15,6 +15,7 @@ from assistant.understand.places import Grammar, Mention
 from assistant.understand.residence import ResidenceFacts, read_residence
 from rules.facts import INCOME_TYPES, Facts, TiebreakerFacts
 
+
 class Hits:
     """Every fact cue in the question, found in one pass, by list name."""
 
@@ -115,7 +116,8 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
     if hits("individual"):
         return "individual"
     if hits("government") and not _paid_by_government(hits, g):
-        return "government"                            # not "do governo português", "from the Brazilian government": the payer
+        # not "do governo português", "from the Brazilian government": that is the payer
+        return "government"
     not_bank = {i for m in hits("not_beneficiary_bank") for i in range(m.start, m.end)}
     lends = any(cat == "lend_verbs" for _, cat in g.by_start.values())
     loan_ends = {m.end for m in hits("loan")}

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from assistant.lexicon import countries, cues
 from assistant.lexicon.text import Token
 
+
 @dataclass
 class Mention:
     start: int           # token span
@@ -234,7 +235,8 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
         nxt = next((i for i in range(end, min(end + 3, len(g.tokens)))
                     if i in starts or g.tokens[i].norm not in _PLACE_LINKS), None)
         if cat == "role:residence" and nxt not in starts:
-            m.role, m.company = "residence", False      # "I'm a Portuguese resident"; not "português residente no Brasil"
+            # "I'm a Portuguese resident"; not "português residente no Brasil"
+            m.role, m.company = "residence", False
             continue
         role, prep, company, possessive = _left_role(k, mentions, g, by_end)
         if role == "government":                         # a State that pays, unless it receives ("o Estado detém")

@@ -109,7 +109,7 @@ def data_hash(examples: Sequence[Example]) -> str:
 def _label_index() -> dict[str, int]:
     from typing import get_args
 
-    from eval.tickets import OutOfScope   # the bank's out-of-scope families (the lexicon's codes among them)
+    from eval.tickets import OutOfScope  # the bank's out-of-scope families (the lexicon's codes among them)
 
     names = list(TOPICS) + [f"oos:{c}" for c in get_args(OutOfScope)]
     return {n: i for i, n in enumerate(names)}
