@@ -79,7 +79,7 @@ def tiebreaker_wizard(ui: str) -> None:
         deciding = result.citations[-1] if result.citations else None
         where_cited = source_label(deciding.treaty, (), deciding.article, deciding.paragraph, deciding.subparagraph,
                                    ui) if deciding else ""
-        st.success(t(ui, "app.residence.decided", state=state_label(result.result, ui),
+        st.success(t(ui, "app.residence.decided", state=Formatter(ui).state(result.result, "of"),
                      step=step(result.deciding_step), cited=where_cited))
     for note in result.notes_in(ui):
         st.caption(note)
