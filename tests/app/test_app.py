@@ -83,13 +83,13 @@ def test_feedback_writes_a_redacted_row(app, app_env):
     assert "529.982.247-25" not in comment and "joao@example.pt" not in comment
     assert "[CPF]" in comment and "[EMAIL]" in comment
     assert "21 123 4567" not in comment and "123456789" not in comment and "[TELEFONE]" in comment
-    # the answer is in the team's conversation history too, redacted, under this session
+    # the question is in the team's conversation history too, redacted, under this browser session
     with sqlite3.connect(app_env["TREATY_FEEDBACK_DB"]) as conn:
-        session, question, answer_json = conn.execute(
-            "SELECT session_id, question, answer_json FROM conversation_turns ORDER BY id DESC LIMIT 1").fetchone()
-    assert session == app.session_state["session_id"]
-    assert "[NIF]" in question and "juros do Brasil" in question
-    assert json.loads(answer_json)["treaty"] == "PT-BR" and "123456789" not in answer_json
+        session, question, facts = conn.execute(
+            "SELECT session, question, facts FROM conversation ORDER BY id DESC LIMIT 1").fetchone()
+    assert session == app.session_state["sid"]
+    assert "[NIF]" in question and "juros do Brasil" in question and "123456789" not in question
+    assert json.loads(facts) == {}
 
 
 def _open(at: AppTest, page: str) -> AppTest:
