@@ -481,13 +481,22 @@ class _Part:
     alternative: bool = False
 
 
+OUT_OF_SCOPE_SURE = 0.5
+
+
 def _with_parts(query: Query, asked: list[PartTopic]) -> Query:
     """The out-of-scope questions of a ticket become its side notes (each a one-line note on the card); a
-    ticket whose every question is out of scope is out of scope."""
+    ticket whose every question is out of scope is out of scope, unless no out-of-scope word is in it and the
+    word lists read a treaty topic or the model is unsure (< OUT_OF_SCOPE_SURE): the model's guess alone does not
+    refuse a question on a clause it has seen little of (a Portaria item, a free zone, exchange of
+    information); the question is then read as the word lists read it."""
     codes = tuple(out_of_scope_code(query.text, p) for p in asked if p.out_of_scope)
     if not codes:
         return query
     if len(codes) == len(asked):
+        unsure = max(p.confidence for p in asked) < OUT_OF_SCOPE_SURE
+        if query.out_of_scope is None and (unsure or (query.topic is not None and query.topic_method == "lexicon")):
+            return query
         return dataclasses.replace(query, out_of_scope=query.out_of_scope or codes[0])
     return dataclasses.replace(query, side_notes=tuple(dict.fromkeys(query.side_notes + codes)))
 
