@@ -32,9 +32,18 @@ def _assistant_future() -> Future:
     return ThreadPoolExecutor(1, thread_name_prefix="warm-up").submit(_build_assistant, settings())
 
 
+@st.cache_resource(show_spinner=False)
+def _corpus_future() -> Future:
+    """The parsed corpus (OCR readings take seconds) being built in a background thread, so the first
+    answer's sources do not wait for it."""
+    return ThreadPoolExecutor(1, thread_name_prefix="warm-up-corpus").submit(cached_corpus, settings().corpus_dir,
+                                                                              settings().cache_dir)
+
+
 def start_warm_up() -> None:
-    """Starts loading the assistant now, without waiting for it."""
+    """Starts loading the assistant and the parsed corpus now, without waiting for them."""
     _assistant_future()
+    _corpus_future()
 
 
 def assistant():
@@ -68,5 +77,9 @@ def history_store() -> HistoryStore:
 
 @st.cache_resource(show_spinner=False)
 def corpus() -> tuple[dict[str, Any], dict[str, ParsedDocument]]:
-    catalog, docs = cached_corpus(settings().corpus_dir)
+    future = _corpus_future()
+    if future.exception() is not None:     # waits for it; a failed parse is retried next time
+        _corpus_future.clear()
+        raise future.exception()
+    catalog, docs = future.result()
     return {d.id: d for d in catalog}, docs

@@ -10,10 +10,12 @@ from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
+from config import load_settings
 from ingest.catalog import CorpusError, DocumentInfo, load_catalog
 from ingest.invariants import check_distinct, check_document
-from ingest.ocr_reading import clean_reading
+from ingest.ocr_reading import Reading, clean_reading
 from ingest.parsers import parser_for
+from ingest.reading_cache import cached_readings
 from ingest.units import ParsedDocument, Unit
 
 DEFAULT_CORPUS_DIR = Path(__file__).resolve().parent.parent / "corpus"
@@ -57,7 +59,8 @@ def read_source(path: Path) -> str:
         raise CorpusError(f"{path}: não está em UTF-8 (byte inválido na posição {exc.start})") from exc
 
 
-def parse_document(info: DocumentInfo) -> ParsedDocument:
+def parse_document(info: DocumentInfo, cache_dir: Path | None = None) -> ParsedDocument:
+    """One document's units (with clean readings when it is an OCR scan; kept under cache_dir if given)."""
     source = read_source(info.path)
     try:
         units = parser_for(info.layout)(info.id, source)
@@ -70,33 +73,37 @@ def parse_document(info: DocumentInfo) -> ParsedDocument:
         dup = sorted({x for x in uids if uids.count(x) > 1})
         raise CorpusError(f"{info.path}: ids de unidade repetidos: {', '.join(dup[:5])}")
     if info.ocr:
-        units = with_readings(source, units, info.languages)
+        units = with_readings(source, units, info.languages, cache_dir)
     doc = ParsedDocument(doc_id=info.id, source=source, units=tuple(units))
     check_document(info, doc, info.path.stat().st_size)
     return doc
 
 
-def with_readings(source: str, units: list[Unit], languages: tuple[str, ...]) -> list[Unit]:
+def with_readings(source: str, units: list[Unit], languages: tuple[str, ...],
+                  cache_dir: Path | None = None) -> list[Unit]:
     """Each unit of an OCR document with its corrected reading; the raw text stays as it was."""
-    out = []
-    for u in units:
-        other = next((lang for lang in languages if lang != u.language), None)
-        out.append(replace(u, reading=clean_reading(source, u.spans, u.language, other)))
-    return out
+    def compute(u: Unit) -> Reading:
+        return clean_reading(source, u.spans, u.language, next((x for x in languages if x != u.language), None))
+    readings = cached_readings(source, units, languages, cache_dir, compute)
+    return [replace(u, reading=r) for u, r in zip(units, readings, strict=True)]
 
 
-def parse_catalogued(corpus_dir: Path) -> list[tuple[DocumentInfo, ParsedDocument]]:
-    """Every catalog entry parsed and checked, alone (ingest.invariants) and against the others."""
-    documents = [(info, parse_document(info)) for info in load_catalog(corpus_dir)]
+def parse_catalogued(corpus_dir: Path, cache_dir: Path | None = None) -> list[tuple[DocumentInfo, ParsedDocument]]:
+    """Every catalog entry parsed and checked, alone (ingest.invariants) and against the others; the OCR
+    readings are kept under cache_dir (the settings' one unless given)."""
+    cache = cache_dir or load_settings().cache_dir
+    documents = [(info, parse_document(info, cache)) for info in load_catalog(corpus_dir)]
     check_distinct(documents)
     return documents
 
 
-def parse_corpus(corpus_dir: Path = DEFAULT_CORPUS_DIR) -> dict[str, ParsedDocument]:
-    return {info.id: doc for info, doc in parse_catalogued(corpus_dir)}
+def parse_corpus(corpus_dir: Path = DEFAULT_CORPUS_DIR, cache_dir: Path | None = None) -> dict[str, ParsedDocument]:
+    return {info.id: doc for info, doc in parse_catalogued(corpus_dir, cache_dir)}
 
 
 @lru_cache(maxsize=4)
-def cached_corpus(corpus_dir: Path = DEFAULT_CORPUS_DIR) -> tuple[list[DocumentInfo], dict[str, ParsedDocument]]:
-    """Catalog and parsed documents, parsed once per process (rules and retrieval share it)."""
-    return load_catalog(corpus_dir), parse_corpus(corpus_dir)
+def cached_corpus(corpus_dir: Path = DEFAULT_CORPUS_DIR, cache_dir: Path | None = None
+                  ) -> tuple[list[DocumentInfo], dict[str, ParsedDocument]]:
+    """Catalog and parsed documents, parsed once per process (rules and retrieval share it); the OCR readings
+    are kept under cache_dir (the settings' one unless given)."""
+    return load_catalog(corpus_dir), parse_corpus(corpus_dir, cache_dir)

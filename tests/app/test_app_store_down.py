@@ -36,6 +36,7 @@ def test_store_down_still_answers_with_a_notice(store_down_env):
     assert not at.exception, at.exception
     texts = [m.value for m in at.markdown]
     assert any("10%" in t for t in texts), texts                       # BR-ES art. 12(2)(a), from the rules
-    assert any(t.startswith("**[1] BR-ES art. 12") for t in texts), texts
+    # its first source block names the paragraph the rate rests on
+    assert any("class='src-head'" in t and "Convenção Brasil–Espanha, art. 12.º, n.º 2" in t for t in texts), texts
     assert any("Pesquisa semântica indisponível" in i.value for i in at.info), [i.value for i in at.info]
     assert not any("erro interno" in e.value for e in at.error)

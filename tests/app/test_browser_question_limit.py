@@ -22,7 +22,7 @@ def test_limit_is_shown_counted_and_an_over_long_paste_is_answered(limit_app):
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            page = browser.new_page(viewport={"width": 1280, "height": 1000}, locale="pt-PT")
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
             page.goto(url)

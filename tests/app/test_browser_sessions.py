@@ -66,7 +66,8 @@ def test_four_sessions_at_once_get_cards_first_and_streamed_explanations(app_wit
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS + BACKGROUND_ARGS)
         try:
-            pages = [browser.new_context(viewport={"width": 1280, "height": 1000}).new_page() for _ in QUESTIONS]
+            pages = [browser.new_context(viewport={"width": 1280, "height": 1000}, locale="pt-PT").new_page()
+                     for _ in QUESTIONS]
             boxes = []
             for page in pages:
                 page.goto(url)

@@ -28,6 +28,9 @@ def test_comparison_page_cell_opens_its_quote_in_a_dialog(running_app):  # noqa:
             page.wait_for_timeout(2_000)
             grid = page.get_by_test_id("stDataFrame").first
             box = grid.bounding_box()
+            # the grid is a canvas: it takes a click on a cell once the pointer has hovered it
+            page.mouse.move(box["x"] + box["width"] * 0.75, box["y"] + 52)
+            page.wait_for_timeout(500)
             page.mouse.click(box["x"] + box["width"] * 0.75, box["y"] + 52)
             dialog = page.get_by_role("dialog").first
             dialog.wait_for(timeout=30_000)
