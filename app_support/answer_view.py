@@ -24,8 +24,8 @@ from assistant.presentation.reply import reply
 from i18n import t
 
 # On screen a condition's status is a Material icon (no emoji or symbol font needed); the CLI uses text marks.
-CARD_MARKS = {"met": ":green[:material/check:]", "not_met": ":red[:material/close:]", "unknown": "?",
-              "assumed_not_met": "≈"}
+CARD_MARKS = {"met": ":green[:material/check:]", "not_met": ":red[:material/close:]",
+              "unknown": ":orange[:material/help:]", "assumed_not_met": "≈"}
 
 FollowUps = Callable[[Turn, str], None]
 

@@ -339,14 +339,51 @@ def _rights_line(case: rules.RightsCase, result: rules.TaxingRightsResult, caps_
 
 
 def section(part: Part, cite: Cite) -> Section:
-    return Section(part.label, tuple(_Builder(cite).run(part.run, part.topic)))
+    return Section(part.label, tuple(_Builder(cite).run(part.run, part.topic)), part.topic)
+
+
+def _blocks(lines: Sequence[Line]) -> list[tuple[Line, ...]]:
+    """A paragraph line with the list items under it."""
+    out: list[list[Line]] = []
+    for line in lines:
+        if line.level == 0 or not out:
+            out.append([line])
+        else:
+            out[-1].append(line)
+    return [tuple(b) for b in out]
+
+
+def _said(block: tuple[Line, ...]) -> list[Value]:
+    """What a block says: its items (an introduction says nothing by itself), or its one line."""
+    return [line.text for line in (block[1:] or block)]
+
+
+def _once(sections: Sequence[Section]) -> tuple[Section, ...]:
+    """Each paragraph said once per card: a later part ("…and how do I avoid double taxation?") whose
+    paragraphs the first part already said points up instead of repeating them. A heading stays while
+    anything under it is new."""
+    seen: list[Value] = []          # lines hold dicts (a phrase's params): compared, not hashed
+    out = []
+    for s in sections:
+        blocks = _blocks(s.lines)
+        new = [block[0].kind == "error" or any(x not in seen for x in _said(block)) for block in blocks]
+        seen.extend(line.text for line in s.lines)
+        for i, block in enumerate(blocks):
+            if block[0].kind == "heading" and not new[i]:
+                under = next((j for j in range(i + 1, len(blocks)) if blocks[j][0].kind == "heading"), len(blocks))
+                new[i] = any(new[i + 1:under])
+        kept = [line for block, keep in zip(blocks, new) for line in block if keep]
+        if s.lines and not kept:
+            kept = [Line("note", say("said_above"))]
+        out.append(Section(s.label, tuple(kept), s.topic))
+    return tuple(out)
 
 
 def build_card(parts: Sequence[Part], cite: Cite, language: str, treaties: Sequence[str],
                sources: Sequence[Source], missing_facts: Sequence[str], intro: Sequence[Line] = (),
                outro: Sequence[Line] = (), stated_rates: Sequence[float] = ()) -> Card:
     """The card of one answer: a section per part, the readings offered, the premise checked."""
-    sections = tuple(section(p, cite) for p in parts)
+    sections = _once([section(p, cite) for p in parts])
     if not any(s.lines for s in sections):            # no rule speaks to this: point at the passages
         passages = tuple(Line("passage", Join((s.label(), s.heading), " — "), level=1, refs=(s.n,))
                          for s in sources)

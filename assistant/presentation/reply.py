@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from assistant.presentation.card import Card, Line, Section, missing_questions
 from assistant.presentation.values import PLAIN, Formatter, Join, Markup, numbered, render
 
-REPLY_CHARS = 1200               # a one-part ticket's reply fits in this (tests/assistant/test_presentation_reply.py)
+REPLY_CHARS = 1200               # a one-part ticket's reply fits in this (tests/assistant/test_presentation_reply.py);
+                                 # each further question of the ticket adds as much again
 # What the answer keeps when the reply must be shorter, most important first: the answer itself, then how
 # the residence State relieves, the facts it rests on, what was assumed, the notes.
 # The shortest reply names each State without its role ("Brasil", not "Brasil (o Estado que paga)").
@@ -24,6 +25,7 @@ TIERS: tuple[frozenset[str], ...] = (
     frozenset({"assumption"}),
     frozenset({"note", "notes"}),
 )
+RELIEF_TOPICS = frozenset({"double_taxation_relief", "tax_sparing"})
 
 
 @dataclass(frozen=True)
@@ -86,8 +88,14 @@ def _first_block(lines: tuple[Line, ...]) -> tuple[Line, ...]:
     return lines[:headings[1]] if len(headings) > 1 else lines
 
 
+def _tier(line: Line) -> str:
+    """The tier a line is kept in: a method's figure (the quoted 95% under "dividend deduction") goes with the
+    figures, after the methods themselves."""
+    return "figure" if line.kind == "relief" and line.level >= 2 else line.kind
+
+
 def _selected(card: Card, kinds: frozenset[str], first_only: bool) -> list[tuple[Section, tuple[Line, ...]]]:
-    return [(s, tuple(x for x in (_first_block(s.lines) if first_only else s.lines) if x.kind in kinds))
+    return [(s, tuple(x for x in (_first_block(s.lines) if first_only else s.lines) if _tier(x) in kinds))
             for s in card.sections]
 
 
@@ -125,10 +133,11 @@ def _basis(card: Card, fmt: Formatter, numbers: list[int]) -> str:
 
 
 def reply(card: Card, quotes: bool = False, limit: int = REPLY_CHARS, paragraph: str = "") -> Reply:
-    """The reply: the answer's lines tier by tier while the whole stays within `limit` characters (the first
-    tier always), then the legal basis, the questions, the closing and the disclaimer. `paragraph` is the
-    model's plain-language paragraph, already checked sentence by sentence against the card (assistant.claims):
-    it opens the answer, without its passage markers; the card's own lines follow it."""
+    """The reply: the answer's lines tier by tier while the whole stays within `limit` characters per question
+    the ticket asks (the first tier always), then the legal basis, the questions, the closing and the
+    disclaimer. `paragraph` is the model's plain-language paragraph, already checked sentence by sentence
+    against the card (assistant.claims): it opens the answer, without its passage markers; the card's own
+    lines follow it."""
     fmt = Formatter(card.language)
     asked = missing_questions(card.missing_facts)
     names = " · ".join(fmt.treaty(t) for t in card.treaties)
@@ -142,7 +151,8 @@ def reply(card: Card, quotes: bool = False, limit: int = REPLY_CHARS, paragraph:
     tail += [fmt.text("presentation.reply.closing"), fmt.text("presentation.reply.disclaimer")]
     best: list[str] = []
     cited: list[int] = []
-    for kinds, first_only, style in _candidates():
+    limit *= max(1, len(card.sections))
+    for kinds, first_only, style in _candidates(card):
         chosen = _selected(card, kinds, first_only)
         refs = _cited(chosen)
         body = _answer(card, fmt, chosen, style)
@@ -157,10 +167,12 @@ def reply(card: Card, quotes: bool = False, limit: int = REPLY_CHARS, paragraph:
     return Reply(card.language, tuple(x for x in head + best + tail if x))
 
 
-def _candidates() -> list[tuple[frozenset[str], bool, Markup]]:
+def _candidates(card: Card) -> list[tuple[frozenset[str], bool, Markup]]:
     """From the shortest reply to the fullest: the first block of each section (States without their role,
-    then with it), then tier after tier."""
-    kinds, out = TIERS[0], [(TIERS[0], True, BRIEF), (TIERS[0], True, PLAIN)]
+    then with it), then tier after tier. A ticket that asks how the double taxation is removed has it in
+    the first tier."""
+    first = TIERS[0] | (TIERS[1] if any(s.topic in RELIEF_TOPICS for s in card.sections) else frozenset())
+    kinds, out = first, [(first, True, BRIEF), (first, True, PLAIN)]
     for tier in TIERS:
         kinds = kinds | tier
         out.append((kinds, False, PLAIN))

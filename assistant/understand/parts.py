@@ -21,7 +21,9 @@ FOLLOW_UP = 0.35
 # "what's the cap, and which form does the bank need?": a sentence splits at a comma and a conjunction when
 # both halves are read, each this surely, as different topics (grouped CV on the train split, 1,126 tickets:
 # topic accuracy per part 63.3% without splitting, 63.7% with).
-CLAUSE = re.compile(r",\s+(?:and|or|e|ou|y|o)\s+", re.IGNORECASE)
+# Also without the comma when the conjunction opens a second question ("qual a taxa e como evito…?").
+CLAUSE = re.compile(r",\s+(?:and|or|e|ou|y|o)\s+|\s+(?:and|e|y)\s+(?=(?:how|what|which|where|can|do|does|is|"
+                    r"como|qual|quais|quanto|onde|posso|cómo|cuál|cuáles|cuánto|dónde|puedo)\b)", re.IGNORECASE)
 SPLIT_CONFIDENCE = 0.5
 
 

@@ -197,3 +197,28 @@ def test_a_one_part_reply_fits_in_1200_characters(make_assistant):
         assert answer.reply.startswith(greetings[answer.language]), question
         assert not MARKDOWN.search(answer.reply), (question, answer.reply)
     assert checked > 250
+
+
+# ---- a ticket that asks the rate and how the double taxation is removed --------------------------------------
+
+RATE_AND_RELIEF = {
+    "pt": ("Sou residente em Portugal e recebo dividendos de uma empresa brasileira. Qual a taxa de retenção no "
+           "Brasil e como evito a dupla tributação em Portugal?", "Como Portugal elimina a dupla tributação"),
+    "es": ("Resido en Brasil y cobro cánones de una empresa española. ¿Cuál es la retención en España y cómo "
+           "evito la doble imposición en Brasil?", "Cómo elimina Brasil la doble imposición"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(RATE_AND_RELIEF))
+def test_rate_and_relief_are_two_parts_each_paragraph_said_once_and_the_reply_says_how(make_assistant, lang):
+    question, relief = RATE_AND_RELIEF[lang]
+    answer = make_assistant().ask(question)
+    assert [p.topic for p in answer.parts][-1] == "double_taxation_relief"
+    assert len(answer.parts) == 2 and answer.parts[0].topic in ("dividends", "royalties")
+    card = answer.card_data
+    said = [line.text for section in card.sections for line in section.lines if line.level == 0]
+    repeated = [x for k, x in enumerate(said) if x in said[:k]]
+    assert not repeated, repeated
+    assert answer.rates and card.sections[0].lines[0].kind == "heading"             # the rate, in the first part
+    assert relief in answer.card and relief in answer.reply                          # asked, so it is in the reply
+    assert answer.card.count(relief) == 1

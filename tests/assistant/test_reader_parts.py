@@ -55,6 +55,26 @@ def test_sentences_on_one_topic_make_one_part_and_a_close_second_topic_is_kept()
     assert out_of_scope_code("Pergunta?", PartTopic(asking("Pergunta?")[0], "out_of_scope", 0.9)) == "other"
 
 
+@pytest.mark.parametrize("text, first, second", [
+    ("Qual a taxa no Brasil e como evito a dupla tributação?", "Qual a taxa no Brasil",
+     "como evito a dupla tributação?"),
+    ("¿Cuánto retiene España y cómo lo deduzco en Brasil?", "¿Cuánto retiene España", "cómo lo deduzco en Brasil?"),
+    ("What is the cap, and can I get a credit at home?", "What is the cap", "can I get a credit at home?"),
+])
+def test_a_second_question_joined_by_a_conjunction_is_a_part_of_its_own(text, first, second):
+    model = ScriptedTopics({text: (("dividends", 0.6), ("double_taxation_relief", 0.3)),
+                            first: (("dividends", 0.8),), second: (("double_taxation_relief", 0.9),)})
+    parts = read_parts(text, model)
+    assert [(p.topic, p.question.text) for p in parts] == [("dividends", first), ("double_taxation_relief", second)]
+    assert all(text[p.question.start:p.question.end] == p.question.text for p in parts)
+
+
+def test_a_conjunction_inside_one_question_does_not_split_it():
+    text = "Quem tributa os juros e os dividendos do Brasil?"
+    model = ScriptedTopics({text: (("interest", 0.6), ("dividends", 0.3))})
+    assert [p.question.text for p in read_parts(text, model)] == [text]
+
+
 EXAMPLES = [Example(f"{text} {k}", f"{text} {k}", topic, f"page-{topic}-{k}") for k in range(4) for topic, text in (
     ("dividends", "Quanto o Brasil retém nos dividendos da empresa?"),
     ("pensions", "Quem tributa a minha pensão de reforma do INSS?"),
