@@ -435,8 +435,8 @@ class Assistant:
         guard.sentences_kept, guard.sentences_dropped = len(kept), len(guard.dropped)
         answer.explanation = " ".join(kept)
         guard.action = "passed" if kept and not guard.dropped else "trimmed" if kept else "fallback"
-        if failure and not kept:
-            answer.notices.append(msg(lang, "llm_failed", reason=failure))
+        if failure:
+            answer.notices.append(msg(lang, "llm_interrupted" if kept else "llm_failed", reason=failure))
         elif not kept:
             answer.notices.append(msg(lang, "llm_fallback"))
         answer.guardrail = guard
