@@ -28,6 +28,8 @@ CARD_MARKS = {"met": ":green[:material/check:]", "not_met": ":red[:material/clos
               "unknown": ":orange[:material/help:]", "assumed_not_met": "≈"}
 
 FollowUps = Callable[[Turn, str], None]
+REPLY_BOX_PX = 300          # the reply box's height when its text is longer than about that many lines
+REPLY_BOX_CHARS = 900
 
 
 def cite_targets(key: str, citations: list[CitationRef]) -> dict[int, str]:
@@ -45,11 +47,16 @@ def cite_link(targets: dict[int, str]) -> Callable[[int], str]:
     return lambda n: f"[\\[{n}\\]](#{targets[n]})" if n in targets else f"[{n}]"
 
 
+def small(text: str) -> str:
+    """Notes and assumptions in smaller type: what the answer rests on, after it."""
+    return f":small[{text}]"
+
+
 def card_markdown(answer: Answer, targets: dict[int, str] | None = None) -> str:
     """The card as shown: statuses as icons, [n] as links to their source, line breaks kept (an abstention
     has no card data: its text is shown as it is)."""
-    markdown = card_view(answer.card_data, CARD_MARKS, cite_link(targets or {})) if answer.card_data is not None \
-        else (answer.card or answer.answer)
+    markdown = card_view(answer.card_data, CARD_MARKS, cite_link(targets or {}), small) \
+        if answer.card_data is not None else (answer.card or answer.answer)
     return without_images(markdown).replace("\n", "  \n")
 
 
@@ -91,7 +98,9 @@ def reply_block(turn: Turn, ui: str) -> None:
         return
     quotes = st.toggle(t(ui, "app.reply.quotes"), key=f"rq-{turn.id}-{len(turn.versions)}")
     sendable = reply(answer.card_data, quotes=quotes)
-    st.code(sendable.text, language=None, wrap_lines=True)
+    # a long reply scrolls in its box (the copy icon still copies all of it): the answer stays two screens tall
+    st.code(sendable.text, language=None, wrap_lines=True,
+            height=REPLY_BOX_PX if len(sendable.text) > REPLY_BOX_CHARS else "content")
     with st.expander(t(ui, "app.reply.html"), icon=":material/code:"):
         st.code(sendable.html, language="html", wrap_lines=True)
 
@@ -153,7 +162,7 @@ def render_answer(turn: Turn, ui: str, follow_ups: FollowUps, live: bool = False
     if answer.error:
         st.error(plain(answer.error))
         return slot
-    main, side = st.columns([2.3, 1])
+    main, side = st.columns([2.8, 1])
     with main:
         with st.container(border=True, key=f"card-{turn.id}"):
             st.markdown(card_markdown(answer, cite_targets(turn.id, answer.citations)))

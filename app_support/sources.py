@@ -91,9 +91,9 @@ def source_html(source: Source, key: str, ui: str, answer_lang: str) -> str:
     label = source_label(source.treaty, kinds, source.article, source.paragraph, source.subparagraph, answer_lang)
     heading = heading_of(unit, ocr) if unit is not None else ""
     numbers = " ".join(f"[{n}]" for n in source.numbers)
-    head = html.escape(f"{numbers} {label}" + (f" — {heading}" if heading else "")).strip()
+    head = html.escape(f"{numbers} {label}").strip()      # short, so several fit on a line
     first = source.numbers[0]
-    body: list[str] = []
+    body: list[str] = [_block(f"<b>{html.escape(heading)}</b>", "src-meta")] if heading else []
     text = unit.text if unit is not None else (source.passage or source.quote)
     marked = source.quote if source.quote and normalise_ws(source.quote) != normalise_ws(text) else ""
     if doc is not None and unit is not None:

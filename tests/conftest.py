@@ -29,12 +29,21 @@ def cpu_threads() -> int:
     return threads_for_load(0.3)
 
 
+@pytest.fixture(autouse=True)
+def _settings_follow_the_environment():
+    """A test that changes TREATY_* (monkeypatch, settings_env) leaves no cached Settings behind for the next
+    test in the same worker (a session fixture built later would take them)."""
+    yield
+    load_settings.cache_clear()
+
+
 @pytest.fixture(scope="session")
 def real_assistant():
     import torch
 
     from assistant.pipeline import Assistant
 
+    load_settings.cache_clear()       # the environment's settings now, not a test's leftover
     settings = load_settings()
     assert (settings.index_dir / CHUNKS_FILE).is_file(), \
         f"índice em falta em {settings.index_dir}: corra `python -m ingest` (o `make test` constrói-o)"

@@ -82,9 +82,13 @@ class _Builder:
                               _ref(opt.citations)),) if value is not None else ()
             lines.append(Line("outcome", text, level=1, refs=self.refs(opt.citations), rates=rates))
         if not alternatives:
-            met = [c for c in result.conditions if c.code != "otherwise"]
-            if met:
-                lines.append(Line("detail", Join(tuple(self.check(c) for c in met)), level=2))
+            checks = [self.check(c) for c in result.conditions if c.code != "otherwise"]
+            known = [c for c in checks if c.status != "unknown"]
+            unknown = [c for c in checks if c.status == "unknown"]
+            if known:
+                lines.append(Line("detail", Join(tuple(known)), level=2))
+            if unknown:          # not known from the question: said as a condition, never as a fact
+                lines.append(Line("detail", say("if_conditions", conditions=Join(tuple(unknown))), level=2))
         for alt in result.ruled_out:        # why a lower rate does not apply: the stated fact that fails it
             if alt.conditions:
                 failed = Join(tuple(Check(self.check(c).phrase, "not_met") for c in alt.conditions))
@@ -339,7 +343,7 @@ def _rights_line(case: rules.RightsCase, result: rules.TaxingRightsResult, caps_
 
 
 def section(part: Part, cite: Cite) -> Section:
-    return Section(part.label, tuple(_Builder(cite).run(part.run, part.topic)), part.topic)
+    return Section(part.label, tuple(_Builder(cite).run(part.run, part.topic)), (part.topic,) if part.topic else ())
 
 
 def _blocks(lines: Sequence[Line]) -> list[tuple[Line, ...]]:
@@ -360,10 +364,10 @@ def _said(block: tuple[Line, ...]) -> list[Value]:
 
 def _once(sections: Sequence[Section]) -> tuple[Section, ...]:
     """Each paragraph said once per card: a later part ("…and how do I avoid double taxation?") whose
-    paragraphs the first part already said points up instead of repeating them. A heading stays while
-    anything under it is new."""
+    paragraphs the part before already said joins that part (both questions over one answer). A heading
+    stays while anything under it is new."""
     seen: list[Value] = []          # lines hold dicts (a phrase's params): compared, not hashed
-    out = []
+    out: list[Section] = []
     for s in sections:
         blocks = _blocks(s.lines)
         new = [block[0].kind == "error" or any(x not in seen for x in _said(block)) for block in blocks]
@@ -372,10 +376,16 @@ def _once(sections: Sequence[Section]) -> tuple[Section, ...]:
             if block[0].kind == "heading" and not new[i]:
                 under = next((j for j in range(i + 1, len(blocks)) if blocks[j][0].kind == "heading"), len(blocks))
                 new[i] = any(new[i + 1:under])
-        kept = [line for block, keep in zip(blocks, new) for line in block if keep]
-        if s.lines and not kept:
-            kept = [Line("note", say("said_above"))]
-        out.append(Section(s.label, tuple(kept), s.topic))
+        kept = tuple(line for block, keep in zip(blocks, new) for line in block if keep)
+        if s.lines and not kept and out:
+            before = out[-1]
+            label = Join((before.label, s.label), " · ") if before.label is not None and s.label is not None \
+                else before.label
+            out[-1] = Section(label, before.lines, before.topics + s.topics)
+            continue
+        out.append(Section(s.label, kept, s.topics))
+    if len(out) == 1 and len(sections) > 1:      # the questions share one answer: no label tells them apart
+        out[0] = Section(None, out[0].lines, out[0].topics)
     return tuple(out)
 
 

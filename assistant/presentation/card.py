@@ -63,7 +63,7 @@ class Section:
     """One part of the answer: a reading of the question (labelled when there are several) and its lines."""
     label: Value | None
     lines: tuple[Line, ...]
-    topic: str | None = None           # the rules topic it answers (a reply answers what was asked first)
+    topics: tuple[str, ...] = ()       # the rules topics it answers (a reply answers what was asked first)
 
 
 @dataclass(frozen=True)

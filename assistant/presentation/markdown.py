@@ -10,11 +10,14 @@ from assistant.presentation.values import Formatter, Markup, Phrase, Status, ren
 
 STATUS_MARK: Mapping[Status, str] = {"met": "✔", "not_met": "✘", "unknown": "?", "assumed_not_met": "≈"}
 _PREFIX = {0: "", 1: "- ", 2: "  "}
+ASIDES = frozenset({"note", "notes", "assumption"})     # what the answer rests on, said after it
 
 
-def markup(marks: Mapping[Status, str] = STATUS_MARK, ref: Callable[[int], str] | None = None) -> Markup:
+def markup(marks: Mapping[Status, str] = STATUS_MARK, ref: Callable[[int], str] | None = None,
+           aside: Callable[[str], str] | None = None) -> Markup:
     style = Markup(emph=lambda text: f"**{text}**", mark=lambda status: marks.get(status, ""))
-    return replace(style, ref=ref) if ref is not None else style
+    style = replace(style, ref=ref) if ref is not None else style
+    return replace(style, aside=aside) if aside is not None else style
 
 
 def refs(numbers: tuple[int, ...], style: Markup | None = None) -> str:
@@ -31,6 +34,8 @@ def line_markdown(line: Line, fmt: Formatter, style: Markup) -> str:
         text = f"{refs(line.refs, style)} {text}"
     elif line.refs:
         text = f"{text} {refs(line.refs, style)}".strip()
+    if (line.kind in ASIDES or (line.kind == "relief" and line.level == 2)) and text:   # a method's quoted figure
+        text = style.aside(text)
     return f"{_PREFIX[line.level]}{text}".rstrip() if text.strip() else ""
 
 
@@ -55,10 +60,10 @@ def section_markdown(section: Section, fmt: Formatter, style: Markup) -> str:
 
 
 def card_markdown(card: Card, marks: Mapping[Status, str] = STATUS_MARK,
-                  ref: Callable[[int], str] | None = None) -> str:
+                  ref: Callable[[int], str] | None = None, aside: Callable[[str], str] | None = None) -> str:
     """The whole card: title, premise, readings, one block per section; `ref` writes a citation number
-    (the app's is a link to the source)."""
-    fmt, style = Formatter(card.language), markup(marks, ref)
+    (the app's is a link to the source), `aside` a note or an assumption."""
+    fmt, style = Formatter(card.language), markup(marks, ref, aside)
     names = " · ".join(fmt.treaty(t) for t in card.treaties)
     body = "\n\n".join(x for x in (section_markdown(s, fmt, style) for s in card.sections) if x)
     before = [line_markdown(x, fmt, style) for x in ((card.premise,) if card.premise else ()) + card.intro]

@@ -11,7 +11,7 @@ from assistant.presentation.card import Card, Line, Section, missing_questions
 from assistant.presentation.values import PLAIN, Formatter, Join, Markup, numbered, render
 
 REPLY_CHARS = 1200               # a one-part ticket's reply fits in this (tests/assistant/test_presentation_reply.py);
-                                 # each further question of the ticket adds as much again
+EXTRA_PART_CHARS = 600           # each further question the ticket asks (and the card answers apart) adds this
 # What the answer keeps when the reply must be shorter, most important first: the answer itself, then how
 # the residence State relieves, the facts it rests on, what was assumed, the notes.
 # The shortest reply names each State without its role ("Brasil", not "Brasil (o Estado que paga)").
@@ -94,9 +94,20 @@ def _tier(line: Line) -> str:
     return "figure" if line.kind == "relief" and line.level >= 2 else line.kind
 
 
+def _asks_relief(card: Card) -> bool:
+    return any(t in RELIEF_TOPICS for s in card.sections for t in s.topics)
+
+
 def _selected(card: Card, kinds: frozenset[str], first_only: bool) -> list[tuple[Section, tuple[Line, ...]]]:
-    return [(s, tuple(x for x in (_first_block(s.lines) if first_only else s.lines) if _tier(x) in kinds))
-            for s in card.sections]
+    """Each answered section's lines of these kinds: its first block only, when `first_only` (with how the
+    double taxation is removed, when the ticket asks it)."""
+    relief = _asks_relief(card)
+    out = []
+    for s in card.sections:
+        first = _first_block(s.lines) if first_only else s.lines
+        lines = [x for x in s.lines if (x in first or (relief and x.kind == "relief")) and _tier(x) in kinds]
+        out.append((s, tuple(lines)))
+    return out
 
 
 def _answer(card: Card, fmt: Formatter, chosen: list[tuple[Section, tuple[Line, ...]]], style: Markup
@@ -133,11 +144,11 @@ def _basis(card: Card, fmt: Formatter, numbers: list[int]) -> str:
 
 
 def reply(card: Card, quotes: bool = False, limit: int = REPLY_CHARS, paragraph: str = "") -> Reply:
-    """The reply: the answer's lines tier by tier while the whole stays within `limit` characters per question
-    the ticket asks (the first tier always), then the legal basis, the questions, the closing and the
-    disclaimer. `paragraph` is the model's plain-language paragraph, already checked sentence by sentence
-    against the card (assistant.claims): it opens the answer, without its passage markers; the card's own
-    lines follow it."""
+    """The reply: the answer's lines tier by tier while the whole stays within `limit` characters, more for
+    each further question the card answers apart (the first tier always), then the legal basis, the
+    questions, the closing and the disclaimer. `paragraph` is the model's plain-language paragraph, already
+    checked sentence by sentence against the card (assistant.claims): it opens the answer, without its
+    passage markers; the card's own lines follow it."""
     fmt = Formatter(card.language)
     asked = missing_questions(card.missing_facts)
     names = " · ".join(fmt.treaty(t) for t in card.treaties)
@@ -151,7 +162,7 @@ def reply(card: Card, quotes: bool = False, limit: int = REPLY_CHARS, paragraph:
     tail += [fmt.text("presentation.reply.closing"), fmt.text("presentation.reply.disclaimer")]
     best: list[str] = []
     cited: list[int] = []
-    limit *= max(1, len(card.sections))
+    limit += EXTRA_PART_CHARS * max(0, len(card.sections) - 1)
     for kinds, first_only, style in _candidates(card):
         chosen = _selected(card, kinds, first_only)
         refs = _cited(chosen)
@@ -171,7 +182,7 @@ def _candidates(card: Card) -> list[tuple[frozenset[str], bool, Markup]]:
     """From the shortest reply to the fullest: the first block of each section (States without their role,
     then with it), then tier after tier. A ticket that asks how the double taxation is removed has it in
     the first tier."""
-    first = TIERS[0] | (TIERS[1] if any(s.topic in RELIEF_TOPICS for s in card.sections) else frozenset())
+    first = TIERS[0] | (TIERS[1] if _asks_relief(card) else frozenset())
     kinds, out = first, [(first, True, BRIEF), (first, True, PLAIN)]
     for tier in TIERS:
         kinds = kinds | tier

@@ -196,6 +196,7 @@ class Markup:
     keys: Mapping[str, str] = field(default_factory=dict)   # a view's shorter wording of some phrases
     ref: Callable[[int], str] = lambda n: f"[{n}]"           # a citation number (the app makes it a link)
     stated: Callable[[str], str] = lambda text: text        # the question's own numbers (grounding drops them)
+    aside: Callable[[str], str] = lambda text: text         # a note or an assumption (the app sets it smaller)
 
 
 PLAIN = Markup()

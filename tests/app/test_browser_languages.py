@@ -56,12 +56,26 @@ def _idle(page: Page) -> None:
                            timeout=ANSWER_MS)
 
 
+def _settled(page: Page) -> None:
+    """Idle, and the last answer's height unchanged over a second (the rerun after an answer replaces its
+    elements; measuring in between would catch both)."""
+    last = None
+    for _ in range(30):
+        _idle(page)
+        box = _assistant_messages(page).last.bounding_box()
+        height = box["height"] if box else None
+        if height is not None and height == last:
+            return
+        last = height
+        page.wait_for_timeout(1_000)
+
+
 def _ask(page: Page, text: str) -> None:
     box = page.get_by_test_id("stChatInputTextArea")
     box.fill(text)
     box.press("Enter")
     _card(page).locator("a[href^='#src-']").first.wait_for(timeout=ANSWER_MS)
-    _idle(page)
+    _settled(page)
 
 
 @pytest.mark.parametrize("lang", ["pt", "es", "en"])
