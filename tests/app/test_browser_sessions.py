@@ -1,5 +1,5 @@
 """Four browser sessions (four Playwright contexts in Debian's chromium) ask at the same moment against the
-app with the real local model server: each card appears before any session's explanation has finished,
+app with the real local model server: each card appears before its explanation has finished,
 each explanation streams, and no session errors. The server is the app's own (a temporary run directory),
 so it ends with the app."""
 from __future__ import annotations
@@ -97,8 +97,9 @@ def test_four_sessions_at_once_get_cards_first_and_streamed_explanations(app_wit
                 page.screenshot(path=str(ARTIFACTS / f"browser_session_{i + 1}.png"), full_page=True)
         finally:
             browser.close()
-    first_final = min(p["final"] for p in probes)
-    assert all(p["card"] is not None and p["card"] < first_final for p in probes), probes
+    # each session's card came before its own explanation ended (the card never waits for the model; that it
+    # comes at once, whatever the model does, is tests/app/test_browser_never_block.py's check)
+    assert all(p["card"] is not None and p["card"] < p["final"] for p in probes), probes
     assert all(p["cursor"] for p in probes), probes
     for text in texts:
         assert "Ocorreu um erro interno" not in text

@@ -140,6 +140,7 @@ def test_app_keeps_answering_when_the_server_dies_mid_answer(tmp_path, make_assi
     # what was shown stays (it was checked), and the agent is told the rest was cut
     assert final.explanation == "".join(shown).strip()
     assert any("foi interrompida" in n for n in final.notices), final.notices
+    chat.settings = settings.replace(llm_max_tokens=8)     # the restarted server: a short explanation is enough
     again = assistant.ask(question)
     assert running_server(settings, MODEL).pid != first.pid
     assert not any("interrompida" in n or "não está disponível" in n for n in again.notices)
