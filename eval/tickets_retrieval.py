@@ -18,13 +18,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
-from langchain_core.embeddings import Embeddings
 from tqdm import tqdm
 
 from eval.score import percentile
 from eval.tickets import Ticket, load
 from eval.tickets_score import Article, article_recall
-from ingest.embedding_cache import query_embedder
+from ingest.embedding_cache import CachedQueryEmbeddings
 
 K = 5
 
@@ -92,21 +91,6 @@ def markdown(rep: dict[str, Any], latency: dict[str, float | None]) -> str:
     return "\n".join(lines)
 
 
-class _CachedQueries(Embeddings):
-    """The real embedder with its query vectors kept in the embedding cache: a second run over the same
-    tickets embeds nothing again (the latency column then measures the rest; --fresh measures it all)."""
-
-    def __init__(self, embeddings: Embeddings, settings: Any):
-        self._embeddings = embeddings
-        self._embed = query_embedder(embeddings, settings)
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._embed([text])[0]
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self._embeddings.embed_documents(texts)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m eval.tickets_retrieval",
                                      description="Só a pesquisa no banco de tickets: recall@5 do artigo certo.")
@@ -133,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     if not args.fresh:
         dense = assistant.search.dense
-        dense.embeddings = _CachedQueries(dense.embeddings, assistant.settings)
+        dense.embeddings = CachedQueryEmbeddings(dense.embeddings, assistant.settings)
     parts: list[PartRecall] = []
     times: list[float] = []
     for ticket in tqdm(tickets, desc="tickets", leave=False):

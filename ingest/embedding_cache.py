@@ -10,6 +10,8 @@ from array import array
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
+from langchain_core.embeddings import Embeddings
+
 from ingest.model_fingerprint import model_fingerprint
 
 if TYPE_CHECKING:
@@ -92,3 +94,17 @@ def query_embedder(embeddings: Any, settings: Settings) -> Callable[[Sequence[st
             cache.close()
     return embed
 
+
+class CachedQueryEmbeddings(Embeddings):
+    """A real embedder whose query vectors are read from / written to the embedding cache (query_embedder):
+    a second run over the same questions (the eval, the ticket bank) embeds nothing again."""
+
+    def __init__(self, embeddings: Embeddings, settings: Settings):
+        self._embeddings = embeddings
+        self._embed = query_embedder(embeddings, settings)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._embed([text])[0]
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        return self._embeddings.embed_documents(texts)

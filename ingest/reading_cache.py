@@ -9,12 +9,13 @@ import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from assistant.lexicon import text as lexicon_text
 from ingest import ocr_reading
 from ingest.ocr_reading import Correction, Piece, Reading
 from ingest.units import Unit
 
 log = logging.getLogger(__name__)
-_CODE = (Path(ocr_reading.__file__), Path(ocr_reading.__file__).parent.parent / "assistant" / "lexicon" / "text.py")
+_CODE = (Path(ocr_reading.__file__), Path(lexicon_text.__file__))    # the reading code and its word folding
 FORMAT = 1
 
 

@@ -11,7 +11,7 @@ import yaml
 
 from eval.gold import CORE_SPLIT, load_eval_set, splits
 from eval.run import ours_answer, run_answers, summarise, worst_categories
-from ingest.embedding_cache import query_embedder
+from ingest.embedding_cache import CachedQueryEmbeddings
 
 FLOORS_FILE = Path(__file__).resolve().parents[2] / "eval" / "floors.yaml"
 FLOORS = yaml.safe_load(FLOORS_FILE.read_text(encoding="utf-8"))
@@ -25,26 +25,12 @@ def _floor(split: str, metric: str) -> float:
     return FLOORS["splits"][split]["metrics"][metric]["floor"]
 
 
-class _CachedQueries:
-    """The real embedder, its query vectors read from / written to the embedding cache."""
-
-    def __init__(self, embeddings, settings):
-        self._embeddings = embeddings
-        self._embed = query_embedder(embeddings, settings)
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._embed([text])[0]
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return self._embeddings.embed_documents(texts)
-
-
 @pytest.fixture(scope="module")
 def evaluated(real_assistant):
     """The shared real Assistant (tests/conftest.py): loaded once for the whole session."""
     dense = real_assistant.search.dense
     real = dense.embeddings
-    dense.embeddings = _CachedQueries(real, real_assistant.settings)
+    dense.embeddings = CachedQueryEmbeddings(real, real_assistant.settings)
     try:
         scores, records = run_answers(ITEMS, ours_answer(real_assistant))
     finally:
