@@ -23,7 +23,7 @@ QUESTIONS = [
     "Uma empresa portuguesa recebe royalties de marcas de uma empresa do Brasil. Qual a taxa máxima?",
     "Juros pagos de Portugal a um residente no Japão: qual a retenção máxima?",
 ]
-ANSWERS_MS = 300_000          # four short explanations queued on one 2-core server, on a possibly busy machine
+ANSWERS_MS = 900_000          # four explanations queued on one 2-core server, on a machine busy with other tests
 # Records, in the page itself and on every change of the page (timers are throttled in background pages),
 # when the card (a rate) first appears, whether the streaming cursor showed, and when the explanation is
 # final (the cursor and the "writing…" caption gone after the cursor showed).
