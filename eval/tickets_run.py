@@ -1,6 +1,6 @@
-"""`python -m eval.tickets_run --split train|test`: the deterministic assistant (no LLM) on every ticket of a
-split of the ticket bank, scored per part by eval/tickets_score.py, with tables per language, per topic and
-per topic method.
+"""`python -m eval.tickets_run --split train|test|incoming`: the deterministic assistant (no LLM) on every ticket
+of a split of the ticket bank, scored per part by eval/tickets_score.py, with tables per language, per topic and
+per topic method. `incoming` is a fresh batch before it is split: its first read, by the reader as installed.
 
 The test split is sealed: only the coordinator runs it (`--split test`), never while tuning.
 What the assistant gave is turned into a TicketReading here (the RuleRun -> outcome vocabulary mapping,
@@ -225,7 +225,8 @@ def run(tickets: Sequence[Ticket], assistant: Any, methods: Sequence[str], reade
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m eval.tickets_run",
                                      description="O assistente determinístico no banco de tickets, por parte.")
-    parser.add_argument("--split", choices=("train", "test"), required=True)
+    parser.add_argument("--split", choices=("train", "test", "incoming"), required=True,
+                        help="incoming: a fresh batch not yet split, read as the product reads it (its first read)")
     parser.add_argument("--methods", default=",".join(METHODS),
                         help=f"métodos de tema a comparar, separados por vírgulas ({','.join(METHODS)})")
     parser.add_argument("--json", type=Path, metavar="SAÍDA", help="escreve o resumo e os registos em JSON")
