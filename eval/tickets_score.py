@@ -134,6 +134,9 @@ def answer_correct(expected: Expected, part: PartReading | None) -> bool:
         return False
     if expected.state is None or pred.state is None:
         return True
+    if (expected.outcome == "exempt") != (pred.outcome == "exempt"):
+        # "exempt" names the State that may not tax, "residence_only" the one that taxes: of a pair, the other
+        return expected.state.upper() != pred.state.upper()
     return expected.state.upper() == pred.state.upper()
 
 
