@@ -39,6 +39,7 @@ from assistant.prompting import build_messages
 from assistant.retrieve import DenseUnavailable, Hit, HybridSearch, open_dense
 from assistant.ticket_query import TicketQuery, ticket_query
 from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
+from assistant.understand.direction_model import DirectionModel, trained_direction
 from assistant.understand.exemplars import ExemplarClassifier
 from assistant.understand.parts import PartTopic, out_of_scope_code, read_parts
 from assistant.understand.topic_model import TopicModel, trained_model
@@ -78,6 +79,7 @@ class Assistant:
         self.default_mode = "hybrid" if search.dense is not None else "bm25"
         self.classifier = _classifier_for(search.dense, settings)
         self.reader: TopicModel = trained_model(settings.cache_dir)
+        self.direction_reader: DirectionModel = trained_direction(settings.cache_dir)
 
     @classmethod
     def from_settings(cls, settings: Settings | None = None, llm: str | None = None,
@@ -229,7 +231,8 @@ class Assistant:
         first one in scope (its out-of-scope questions as side notes)."""
         asked = read_parts(question, self.reader)
         first = next((p.topic for p in asked if not p.out_of_scope), None)
-        query = understand(question, rules.known_treaties(), self._decide_topic(question), topic=first)
+        query = understand(question, rules.known_treaties(), self._decide_topic(question), topic=first,
+                           read_residence=self.direction_reader.residence)
         return asked, _with_parts(query, asked)
 
     def _other_parts(self, question: str, asked: list[PartTopic], treaty: str | None,
@@ -247,7 +250,8 @@ class Assistant:
                 wanted.append((part, second, True))
         out = []
         for part, topic, alternative in wanted:
-            q = dataclasses.replace(understand(question, rules.known_treaties(), topic=topic), treaty=treaty)
+            q = dataclasses.replace(understand(question, rules.known_treaties(), topic=topic,
+                                               read_residence=self.direction_reader.residence), treaty=treaty)
             out.append(_Part(None, q, run_rules(q, merge_facts(q.facts, extra_facts)), part, alternative))
         return out
 
@@ -524,9 +528,13 @@ def _combined(runs: list[RuleRun]) -> RuleRun:
         out.documents += [d for d in run.documents if d not in out.documents]
         out.errors += run.errors
         out.missing_facts += [m for m in run.missing_facts if m not in out.missing_facts]
+        out.stated += [c for c in run.stated if c not in out.stated]
         out.employment = out.employment or run.employment
         out.tiebreaker = out.tiebreaker or run.tiebreaker
+        out.site = out.site or run.site
+        out.facts = out.facts or run.facts
         out.not_covered = out.not_covered or run.not_covered
+        out.source_unknown = out.source_unknown or run.source_unknown
     return out
 
 

@@ -20,6 +20,8 @@ from typing import Any, Callable, Sequence
 
 from tqdm import tqdm
 
+from assistant.understand.direction_model import DirectionModel, trained_direction
+from assistant.understand.direction_model import bank_examples as direction_examples
 from assistant.understand.parts import read_parts
 from assistant.understand.stated import stated_facts
 from assistant.understand.topic_model import TopicModel, bank_examples, eval_examples, exemplar_examples, trained_model
@@ -155,20 +157,22 @@ def reading_of(answer: Any, retrieved: Sequence[Any] = ()) -> TicketReading:
 # --------------------------------------------------------------------------- topic methods
 
 TopicMethod = Callable[[Ticket], list[str | None]]
-Readers = Callable[[Ticket], TopicModel]
+Readers = Callable[[Ticket], tuple[TopicModel, DirectionModel]]
 
 
 def fold_readers(tickets: Sequence[Ticket], folds: int = FOLDS) -> Readers:
-    """Cross-validation on the train split: each ticket is read by a model fitted without its page's fold
-    (grouped by source page), plus the eval items and the example bank."""
+    """Cross-validation on the train split: each ticket is read by models (topic, direction) fitted without
+    its page's fold (grouped by source page); the topic model also learns from the eval items and the
+    example bank."""
     from sklearn.model_selection import GroupKFold
 
     base = eval_examples(load_eval_set()) + exemplar_examples()
-    by_id: dict[str, TopicModel] = {}
+    by_id: dict[str, tuple[TopicModel, DirectionModel]] = {}
     pages = [t.page for t in tickets]
     for train, held in GroupKFold(min(folds, len(set(pages)))).split(tickets, groups=pages):
-        model = TopicModel.fit(bank_examples([tickets[i] for i in train]) + base)
-        by_id.update({tickets[i].id: model for i in held})
+        fitted = [tickets[i] for i in train]
+        models = (TopicModel.fit(bank_examples(fitted) + base), DirectionModel.fit(direction_examples(fitted)))
+        by_id.update({tickets[i].id: models for i in held})
     return lambda ticket: by_id[ticket.id]
 
 
@@ -185,7 +189,7 @@ def topic_methods(assistant: Any, names: Sequence[str], readers: Readers) -> dic
         dense, classifier = assistant.search.dense, assistant.classifier
         out["nearest"] = lambda t: [classifier.nearest(dense.embed_query(t.text)).topic]
     if "trained" in names:
-        out["trained"] = lambda t: [p.topic for p in read_parts(t.text, readers(t))]
+        out["trained"] = lambda t: [p.topic for p in read_parts(t.text, readers(t)[0])]
     return out
 
 
@@ -200,7 +204,7 @@ def run(tickets: Sequence[Ticket], assistant: Any, methods: Sequence[str], reade
     read_by: dict[str, list[list[str | None]]] = {name: [] for name in extra}
     combined: list[list[str | None]] = []
     for ticket in tqdm(tickets, desc="tickets", leave=False, disable=not progress):
-        assistant.reader = readers(ticket)
+        assistant.reader, assistant.direction_reader = readers(ticket)
         answer = assistant.ask(ticket.text)
         hits = assistant.retrieve(ticket.text, RETRIEVAL_K, assistant.default_mode)
         reading = reading_of(answer, hits)
@@ -231,12 +235,14 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"métodos de tema a comparar, separados por vírgulas ({','.join(METHODS)})")
     parser.add_argument("--json", type=Path, metavar="SAÍDA", help="escreve o resumo e os registos em JSON")
     parser.add_argument("--limit", type=int, help="só os primeiros N tickets (para experimentar)")
+    parser.add_argument("--every", type=int, default=1, metavar="N",
+                        help="um ticket em cada N (de todos os lotes, para comparações rápidas)")
     args = parser.parse_args(argv)
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     unknown = [m for m in methods if m not in METHODS]
     if unknown:
         parser.error(f"métodos desconhecidos: {', '.join(unknown)} (use {', '.join(METHODS)})")
-    tickets = load(args.split)
+    tickets = load(args.split)[::max(args.every, 1)]
     if args.limit is not None:
         tickets = tickets[:max(args.limit, 0)]
     if not tickets:
@@ -254,8 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.split == "train":   # the reader never reads a page it was fitted on
         readers = fold_readers(load("train"))
     else:
-        model = trained_model(assistant.settings.cache_dir)
-        readers = lambda ticket: model  # noqa: E731
+        models = (trained_model(assistant.settings.cache_dir), trained_direction(assistant.settings.cache_dir))
+        readers = lambda ticket: models  # noqa: E731
     scores, accuracies, records = run(tickets, assistant, methods, readers)
     rep = report(args.split, scores, accuracies)
     print(markdown(rep))

@@ -1,7 +1,8 @@
 """Deterministic reading of a taxpayer's question: which treaty, which direction, which topic, which facts.
 
-No model and no network: word lists (assistant/lexicon/*.yaml) and a few grammar rules about the words
-around each country, number and date. The treaty list comes from the caller (catalog/rules), so a new
+No network: word lists (assistant/lexicon/*.yaml) and a few grammar rules about the words around each
+country, number and date; the trained readers (a part's topic, the residence of a treaty's two States) are
+passed in by the caller. The treaty list comes from the caller (catalog/rules), so a new
 treaty is understood as soon as its countries are in the lexicon. Numbers the user states are kept only
 as facts or as claims to check (stated_rates); rates in answers never come from the question.
 
@@ -10,6 +11,7 @@ readings), topics, facts, safety (input checks, injection); this module assemble
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable, Mapping
 
 from assistant.lexicon.text import fold, tokenize
@@ -20,12 +22,17 @@ from assistant.understand.query import Query, Reading
 from assistant.understand.rights_facts import read_rights_facts
 from assistant.understand.safety import MAX_QUESTION_CHARS, evasion, injection, mentions_mli, validate_question
 from assistant.understand.topics import is_employment, lexicon_topics, read_topics
-from assistant.understand.treaty import direction
+from assistant.understand.treaty import Direction, direction
 from rules.facts import INCOME_TYPES, TiebreakerFacts
 
 __all__ = ["DecideTopic", "LANGUAGES", "MAX_QUESTION_CHARS", "Query", "Reading", "detect_language", "understand",
            "validate_question"]
 
+
+# Of a treaty's two States, the residence the trained direction reader reads and its probability, given the
+# text, its tokens and country mentions, the two States, the topic and the grammar's own residence (or None).
+ReadResidence = Callable[[str, list, list, tuple[str, str], "str | None", "str | None"], tuple[str, float]]
+DECIDE_AT = 0.6     # from this probability the trained residence replaces the grammar's (train split, by page)
 
 # Given the topics the lexicon found (several incomes, or none: any topic), the one to read the question as,
 # or None to keep the lexicon's reading. The pipeline's is the nearest-example classifier.
@@ -59,10 +66,26 @@ def _domestic(mentions: list, treaty: str | None, topic_list: tuple[str, ...]) -
             and bool(set(topic_list) & set(INCOME_TYPES + ("capital_gains", "immovable_property"))))
 
 
+def _trained_direction(way: Direction, read_residence: ReadResidence, text: str, tokens: list, mentions: list,
+                       treaties: Mapping[str, tuple[str, ...]], topic: str | None) -> Direction:
+    """The trained reader's residence of the treaty's two States, when it is sure; the other is the source."""
+    parties = tuple(dict.fromkeys(treaties.get(way.treaty or "", ())))
+    if len(parties) != 2:
+        return way
+    state, probability = read_residence(text, tokens, mentions, (parties[0], parties[1]), topic, way.residence)
+    if probability < DECIDE_AT:
+        return way
+    other = parties[1 - parties.index(state)]
+    if state == way.residence and way.source is not None:
+        return way
+    return replace(way, residence=state, source=other)
+
+
 def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic: DecideTopic | None = None,
-               topic: str | None = None) -> Query:
+               topic: str | None = None, read_residence: ReadResidence | None = None) -> Query:
     """Read a question. Never raises on text input; validate_question() first to reject bad input.
-    `topic`: the part's topic as the trained reader read it; the lexicon's other topics follow it."""
+    `topic`: the part's topic as the trained reader read it; the lexicon's other topics follow it.
+    `read_residence`: the trained direction reader (assistant.understand.direction_model)."""
     text = text if isinstance(text, str) else ""
     tokens, folded = tokenize(text), fold(text)
     lang = detect_language(text, tokens)
@@ -91,6 +114,10 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     if work and is_employment(topic_list):
         sources = ("work", "source", "property", *homes, "pe")   # a salary comes from where the work is done
     way = direction(folded, mentions, treaties, residence_states, role(*sources), lang, bool(topic_list))
+    first = topic_list[0] if topic_list else None
+    if read_residence is not None and first != "residence" and (first or len(residence_states) < 2):
+        # a question of residence (two homes, no other subject) is the tie-breaker's to decide
+        way = _trained_direction(way, read_residence, text, tokens, mentions, treaties, first)
     parties = set(treaties.get(way.treaty, ())) if way.treaty else set()
     work_state = (role("work") or (None,))[0]
     if work_state is None and is_employment(topic_list):

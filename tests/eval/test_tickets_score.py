@@ -10,7 +10,7 @@ import rules
 from assistant.apply_rules import run_rules
 from assistant.understand import understand
 from assistant.understand.stated import stated_facts
-from eval.tickets import Ticket
+from eval.tickets import Expected, Ticket
 from eval.tickets_run import outcome_of, read_topics
 from eval.tickets_score import (
     PartReading,
@@ -80,7 +80,12 @@ def test_the_answer_must_say_what_the_expected_outcome_says():
     expected = TWO_PARTS.parts[0].expected
     assert not answer_correct(expected, PartReading("employment", PredictedOutcome("residence_only", state="PT")))
     assert not answer_correct(expected, PartReading("employment", PredictedOutcome("both")))
-    assert answer_correct(expected, PartReading("employment", PredictedOutcome("exempt", state="BR")))
+    # "exempt" names the State that may not tax: exempt in Portugal is "only Brazil taxes"
+    assert answer_correct(expected, PartReading("employment", PredictedOutcome("exempt", state="PT")))
+    assert not answer_correct(expected, PartReading("employment", PredictedOutcome("exempt", state="BR")))
+    grant = Expected(outcome="exempt", state="PT", articles=["21"])
+    assert answer_correct(grant, PartReading("students", PredictedOutcome("residence_only", state="BR")))
+    assert not answer_correct(grant, PartReading("students", PredictedOutcome("residence_only", state="PT")))
     capped = DIVIDENDS.parts[0].expected
     assert answer_correct(capped, PartReading("dividends", PredictedOutcome("capped", rates=(10.0,))))
     assert not answer_correct(capped, PartReading("dividends", PredictedOutcome("capped", rates=(10.0, 15.0))))
@@ -185,9 +190,9 @@ def bm25_assistant():
 def test_the_run_reads_and_scores_every_ticket_and_the_topic_methods(bm25_assistant):
     from eval.tickets_run import run
 
-    reader = bm25_assistant.reader
+    readers = (bm25_assistant.reader, bm25_assistant.direction_reader)
     methods_asked = ["lexicon", "nearest", "trained", "combined"]
-    scores, methods, records = run([TWO_PARTS, DIVIDENDS], bm25_assistant, methods_asked, lambda ticket: reader,
+    scores, methods, records = run([TWO_PARTS, DIVIDENDS], bm25_assistant, methods_asked, lambda ticket: readers,
                                    progress=False)
     assert [s.ticket_id for s in scores] == ["tk-hand-0001", "tk-hand-0002"]
     assert set(methods) == {"lexicon", "trained", "combined"}    # no dense index: no nearest example

@@ -1,0 +1,190 @@
+"""The trained direction reader: of a treaty's two States, which one the person (or company) lives in.
+
+The grammar of assistant/understand/places.py gives each named country a role from the cue words right before
+and after it; on real tickets that alone got the residence right in about two of three tickets (the ticket
+bank's train split), because people write "PT resident", "moro no Porto", "a filial portuguesa da casa-mãe
+japonesa", "vou 3 meses para Tóquio mas sou pago em Lisboa". A logistic regression learns from the bank which
+words around a State's mentions make it the residence: per candidate State, the words in a window on each
+side of each of its mentions (and of the other State's, marked apart), the grammar's roles, the order of
+mention, whether it is named in an asking sentence, and the ticket's topic. Trained on the bank's train
+split, fitted in seconds at first use and cached under cache_dir by the data's hash (no model file
+committed). understand() takes its reading only when it is sure (DECIDE_AT there); otherwise the
+grammar's reading stands.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from assistant.lexicon.text import Token, tokenize
+from assistant.understand.language import detect_language
+from assistant.understand.places import Grammar, Mention, assign_roles, find_mentions
+from assistant.understand.sentences import asking
+from assistant.understand.topics import is_employment
+
+WINDOW = 6                  # words each side of a mention
+ALPHA = 1e-3                # L2 regularisation (grouped cross-validation on the train split)
+FEATURES_VERSION = 1
+
+
+@dataclass(frozen=True)
+class DirectionExample:
+    text: str
+    parties: tuple[str, str]     # the treaty's two States
+    residence: str               # one of parties
+    topic: str | None
+    group: str                   # the source page (cross-validation never splits one)
+    grammar: str | None          # the residence the grammar reads (understand() without this model)
+
+
+def _window_words(tokens: list[Token], m: Mention, side: str) -> list[str]:
+    words = [t.norm for t in tokens if t.is_word]
+    index = {id(t): i for i, t in enumerate(t for t in tokens if t.is_word)}
+    word_at = [index.get(id(t)) for t in tokens]
+    first = next((word_at[i] for i in range(m.start, m.end) if word_at[i] is not None), None)
+    last = next((word_at[i] for i in range(m.end - 1, m.start - 1, -1) if word_at[i] is not None), None)
+    if first is None or last is None:
+        return []
+    before = words[max(0, first - WINDOW):first]
+    after = words[last + 1:last + 1 + WINDOW]
+    out = [f"{side}L:{w}" for w in before] + [f"{side}R:{w}" for w in after]
+    if before:
+        out.append(f"{side}L1:{before[-1]}")
+    if after:
+        out.append(f"{side}R1:{after[0]}")
+    return out
+
+
+def party_features(text: str, tokens: list[Token], mentions: list[Mention], candidate: str, other: str,
+                   topic: str | None, grammar: str | None) -> list[str]:
+    """The words and roles around the candidate's mentions ("c") and the other State's ("o"); `grammar` is the
+    residence the grammar read (or None)."""
+    asked = [(s.start, s.end) for s in asking(text)]
+    codes = list(dict.fromkeys(m.code for m in mentions))
+    said = "c" if grammar == candidate else "o" if grammar == other else "-"
+    feats = [f"topic:{topic or '-'}", f"grammar:{said}", f"grammar:{said}:{topic or '-'}"]
+    for side, code in (("c", candidate), ("o", other)):
+        mine = [m for m in mentions if m.code == code]
+        if not mine:
+            feats.append(f"{side}:absent")
+            continue
+        feats.append(f"{side}:order:{min(codes.index(code), 2)}")
+        feats.append(f"{side}:count:{min(len(mine), 3)}")
+        for m in mine:
+            feats.append(f"{side}:role:{m.role or '-'}")
+            feats.append(f"{side}:role:{m.role or '-'}:{topic or '-'}")
+            if m.company:
+                feats.append(f"{side}:company")
+            start = tokens[m.start].start
+            if any(a <= start < b for a, b in asked):
+                feats.append(f"{side}:asked")
+                feats.append(f"{side}:asked:role:{m.role or '-'}")
+            feats.extend(_window_words(tokens, m, side))
+    return feats
+
+
+def ticket_mentions(text: str, topic: str | None) -> tuple[list[Token], list[Mention]]:
+    tokens = tokenize(text)
+    mentions = find_mentions(text, tokens, detect_language(text, tokens))
+    assign_roles(mentions, Grammar(tokens), is_employment((topic,) if topic else ()))
+    return tokens, mentions
+
+
+def bank_examples(tickets: Iterable) -> list[DirectionExample]:
+    """Tickets whose treaty is a pair and whose residence is one of its States."""
+    import rules
+    from assistant.understand import understand
+
+    treaties = rules.known_treaties()
+    out = []
+    for t in tickets:
+        parties = tuple(dict.fromkeys(treaties.get(t.treaty or "", ())))
+        if len(parties) == 2 and t.residence_state in parties:
+            topic = t.parts[0].topic
+            grammar = understand(t.text, treaties, topic=topic).residence_state
+            out.append(DirectionExample(t.text, (parties[0], parties[1]), t.residence_state, topic, t.page,
+                                        grammar))
+    return out
+
+
+def _rows(example: DirectionExample) -> list[tuple[list[str], int]]:
+    tokens, mentions = ticket_mentions(example.text, example.topic)
+    a, b, g = *example.parties, example.grammar
+    return [(party_features(example.text, tokens, mentions, a, b, example.topic, g), int(example.residence == a)),
+            (party_features(example.text, tokens, mentions, b, a, example.topic, g), int(example.residence == b))]
+
+
+def _as_is(features: list[str]) -> list[str]:
+    """The features are already words (a named function: the fitted vectorizer is pickled)."""
+    return features
+
+
+class DirectionModel:
+    def __init__(self, classifier, vectorizer):
+        self.classifier = classifier
+        self.vectorizer = vectorizer
+
+    @classmethod
+    def fit(cls, examples: Sequence[DirectionExample]) -> "DirectionModel":
+        from sklearn.feature_extraction.text import CountVectorizer
+        from sklearn.linear_model import LogisticRegression
+
+        rows = [r for e in examples for r in _rows(e)]
+        vectorizer = CountVectorizer(analyzer=_as_is, binary=True, min_df=2)
+        x = vectorizer.fit_transform([f for f, _ in rows])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            classifier = LogisticRegression(C=1.0 / (ALPHA * len(rows)), max_iter=2000)
+            classifier.fit(x, [y for _, y in rows])
+        return cls(classifier, vectorizer)
+
+    def residence(self, text: str, tokens: list[Token], mentions: list[Mention], parties: tuple[str, str],
+                  topic: str | None, grammar: str | None) -> tuple[str, float]:
+        """The likelier residence of the two States and its probability (the two candidates' scores
+        normalised to sum to one)."""
+        a, b = parties
+        x = self.vectorizer.transform([party_features(text, tokens, mentions, a, b, topic, grammar),
+                                       party_features(text, tokens, mentions, b, a, topic, grammar)])
+        pa, pb = self.classifier.predict_proba(x)[:, 1]
+        share = float(pa / (pa + pb)) if pa + pb > 0 else 0.5
+        return (a, share) if share >= 0.5 else (b, 1.0 - share)
+
+
+def data_hash(examples: Sequence[DirectionExample]) -> str:
+    payload = json.dumps([[e.text, list(e.parties), e.residence, e.topic, e.grammar] for e in examples],
+                         ensure_ascii=False)
+    return hashlib.sha256(f"{FEATURES_VERSION}\0{WINDOW}\0{ALPHA}\0{payload}".encode()).hexdigest()[:16]
+
+
+def cached_model(examples: Sequence[DirectionExample], cache_dir: Path) -> DirectionModel:
+    import joblib
+    import sklearn
+
+    key = hashlib.sha256(f"{data_hash(examples)}\0{sklearn.__version__}".encode()).hexdigest()[:20]
+    path = cache_dir / "direction_model" / f"{key}.joblib"
+    if path.is_file():
+        try:
+            classifier, vectorizer = joblib.load(path)
+            return DirectionModel(classifier, vectorizer)
+        except Exception:  # noqa: BLE001 - a damaged cache file is refitted
+            path.unlink(missing_ok=True)
+    model = DirectionModel.fit(examples)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    joblib.dump((model.classifier, model.vectorizer), path)
+    return model
+
+
+_MODELS: dict[Path, DirectionModel] = {}
+
+
+def trained_direction(cache_dir: Path) -> DirectionModel:
+    """The direction reader trained on the ticket bank's train split, once per process."""
+    if cache_dir not in _MODELS:
+        from eval.tickets import load
+
+        _MODELS[cache_dir] = cached_model(bank_examples(load("train")), cache_dir)
+    return _MODELS[cache_dir]

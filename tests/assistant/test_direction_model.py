@@ -1,0 +1,64 @@
+"""The trained direction reader: which of a treaty's two States is the residence, on phrasings the grammar
+misreads, and understand() taking its reading only when it is sure."""
+from __future__ import annotations
+
+import pytest
+
+import rules
+from assistant.understand import DECIDE_AT, understand
+from assistant.understand.direction_model import DirectionExample, DirectionModel, ticket_mentions, trained_direction
+from config import load_settings
+
+
+@pytest.fixture(scope="module")
+def model() -> DirectionModel:
+    return trained_direction(load_settings().cache_dir)
+
+
+@pytest.mark.parametrize("text, topic, residence, source", [
+    ("quick one: I'm a PT resident and made two trips to Sao Paulo this year, 80 + 60 days, my Lisbon employer "
+     "pays me. Can Brazil tax the salary?", "employment", "PT", "BR"),
+    ("Boa tarde. Dou aulas numa escola em Aveiro e recebo uma reforma do INSS todos os meses. "
+     "Quem tributa a reforma?", "pensions", "PT", "BR"),
+    ("Tengo acciones de Petrobras y vivo en Zaragoza desde hace años. ¿Cuánto me pueden retener en Brasil "
+     "por los dividendos?", "dividends", "ES", "BR"),
+    ("Our company in Osaka receives royalties for a patent licensed to a manufacturer in Aveiro. "
+     "What is the Portuguese withholding?", "royalties", "JP", "PT"),
+])
+def test_the_trained_reader_reads_the_residence_of_phrasings_not_in_the_bank(model, text, topic, residence, source):
+    q = understand(text, rules.known_treaties(), topic=topic, read_residence=model.residence)
+    assert (q.residence_state, q.source_state) == (residence, source)
+
+
+def _sure(state: str, probability: float):
+    return lambda text, tokens, mentions, parties, topic, grammar: (state, probability)
+
+
+def test_understand_takes_the_trained_residence_only_when_it_is_sure() -> None:
+    text = "Recebo dividendos de uma empresa portuguesa e vivo no Brasil. Qual a retenção?"
+    treaties = rules.known_treaties()
+    plain = understand(text, treaties, topic="dividends")
+    assert (plain.residence_state, plain.source_state) == ("BR", "PT")
+    unsure = understand(text, treaties, topic="dividends", read_residence=_sure("PT", DECIDE_AT - 0.05))
+    assert (unsure.residence_state, unsure.source_state) == ("BR", "PT")
+    sure = understand(text, treaties, topic="dividends", read_residence=_sure("PT", DECIDE_AT + 0.05))
+    assert (sure.residence_state, sure.source_state) == ("PT", "BR")
+
+
+def test_a_question_of_residence_is_left_to_the_tie_breaker() -> None:
+    text = "Tenho casa em Lisboa e casa em São Paulo e passo metade do ano em cada. Onde sou residente?"
+    q = understand(text, rules.known_treaties(), read_residence=_sure("BR", 0.99))
+    assert q.topic == "residence" and q.residence_state is None
+
+
+def test_a_model_fitted_on_a_few_examples_learns_the_words_around_a_state() -> None:
+    texts = [("Moro em {r} e recebo juros de um banco em {s}. Qual a taxa?", True),
+             ("Vivo em {r} e tenho um depósito em {s}. Qual a retenção?", True)]
+    pairs = [("Portugal", "Brasil", "PT", "BR"), ("Brasil", "Portugal", "BR", "PT")]
+    examples = [DirectionExample(t.format(r=r, s=s), ("PT", "BR"), code, "interest", f"p{k}{n}", None)
+                for n, (t, _) in enumerate(texts) for k, (r, s, code, _) in enumerate(pairs) for _ in range(3)]
+    fitted = DirectionModel.fit(examples)
+    text = "Moro em Portugal e tenho juros de um banco no Brasil."
+    tokens, mentions = ticket_mentions(text, "interest")
+    state, probability = fitted.residence(text, tokens, mentions, ("PT", "BR"), "interest", None)
+    assert state == "PT" and probability > 0.5
