@@ -55,6 +55,7 @@ class Countries:
     exact_case: tuple[tuple[re.Pattern[str], str], ...]
     codes: frozenset[str]
     language_countries: dict[str, tuple[str, ...]]   # likeliest countries for a question's language
+    demonyms: frozenset[str]                         # folded adjective forms ("brasileira", "japoneses")
 
     def index(self, language: str) -> PhraseIndex[str]:
         return self.by_language.get(language, self.by_language["pt"])
@@ -84,9 +85,11 @@ def countries() -> Countries:
         for lang, names in (spec.get("only_in") or {}).items():
             only_in[lang] += [(name, code) for name in names]
     by_language = {lang: PhraseIndex(only_in[lang] + entries) for lang in LANGUAGES}
+    demonyms = frozenset(fold(form) for spec in data["countries"].values() for adj in (spec or {}).get("adj", [])
+                         for form in inflect(adj))
     return Countries(by_language, PhraseIndex(((p, True) for p in data.get("exclude", [])), fuzzy=False),
                      tuple(exact), frozenset(data["countries"]),
-                     {lang: tuple(codes) for lang, codes in data["language_countries"].items()})
+                     {lang: tuple(codes) for lang, codes in data["language_countries"].items()}, demonyms)
 
 
 @dataclass(frozen=True)

@@ -224,6 +224,21 @@ def _right_role(k: int, mentions: list[Mention], g: Grammar, starts: set[int]) -
     return None, company
 
 
+# "brasileiro nato", "Spanish-born", "japonés de nacimiento": the person's nationality
+_BORN = {"nato", "nata", "natos", "natas", "nativo", "nativa", "born", "nacimiento", "nascimento", "nascenca"}
+
+
+def _nationality_apposition(m: Mention, tokens: list[Token]) -> bool:
+    """A demonym set off by commas or followed by "born" describes the person: "(professora), brasileira, e
+    moro em Aveiro", "sou militar, brasileiro nato"."""
+    if m.end - m.start != 1 or tokens[m.start].norm not in countries().demonyms:
+        return False
+    before = tokens[m.start - 1].norm if m.start else ""
+    after = [t.norm for t in tokens[m.end:m.end + 2]]
+    return bool(set(after) & _BORN) or (before in (",", "(") and (not after or after[0] in (",", ")", ".", "e", "y",
+                                                                                         "and")))
+
+
 def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
     by_end = {m.end - 1: i for i, m in enumerate(mentions)}
     starts = {m.start for m in mentions}
@@ -257,6 +272,8 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
             role = right
         if role is None and possessive and company:
             role = "residence"
+        if role is None and not company and _nationality_apposition(m, g.tokens):
+            role = "nationality"
         m.role, m.company = role, company
     if any(m.role == "borrower" for m in mentions):          # the lender is the beneficiary of the interest
         for m in mentions:

@@ -101,3 +101,17 @@ def test_no_reading_without_a_subject():
 def test_an_uncovered_source_is_not_hidden_by_readings():
     r = q("Moro em Portugal e recebo dividendos de uma empresa francesa")
     assert r.pair_not_covered == ("PT", "FR") and r.readings == ()
+
+
+@pytest.mark.parametrize("text, nations", [
+    ("Sou professora aposentada da UFMG, brasileira, e moro em Aveiro. A aposentadoria paga IRS?", ("BR",)),
+    ("Militar reformado, português nato, a viver em Curitiba: a pensão paga imposto onde?", ("PT",)),
+    ("Tengo una pensión del Estado, soy jubilada (española de nacimiento) y vivo en Recife.", ("ES",)),
+])
+def test_a_demonym_set_off_by_commas_or_born_is_the_persons_nationality(text, nations):
+    assert q(text).tiebreaker is not None and q(text).tiebreaker.nationality == nations
+
+
+def test_a_company_described_by_a_demonym_gives_no_nationality():
+    query = q("Trabalho numa empresa brasileira, e moro em Lisboa. Quem tributa o salário?")
+    assert query.tiebreaker is None or not query.tiebreaker.nationality
