@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.understand.parts import CLOSE, PartTopic, out_of_scope_code, read_parts
+from assistant.understand.parts import CLOSE, FOLLOW_UP, PartTopic, out_of_scope_code, read_parts
 from assistant.understand.sentences import asking, sentences
 from assistant.understand.topic_model import (
     Example,
@@ -12,6 +12,7 @@ from assistant.understand.topic_model import (
     _label_index,
     bank_examples,
     cached_model,
+    context_of,
     data_hash,
     lexicon_features,
 )
@@ -45,7 +46,7 @@ def test_lexicon_features_tell_the_asking_sentence_from_the_context():
 def test_sentences_on_one_topic_make_one_part_and_a_close_second_topic_is_kept():
     text = "Vivo no Porto. Quanto retém o Brasil nos juros? E a que taxa? E o IVA da fatura?"
     model = ScriptedTopics({"Quanto retém o Brasil nos juros?": (("interest", 0.5), ("dividends", 0.5 - CLOSE / 2)),
-                      "E a que taxa?": (("royalties", 0.2), ("interest", 0.19)),
+                      "E a que taxa?": (("royalties", FOLLOW_UP - 0.05), ("interest", FOLLOW_UP - 0.06)),
                       "E o IVA da fatura?": (("out_of_scope", 0.9), ("interest", 0.05))})
     parts = read_parts(text, model)
     assert [p.topic for p in parts] == ["interest", "out_of_scope"]
@@ -116,3 +117,15 @@ def test_one_sentence_asking_two_things_splits_at_the_conjunction_only_when_both
     unsure = ScriptedTopics({**sure.by_sentence, "que formulário o banco precisa?": (("out_of_scope", 0.4),
                                                                                       ("dividends", 0.3))})
     assert [p.topic for p in read_parts(text, unsure)] == ["dividends"]
+
+
+def test_a_question_is_read_without_the_tickets_other_questions():
+    text = "Recebo dividendos do Brasil. Qual a retenção? E a CIDE?"
+    assert context_of(text, "E a CIDE?", ["Qual a retenção?", "E a CIDE?"]) == \
+        "Recebo dividendos do Brasil.   E a CIDE?"
+    seen: list[tuple[str, str]] = []
+    model = ScriptedTopics({"Qual a retenção?": (("dividends", 0.9),), "E a CIDE?": (("out_of_scope", 0.9),)})
+    scores = model.scores
+    model.scores = lambda pairs: seen.extend(pairs) or scores(pairs)    # type: ignore[method-assign]
+    read_parts(text, model)
+    assert ("Recebo dividendos do Brasil.   E a CIDE?", "E a CIDE?") in seen
