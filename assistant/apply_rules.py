@@ -208,7 +208,7 @@ def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, inco
     if run.employment is not None and run.employment.taxable_in_work_state is not None:
         return dataclasses.replace(facts, employment_183_met=not run.employment.taxable_in_work_state), []
     days = query.stay_days if query.stay_days is not None else \
-        None if query.stay_months is None else query.stay_months * 365 / 12
+        None if query.stay_months is None else round(query.stay_months * 365 / 12)   # whole days
     day_test = None if days is None else stated_days(treaty, days, one_year=query.fiscal_year is not None)
     others = [describe(code, {}, "unknown" if ok is None else "met" if ok else "not_met") for code, ok in (
         ("employer_not_resident_in_work_state", None if query.employer_resident_in_work_state is None

@@ -92,3 +92,15 @@ def test_the_users_numbers_ground_no_rate(make_assistant):
                for c in alt.conditions if c.code == "holding_min_pct")
     assert f"(20% < {pct:g}%)" in answer.card                       # shown against the threshold …
     assert answer.guardrail.action == "fallback" and "numbers 20" in answer.guardrail.dropped[0]   # … no ground
+
+
+def test_a_stay_in_months_is_counted_in_whole_days():
+    from assistant.apply_rules import run_rules
+    from assistant.understand import understand
+
+    query = understand("Vou trabalhar 7 meses em São Paulo para a minha empresa portuguesa. Pago imposto no Brasil?",
+                       rules.known_treaties(), topic="employment")
+    run = run_rules(query, query.facts)
+    counted = [c.params["days"] for r in run.rights for case in r.cases for c in case.conditions
+               if c.code == "days_within_limit"]
+    assert counted == [213]          # 7 × 365 / 12 = 212.9, not "212,917 dias"
