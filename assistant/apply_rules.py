@@ -222,6 +222,10 @@ def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, inco
         return dataclasses.replace(facts, employment_183_met=True), tests
     if income == "employment":
         run.stated = [c for c in tests if c.status == "met"]
+        if day_test is not None:        # the days are stated: ask for the condition still open, by name
+            _missing(run, [name for name, value in (
+                ("employer_resident_in_work_state", query.employer_resident_in_work_state),
+                ("borne_by_pe", query.borne_by_pe)) if value is None])
     return facts, []
 
 

@@ -11,7 +11,8 @@ from datetime import date
 from assistant.lexicon import cues
 from assistant.lexicon.quantities import date_ranges, dates, durations, percentages
 from assistant.lexicon.text import Match, Token
-from assistant.understand.places import Grammar, Mention
+from assistant.understand.places import Grammar, Mention, unique
+from assistant.understand.topics import is_employment
 from assistant.understand.residence import ResidenceFacts, read_residence
 from rules.facts import INCOME_TYPES, Facts, TiebreakerFacts
 
@@ -368,7 +369,7 @@ def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[st
         government_debt=True if hits("government_debt") and "interest" in topic_list else None,
         fixed_base_in_source=_flag(hits, tokens, lang, "fixed_base", "fixed_base_false"),
     )
-    employer_in_work, borne = _employment(hits, tokens, lang, topic_list, roles, work_state, pe_words,
+    employer_in_work, borne = _employment(hits, tokens, lang, topic_list, roles, mentions, work_state, pe_words,
                                           attributable)
     return StatedFacts(facts, stays, amounts.stay_days, amounts.stay_months, employer_in_work, borne, fiscal_year,
                        _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)))),
@@ -391,10 +392,15 @@ def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple
 
 
 def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...],
-                roles: dict[str, tuple[str, ...]], work_state: str | None, pe_words: list[tuple[int, int]],
-                attributable: bool | None) -> tuple[bool | None, bool | None]:
-    """(employer resident in the work State, pay borne by a PE there) for the 183-day test."""
+                roles: dict[str, tuple[str, ...]], mentions: list[Mention], work_state: str | None,
+                pe_words: list[tuple[int, int]], attributable: bool | None) -> tuple[bool | None, bool | None]:
+    """(employer resident in the work State, pay borne by a PE there) for the 183-day test. Without a word
+    naming the employer, a salary question's one company with a country is the employer ("un sueldo de una
+    sociedad brasileña", "pago pela minha universidade em Lisboa")."""
     employer_states = roles.get("employer", ())
+    if not employer_states and is_employment(topic_list):
+        companies = unique(m.code for m in mentions if m.company)
+        employer_states = companies if len(companies) == 1 else ()
     employer_in_work: bool | None = None
     if hits("employer_local"):
         employer_in_work = True

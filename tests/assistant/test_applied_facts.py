@@ -104,3 +104,21 @@ def test_a_stay_in_months_is_counted_in_whole_days():
     counted = [c.params["days"] for r in run.rights for case in r.cases for c in case.conditions
                if c.code == "days_within_limit"]
     assert counted == [213]          # 7 × 365 / 12 = 212.9, not "212,917 dias"
+
+
+@pytest.mark.parametrize("question, employer_in_work_state", [
+    ("Vivo em Braga. Em 2026 vou receber um ordenado de um clube brasileiro por 50 dias de trabalho em Manaus. "
+     "O Brasil tributa?", True),
+    ("Resido en Sevilla y un hospital de Madrid me contrata para 30 días de guardias en Fortaleza. "
+     "¿Me gravan en Brasil?", False),
+])
+def test_a_salary_questions_one_company_with_a_country_is_the_employer(question, employer_in_work_state):
+    from assistant.apply_rules import run_rules
+    from assistant.understand import understand
+
+    query = understand(question, rules.known_treaties(), topic="employment")
+    assert query.employer_resident_in_work_state is employer_in_work_state
+    missing = run_rules(query, query.facts).missing_facts
+    assert "employer_resident_in_work_state" not in missing
+    if not employer_in_work_state:      # the days and the employer are stated: what is still open is named
+        assert "borne_by_pe" in missing
