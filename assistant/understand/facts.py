@@ -12,8 +12,8 @@ from assistant.lexicon import cues
 from assistant.lexicon.quantities import date_ranges, dates, durations, percentages
 from assistant.lexicon.text import Match, Token
 from assistant.understand.places import Grammar, Mention, unique
-from assistant.understand.topics import is_employment
 from assistant.understand.residence import ResidenceFacts, read_residence
+from assistant.understand.topics import is_employment
 from rules.facts import INCOME_TYPES, Facts, TiebreakerFacts
 
 
