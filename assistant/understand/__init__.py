@@ -32,6 +32,7 @@ __all__ = ["DecideTopic", "LANGUAGES", "MAX_QUESTION_CHARS", "Query", "Reading",
 # Of a treaty's two States, the residence the trained direction reader reads and its probability, given the
 # text, its tokens and country mentions, the two States, the topic and the grammar's own residence (or None).
 ReadResidence = Callable[[str, list, list, tuple[str, str], "str | None", "str | None"], tuple[str, float]]
+VISITING_TOPICS = ("students", "professors")    # the person lives in the State visited, resident of the other
 DECIDE_AT = 0.6     # from this probability the trained residence replaces the grammar's (train split, by page)
 
 # Given the topics the lexicon found (several incomes, or none: any topic), the one to read the question as,
@@ -115,6 +116,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         sources = ("work", "source", "property", *homes, "pe")   # a salary comes from where the work is done
     way = direction(folded, mentions, treaties, residence_states, role(*sources), lang, bool(topic_list))
     first = topic_list[0] if topic_list else None
+    read_by_grammar = way
     if read_residence is not None and first != "residence" and (first or len(residence_states) < 2):
         # a question of residence (two homes, no other subject) is the tie-breaker's to decide
         way = _trained_direction(way, read_residence, text, tokens, mentions, treaties, first)
@@ -126,6 +128,9 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     rights = read_rights_facts(stated.facts, topic_list, mentions, roles, parties, way.residence, way.source,
                                stated.stay_days, stated.stay_months, folded, tokens,
                                stated.tiebreaker.nationality or () if stated.tiebreaker else ())
+    host_state = rights.host_state
+    if host_state is None and way is not read_by_grammar and first in VISITING_TOPICS and way.source:
+        host_state = way.source     # the trained reader's residence of a student is the home State (the treaty's)
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)
     vetoed = found.out_of_scope if topic is None else None     # the trained reader saw the same words
@@ -139,7 +144,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         residence_state=way.residence, source_state=way.source, residence_states=residence_states,
         work_state=work_state, topic=topic_list[0] if topic_list else None, topics=topic_list,
         topic_method=method, out_of_scope=out_of_scope,
-        side_notes=found.side_notes, facts=rights.facts, host_state=rights.host_state,
+        side_notes=found.side_notes, facts=rights.facts, host_state=host_state,
         pe_state=(role("pe") or (None,))[0], stays=stated.stays,
         stay_days=stated.stay_days, stay_months=stated.stay_months, stay_unit=stated.stay_unit,
         employer_resident_in_work_state=stated.employer_resident_in_work_state,

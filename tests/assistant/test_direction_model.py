@@ -62,3 +62,14 @@ def test_a_model_fitted_on_a_few_examples_learns_the_words_around_a_state() -> N
     tokens, mentions = ticket_mentions(text, "interest")
     state, probability = fitted.residence(text, tokens, mentions, ("PT", "BR"), "interest", None)
     assert state == "PT" and probability > 0.5
+
+
+def test_a_student_read_as_resident_of_the_home_state_is_visiting_the_other(model) -> None:
+    from assistant.apply_rules import run_rules
+
+    text = ("Olá, sou brasileira e faço o doutoramento em Coimbra. A minha mãe manda-me 700 euros por mês de "
+            "São Paulo. Tenho de pagar IRS sobre esse dinheiro?")
+    q = understand(text, rules.known_treaties(), topic="students", read_residence=model.residence)
+    case = run_rules(q, q.facts).rights[0].cases[0]
+    assert case.income == "students"
+    assert [(r.state, r.right) for r in case.rights if r.role == "source"] == [("PT", "exempt")]
