@@ -258,6 +258,10 @@ def _lower_bound(folded: str, start: int) -> bool:
 _YEAR = re.compile(r"(?:19|20)\d{2}")
 
 
+# Questions in which a holding's length decides something (dividend caps, the 95% deduction, MLI 365 days).
+HOLDING_TOPICS = ("dividends", "capital_gains", "double_taxation_relief", "anti_abuse", "tax_sparing")
+
+
 def _held_since_year(hits: Hits, tokens: list[Token], today: date) -> float | None:
     """"desde 2018" / "held since 2019" with no payment date: the holding began at the latest on 31 December of
     that year and the payment is now or later, so it has lasted at least the months since then."""
@@ -333,7 +337,8 @@ def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[st
     stays, holding_since, payment = _dates(hits, folded, tokens, fiscal_year)
     amounts = _amounts(hits, folded, tokens, lang, topic_list)
     holding_months = amounts.holding_months
-    if holding_months is None and holding_since is None and payment is None and fiscal_year is None:
+    if holding_months is None and holding_since is None and payment is None and fiscal_year is None and \
+            (not topic_list or set(topic_list) & set(HOLDING_TOPICS)):    # "vivo en Madrid desde 2017": no holding
         holding_months = _held_since_year(hits, tokens, today or date.today())
     pe_words = [(start, end) for start, (end, cat) in grammar.by_start.items() if cat == "role:pe"]
     attributable, third = _pe_facts(hits, tokens, lang, roles, parties, bool(pe_words))

@@ -78,6 +78,13 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     if "government_service" in topics and work_state in parties and residence in parties and \
             facts.services_in_residence_state is None:
         found["services_in_residence_state"] = work_state == residence
+    elif "government_service" in topics and facts.services_in_residence_state is None and \
+            Hits(tokens)("remote_work"):
+        # "teletrabajo para el Gobierno brasileño" from Madrid: the services are rendered where the person
+        # lives, and the work followed the residence, not the residence the work (BR-ES 19(1)(b))
+        found["services_in_residence_state"] = True
+        if facts.resident_not_solely_for_services is None:
+            found["resident_not_solely_for_services"] = True
     payers = _payers(mentions, parties)
     if "independent_services" in topics and source in payers:
         if facts.paid_by_source_resident is None:

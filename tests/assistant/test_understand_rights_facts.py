@@ -3,6 +3,8 @@ person's nationality, where the work is done, where a student's money comes from
 teacher, the length of stay. Phrasings written for these tests (none is in the eval set)."""
 from __future__ import annotations
 
+import pytest
+
 from assistant.understand import Query, understand
 
 TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"), "MLI": ()}
@@ -139,3 +141,20 @@ def test_shares_whose_value_comes_from_real_estate():
     r = q("Vivo em Osaka e vendi quotas de uma empresa portuguesa cujo valor resulta sobretudo de terrenos no Algarve.")
     assert r.facts.gain_kind == "shares_immovable"
     assert q("Vivo em Osaka e vendi ações de uma empresa portuguesa. Quem tributa o ganho?").facts.gain_kind == "shares"
+
+
+@pytest.mark.parametrize("text", [
+    "Soy funcionario del Ministerio brasileño y trabajo en teletrabajo desde Valencia, donde vivo. "
+    "¿Quién grava mi sueldo?",
+    "I'm a Brazilian federal employee working remotely from Porto, where I live. Who taxes my government salary?",
+])
+def test_a_public_servant_working_remotely_renders_the_services_where_they_live(text):
+    facts = understand(text, TREATIES, topic="government_service").facts
+    assert facts.services_in_residence_state is True and facts.resident_not_solely_for_services is True
+
+
+def test_living_somewhere_since_a_year_is_no_holding_period():
+    text = "Vivo en Madrid desde 2017 y trabajo para el Gobierno brasileño. ¿Quién grava mi sueldo?"
+    assert understand(text, TREATIES, topic="government_service").facts.holding_months is None
+    held = "Tenho ações da Petrobras desde 2017 e moro em Lisboa. Qual a retenção nos dividendos?"
+    assert understand(held, TREATIES, topic="dividends").facts.holding_months is not None
