@@ -154,25 +154,32 @@ class DirectionModel:
         return (a, share) if share >= 0.5 else (b, 1.0 - share)
 
 
-def data_hash(examples: Sequence[DirectionExample]) -> str:
-    payload = json.dumps([[e.text, list(e.parties), e.residence, e.topic, e.grammar] for e in examples],
-                         ensure_ascii=False)
-    return hashlib.sha256(f"{FEATURES_VERSION}\0{WINDOW}\0{ALPHA}\0{payload}".encode()).hexdigest()[:16]
-
-
-def cached_model(examples: Sequence[DirectionExample], cache_dir: Path) -> DirectionModel:
-    import joblib
+def _key(tickets: Sequence) -> str:
+    """The training data's hash and the code that reads it (the grammar's roles are a feature), so a cached
+    model is found without reading the bank again."""
     import sklearn
 
-    key = hashlib.sha256(f"{data_hash(examples)}\0{sklearn.__version__}".encode()).hexdigest()[:20]
-    path = cache_dir / "direction_model" / f"{key}.joblib"
+    payload = json.dumps([[t.text, t.treaty, t.residence_state, t.parts[0].topic] for t in tickets],
+                         ensure_ascii=False)
+    here = Path(__file__).resolve().parent
+    code = b"".join(f.read_bytes() for f in sorted([*here.glob("*.py"), *(here.parent / "lexicon").glob("*.yaml")]))
+    digest = hashlib.sha256(f"{FEATURES_VERSION}\0{WINDOW}\0{ALPHA}\0{sklearn.__version__}\0{payload}".encode())
+    digest.update(code)
+    return digest.hexdigest()[:20]
+
+
+def cached_model(tickets: Sequence, cache_dir: Path) -> DirectionModel:
+    """The model fitted on these tickets, kept under cache_dir (never committed)."""
+    import joblib
+
+    path = cache_dir / "direction_model" / f"{_key(tickets)}.joblib"
     if path.is_file():
         try:
             classifier, vectorizer = joblib.load(path)
             return DirectionModel(classifier, vectorizer)
         except Exception:  # noqa: BLE001 - a damaged cache file is refitted
             path.unlink(missing_ok=True)
-    model = DirectionModel.fit(examples)
+    model = DirectionModel.fit(bank_examples(tickets))
     path.parent.mkdir(parents=True, exist_ok=True)
     joblib.dump((model.classifier, model.vectorizer), path)
     return model
@@ -186,5 +193,5 @@ def trained_direction(cache_dir: Path) -> DirectionModel:
     if cache_dir not in _MODELS:
         from eval.tickets import load
 
-        _MODELS[cache_dir] = cached_model(bank_examples(load("train")), cache_dir)
+        _MODELS[cache_dir] = cached_model(load("train"), cache_dir)
     return _MODELS[cache_dir]
