@@ -385,11 +385,36 @@ def _number_words(text: str) -> set[float]:
     return number_words(fold(text or ""))
 
 
+_REFERENCE = re.compile(
+    r"\b(?:arts?\.|artigos?|art[íi]culos?|articles?|paras?\.|paragraphs?|n\.\s?(?:º|os?)|pontos?|puntos?)\s*"
+    r"(\d+(?:\.?º)?(?:\(\d+\))*(?:\s*(?:,|\be\b|\by\b|\band\b)\s*\d+(?:\.?º)?(?:\(\d+\))*)*)", re.I)
+
+
+def _without_references(text: str) -> str:
+    """An answer's "arts. 10, 11 e 12" or "(para. 11)" are addresses, not figures (citation precision
+    judges them); the figures are what is left."""
+    return _REFERENCE.sub(lambda m: m.group(0)[:m.start(1) - m.start(0)] + " " * len(m.group(1)), text)
+
+
+def _derived(question: str) -> set[float]:
+    """The question's own facts in another unit, as an answer restates them when it applies them: "3 anos"
+    as 36 months, "18 meses" as 1.5 years, 7 months as 213 days, and the days between two stated dates
+    (both ends counted, or not)."""
+    numbers = extract_numbers(question)
+    values = [n.value for n in numbers if n.value is not None]
+    days = sorted(n.day for n in numbers if n.day is not None)
+    derived = {float(r(v * f)) for v in values for f in (12, 1 / 12, 365, 1 / 365, 365 / 12, 12 / 365)
+               for r in (lambda x: round(x, 2), math.floor, math.ceil)}
+    derived.update(float(d) for a, b in zip(days, days[1:]) for d in ((b - a).days, (b - a).days + 1))
+    return derived
+
+
 def score_faithfulness(answer: Answer, question: str = "", extra_sources: Iterable[str] = ()) -> FaithfulnessResult:
     """Every number in the answer text must come from the rates, the cited quotes or addresses,
-    or the question itself (restating the user's facts is not an invention)."""
+    or the question itself (restating the user's facts is not an invention, nor is restating them in
+    another unit)."""
     sources = [c.quote for c in answer.citations] + [question] + list(extra_sources)
-    values: set[float] = {r.value for r in answer.rates}
+    values: set[float] = {r.value for r in answer.rates} | _derived(question)
     days: set[date] = set()
     for c in answer.citations:
         for part in (c.article, c.paragraph, c.subparagraph):
@@ -402,7 +427,7 @@ def score_faithfulness(answer: Answer, question: str = "", extra_sources: Iterab
                 values.update((float(n.day.day), float(n.day.year)))
             elif n.value is not None:
                 values.add(n.value)
-    numbers = extract_numbers(answer.text)
+    numbers = extract_numbers(_without_references(answer.text))
     ungrounded = []
     for n in numbers:
         if n.day is not None:

@@ -19,7 +19,7 @@ from assistant.understand.facts import read_facts
 from assistant.understand.language import LANGUAGES, detect_language
 from assistant.understand.places import Grammar, assign_roles, find_mentions, roles_of, unique
 from assistant.understand.query import Query, Reading
-from assistant.understand.rights_facts import read_rights_facts
+from assistant.understand.rights_facts import inviting_state, read_rights_facts
 from assistant.understand.safety import MAX_QUESTION_CHARS, evasion, injection, mentions_mli, validate_question
 from assistant.understand.topics import is_employment, lexicon_topics, read_topics
 from assistant.understand.treaty import Direction, direction
@@ -125,12 +125,13 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     if work_state is None and is_employment(topic_list):
         work_state = way.source
     stated = read_facts(tokens, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
-    rights = read_rights_facts(stated.facts, topic_list, mentions, roles, parties, way.residence, way.source,
-                               stated.stay_days, stated.stay_months, folded, tokens,
-                               stated.tiebreaker.nationality or () if stated.tiebreaker else ())
-    host_state = rights.host_state
+    host_state = inviting_state(topic_list, mentions, parties)
     if host_state is None and way is not read_by_grammar and first in VISITING_TOPICS and way.source:
         host_state = way.source     # the trained reader's residence of a student is the home State (the treaty's)
+    facts = read_rights_facts(stated.facts, topic_list, mentions, roles, parties, way.residence, way.source,
+                              stated.stay_days, stated.stay_months, folded, tokens,
+                              stated.tiebreaker.nationality or () if stated.tiebreaker else (),
+                              visited=host_state or way.residence)   # the grammar's residence: where one lives
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)
     vetoed = found.out_of_scope if topic is None else None     # the trained reader saw the same words
@@ -144,7 +145,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         residence_state=way.residence, source_state=way.source, residence_states=residence_states,
         work_state=work_state, topic=topic_list[0] if topic_list else None, topics=topic_list,
         topic_method=method, out_of_scope=out_of_scope,
-        side_notes=found.side_notes, facts=rights.facts, host_state=host_state,
+        side_notes=found.side_notes, facts=facts, host_state=host_state,
         pe_state=(role("pe") or (None,))[0], stays=stated.stays,
         stay_days=stated.stay_days, stay_months=stated.stay_months, stay_unit=stated.stay_unit,
         employer_resident_in_work_state=stated.employer_resident_in_work_state,

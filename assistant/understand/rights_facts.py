@@ -7,7 +7,6 @@ Each is read only from what the question says about the treaty's two States; not
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 from assistant.lexicon.quantities import usd_per_year
 from assistant.lexicon.text import Token
@@ -16,12 +15,6 @@ from assistant.understand.places import Mention
 from rules.facts import Facts
 
 _GOVERNMENT_TOPICS = {"government_service", "pensions"}
-
-
-@dataclass(frozen=True)
-class RightsReading:
-    facts: Facts
-    host_state: str | None       # professors/students: the State visited (the treaty's "other State")
 
 
 def _stay_years(days: float | None, months: float | None) -> float | None:
@@ -37,7 +30,7 @@ def _payers(mentions: list[Mention], parties: set[str]) -> list[str]:
     return [m.code for m in mentions if m.company and m.role in ("source", None) and m.code in parties]
 
 
-def _host(topics: tuple[str, ...], mentions: list[Mention], parties: set[str]) -> str | None:
+def inviting_state(topics: tuple[str, ...], mentions: list[Mention], parties: set[str]) -> str | None:
     """A visiting teacher's host: the State of the inviting university or institution."""
     if "professors" not in topics:
         return None
@@ -46,25 +39,26 @@ def _host(topics: tuple[str, ...], mentions: list[Mention], parties: set[str]) -
     return hosts[0] if len(set(hosts)) == 1 else None
 
 
-def _student_origin(residence: str | None, roles: dict[str, tuple[str, ...]], payers: list[str],
+def _student_origin(visited: str | None, roles: dict[str, tuple[str, ...]], payers: list[str],
                     parties: set[str]) -> str | None:
-    """Money from a State other than the one the student lives in comes "from abroad" (art. 21)."""
-    if residence not in parties:
+    """Money from a State other than the one the student studies in comes "from abroad" (art. 21: "desde
+    que provenham de fontes situadas fora dele")."""
+    if visited not in parties:
         return None
     origins = [c for c in payers or roles.get("source", ()) if c in parties]
     if not origins:
         return None
-    return "local" if all(c == residence for c in origins) else "abroad" if residence not in origins else None
+    return "local" if all(c == visited for c in origins) else "abroad" if visited not in origins else None
 
 
 def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Mention],
                       roles: dict[str, tuple[str, ...]], parties: set[str], residence: str | None,
                       source: str | None, stay_days: float | None,
                       stay_months: float | None, folded: str, tokens: list[Token],
-                      nationality: tuple[str, ...] = ()) -> RightsReading:
+                      nationality: tuple[str, ...] = (), visited: str | None = None) -> Facts:
     """Facts completed from the countries' roles; a fact the cue words already set is kept. `nationality`:
     the States the person is a national of, as the clauses state it ("dupla nacionalidade", "dual citizen"
-    gives both parties)."""
+    gives both parties). `visited`: the State a student or visiting teacher is in."""
     found: dict[str, object] = {}
     if facts.stay_years is None and {"professors", "students"} & set(topics):   # where the rules read it
         found["stay_years"] = _stay_years(stay_days, stay_months)
@@ -94,7 +88,7 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     if "pensions" in topics and facts.pension_kind is None and source in payers:
         found["pension_kind"] = "private"          # paid by a company (a former employer): art. 18(1)
     if "students" in topics and facts.student_payment_origin is None:
-        found["student_payment_origin"] = _student_origin(residence, roles, payers, parties)
+        found["student_payment_origin"] = _student_origin(visited, roles, payers, parties)
     hits = Hits(tokens)
     if facts.gain_kind == "shares" and hits("value_from") and hits("gain_kind:immovable"):
         found["gain_kind"] = "shares_immovable"     # "ações de uma sociedade cujo valor vem de imóveis"
@@ -104,4 +98,4 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     if "students" in topics and facts.student_annual_usd is None:
         found["student_annual_usd"] = yearly
     found = {k: v for k, v in found.items() if v is not None}
-    return RightsReading(dataclasses.replace(facts, **found) if found else facts, _host(topics, mentions, parties))
+    return dataclasses.replace(facts, **found) if found else facts

@@ -261,3 +261,20 @@ def test_a_number_the_quote_writes_in_words_is_grounded():
     assert score_faithfulness(ok).faithful
     bad = parse_answer(answer("**7 meses** — estaleiro [1]; dos 2 Estados.", rates=(), citations=cites))
     assert set(score_faithfulness(bad).ungrounded) == {"7", "2"}      # "um" is an article, never 1 alone
+
+
+def test_the_questions_facts_in_another_unit_are_grounded():
+    q = "Destacado de 1 de setembro de 2023 a 31 de março de 2024; detenho 30% há 3 anos; fico 18 meses."
+    ok = parse_answer(answer("213 dias (limite 183 [1]); 36 meses > 2 anos; 1,5 anos < 2 anos.", rates=(),
+                             citations=[{"n": 1, "treaty": "PT-BR", "article": "15",
+                                         "quote": "183 dias; dois anos"}]))
+    assert score_faithfulness(ok, q).faithful
+    bad = parse_answer(answer("214 dias; 37 meses.", rates=()))
+    assert set(score_faithfulness(bad, q).ungrounded) == {"214", "37"}
+
+
+def test_article_references_are_addresses_not_figures():
+    ok = parse_answer(answer("Retenções dos arts. 10, 11 e 12 (art. 29; para. 11).", rates=()))
+    assert score_faithfulness(ok).faithful
+    bad = parse_answer(answer("Retenção de 12% (art. 29).", rates=()))
+    assert score_faithfulness(bad).ungrounded == ("12",)
