@@ -197,16 +197,26 @@ def _rights_topic(data_topics: set[str], query: Query, topic: str, facts: Facts)
     return None
 
 
-def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, income: str
-                     ) -> tuple[Facts, list[Condition]]:
+@dataclass(frozen=True)
+class ShortStay:
+    """The short-stay test as the question decides it: the facts given to the rules, the conditions shown
+    on the decided case, and the exception assumed not to apply."""
+    facts: Facts
+    shown: list[Condition]
+    assumed: list[Condition]
+
+
+def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, income: str) -> ShortStay:
     """employment_183_met from the employment test, or, without dates, from what the question states: a number
     of days against the treaty's limit, the employer's residence, who bears the pay. All three met: the short
-    stay holds; one fails: it does not (the failed ones are returned, for the card); else the stated ones are
-    kept in run.stated for the card to show beside the alternatives."""
+    stay holds; one fails: it does not (the failed ones are shown on the card); else the stated ones are
+    kept in run.stated for the card to show beside the alternatives. Days and a foreign employer stated and no
+    branch or PE named anywhere: the pay is assumed not borne by one, and the card says it assumed so."""
     if facts.employment_183_met is not None:
-        return facts, []
+        return ShortStay(facts, [], [])
     if run.employment is not None and run.employment.taxable_in_work_state is not None:
-        return dataclasses.replace(facts, employment_183_met=not run.employment.taxable_in_work_state), []
+        return ShortStay(dataclasses.replace(facts, employment_183_met=not run.employment.taxable_in_work_state),
+                         [], [])
     days = query.stay_days if query.stay_days is not None else \
         None if query.stay_months is None else round(query.stay_months * 365 / 12)   # whole days
     day_test = None if days is None else stated_days(treaty, days, one_year=query.fiscal_year is not None)
@@ -217,16 +227,19 @@ def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, inco
     tests = ([day_test] if day_test is not None else []) + others
     failed = [c for c in tests if c.status == "not_met"]
     if failed:
-        return dataclasses.replace(facts, employment_183_met=False), failed
+        return ShortStay(dataclasses.replace(facts, employment_183_met=False), failed, [])
     if day_test is not None and all(c.status == "met" for c in tests):
-        return dataclasses.replace(facts, employment_183_met=True), tests
+        return ShortStay(dataclasses.replace(facts, employment_183_met=True), tests, [])
+    if day_test is not None and tests[1].status == "met" and query.borne_by_pe is None and not query.pe_named:
+        return ShortStay(dataclasses.replace(facts, employment_183_met=True), tests[:2],
+                         [describe("borne_by_pe_in_work_state", {}, "assumed_not_met")])
     if income == "employment":
         run.stated = [c for c in tests if c.status == "met"]
         if day_test is not None:        # the days are stated: ask for the condition still open, by name
             _missing(run, [name for name, value in (
                 ("employer_resident_in_work_state", query.employer_resident_in_work_state),
                 ("borne_by_pe", query.borne_by_pe)) if value is None])
-    return facts, []
+    return ShortStay(facts, [], [])
 
 
 def _with_origin(facts: Facts, query: Query, residence: str) -> Facts:
@@ -236,12 +249,14 @@ def _with_origin(facts: Facts, query: Query, residence: str) -> Facts:
     return dataclasses.replace(facts, arises_in_other_state=query.source_state != residence)
 
 
-def _with_failed(result: TaxingRightsResult, failed: list[Condition]) -> TaxingRightsResult:
-    """The short-stay conditions the question decides, shown on the employment case they decide."""
-    if not failed or result.outcome != "decided" or result.cases[0].income != "employment":
+def _with_short_stay(result: TaxingRightsResult, stay: ShortStay) -> TaxingRightsResult:
+    """The short-stay conditions the question decides, shown on the employment case they decide, with the
+    exception assumed not to apply."""
+    if not (stay.shown or stay.assumed) or result.outcome != "decided" or result.cases[0].income != "employment":
         return result
     case = result.cases[0]
-    return dataclasses.replace(result, cases=[dataclasses.replace(case, conditions=failed + case.conditions)])
+    return dataclasses.replace(result, cases=[dataclasses.replace(case, conditions=stay.shown + case.conditions)],
+                               assumptions=result.assumptions + stay.assumed)
 
 
 def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, parties: tuple[str, ...]) -> None:
@@ -261,14 +276,14 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
             found = rules.relief_methods(treaty, residences[0])
             run.relief = [] if isinstance(found, NotCovered) else found
         return
-    facts, failed = _short_stay_test(run, query, treaty, facts, income)
+    stay = _short_stay_test(run, query, treaty, facts, income)
     for residence in residences:
-        result = rules.taxing_rights(treaty, income, residence, _with_origin(facts, query, residence))
+        result = rules.taxing_rights(treaty, income, residence, _with_origin(stay.facts, query, residence))
         if isinstance(result, NotCovered):
             if not run.has_result and run.not_covered is None:
                 run.not_covered = result
             continue
-        run.rights.append(_with_failed(result, failed))
+        run.rights.append(_with_short_stay(result, stay))
         _missing(run, result.missing_facts)
     if run.rights:
         run.not_covered = None          # the figures may be silent; who may tax is answered

@@ -122,7 +122,8 @@ SPECS: dict[str, ConditionSpec] = {s.code: s for s in (
 )}
 
 # Codes used by employment_183_days(), not read from Facts; kept here so every code is in one place.
-OTHER_CODES = ("days_within_limit", "employer_not_resident_in_work_state", "not_borne_by_pe_in_work_state")
+OTHER_CODES = ("days_within_limit", "employer_not_resident_in_work_state", "not_borne_by_pe_in_work_state",
+               "borne_by_pe_in_work_state")
 
 
 def _known(code: str) -> None:

@@ -146,7 +146,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         work_state=work_state, topic=topic_list[0] if topic_list else None, topics=topic_list,
         topic_method=method, out_of_scope=out_of_scope,
         side_notes=found.side_notes, facts=facts, host_state=host_state,
-        pe_state=(role("pe") or (None,))[0], stays=stated.stays,
+        pe_state=(role("pe") or (None,))[0], pe_named=grammar.names("role:pe"), stays=stated.stays,
         stay_days=stated.stay_days, stay_months=stated.stay_months, stay_unit=stated.stay_unit,
         employer_resident_in_work_state=stated.employer_resident_in_work_state,
         borne_by_pe=stated.borne_by_pe, fiscal_year=stated.fiscal_year, tiebreaker=stated.tiebreaker,

@@ -84,6 +84,10 @@ class Grammar:
     def right(self, j: int) -> tuple[int, str | None]:
         return self.by_start.get(j, (j + 1, None))
 
+    def names(self, category: str) -> bool:
+        """Whether any cue of the category is in the question ("role:pe": a branch, a PE)."""
+        return any(cat == category for _, cat in self.by_start.values())
+
     def categories_before(self, j: int, units: int) -> list[str]:
         found = []
         while j >= 0 and units > 0 and self.tokens[j].is_word:

@@ -118,7 +118,25 @@ def test_a_salary_questions_one_company_with_a_country_is_the_employer(question,
 
     query = understand(question, rules.known_treaties(), topic="employment")
     assert query.employer_resident_in_work_state is employer_in_work_state
-    missing = run_rules(query, query.facts).missing_facts
-    assert "employer_resident_in_work_state" not in missing
-    if not employer_in_work_state:      # the days and the employer are stated: what is still open is named
-        assert "borne_by_pe" in missing
+    run = run_rules(query, query.facts)
+    assert "employer_resident_in_work_state" not in run.missing_facts
+    if not employer_in_work_state:      # days and a foreign employer stated, no branch named: decided, saying
+        rights = run.rights[0]          # that it assumes the pay is not borne by a PE in the work State
+        assert rights.outcome == "decided" and "borne_by_pe" not in run.missing_facts
+        assert "borne_by_pe_in_work_state" in [c.code for c in rights.assumptions if c.status == "assumed_not_met"]
+
+
+@pytest.mark.parametrize("question", [
+    "Vivo em Lisboa e a minha empresa portuguesa, que tem uma sucursal em Tóquio, manda-me 90 dias para o Japão. "
+    "O Japão tributa o salário?",
+    "I live in Madrid; my Spanish employer sends me to its branch in São Paulo for 100 days. Does Brazil tax my pay?",
+])
+def test_a_named_branch_leaves_who_bears_the_pay_open(question):
+    from assistant.apply_rules import run_rules
+    from assistant.understand import understand
+
+    query = understand(question, rules.known_treaties(), topic="employment")
+    run = run_rules(query, query.facts)
+    assert run.rights and run.rights[0].outcome == "alternatives"
+    assert "borne_by_pe" in run.missing_facts
+    assert not any(c.code == "borne_by_pe_in_work_state" for r in run.rights for c in r.assumptions)
