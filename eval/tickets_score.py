@@ -130,6 +130,8 @@ def answer_correct(expected: Expected, part: PartReading | None) -> bool:
     if expected.outcome == "capped":
         wanted = set(expected.rates) if expected.rates else {expected.rate}
         return pred.outcome == "capped" and {float(r) for r in wanted if r is not None} == set(pred.rates)
+    if expected.outcome == "both" and pred.outcome == "capped":
+        return True        # both States tax, the source within a cap: "both" with the cap the gold leaves unsaid
     if not _same_outcome(expected.outcome, pred.outcome):
         return False
     if expected.state is None or pred.state is None:

@@ -79,6 +79,9 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         found["services_in_residence_state"] = True
         if facts.resident_not_solely_for_services is None:
             found["resident_not_solely_for_services"] = True
+    if "government_service" in topics and facts.resident_not_solely_for_services is None and \
+            Hits(tokens)("resident_before_service"):
+        found["resident_not_solely_for_services"] = True      # "vine por mi cuenta", "ya vivía aquí"
     payers = _payers(mentions, parties)
     if "independent_services" in topics and source in payers:
         if facts.paid_by_source_resident is None:

@@ -59,6 +59,9 @@ def app_with_model(tmp_path):
     for known in (settings.embedding_cache_file, settings.model_fingerprints_file):   # vectors, model hashes
         if known.is_file():
             shutil.copy2(known, cache / known.name)
+    for fitted in ("topic_model", "direction_model"):    # the trained readers, fitted once per data and code
+        if (settings.cache_dir / fitted).is_dir():
+            shutil.copytree(settings.cache_dir / fitted, cache / fitted)
     log = tmp_path / "streamlit.log"
     with live_app(env, log) as url:
         yield url, log

@@ -158,3 +158,16 @@ def test_living_somewhere_since_a_year_is_no_holding_period():
     assert understand(text, TREATIES, topic="government_service").facts.holding_months is None
     held = "Tenho ações da Petrobras desde 2017 e moro em Lisboa. Qual a retenção nos dividendos?"
     assert understand(held, TREATIES, topic="dividends").facts.holding_months is not None
+
+
+@pytest.mark.parametrize("text, not_solely", [
+    ("Sou brasileira e vim para Lisboa pelo trabalho do meu marido; agora trabalho no consulado do Brasil em "
+     "Lisboa. Quem tributa o meu salário?", True),
+    ("I'm Brazilian, I was already living in Madrid when the Brazilian embassy there hired me as a driver. "
+     "Who taxes my pay?", True),
+    ("Fui destacado pelo Itamaraty para a embaixada em Lisboa e vivo lá desde então. Quem tributa o salário?",
+     None),
+])
+def test_a_residence_not_taken_up_for_the_post_is_read(text, not_solely):
+    facts = understand(text, TREATIES, topic="government_service").facts
+    assert facts.resident_not_solely_for_services is not_solely

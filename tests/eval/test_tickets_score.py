@@ -91,6 +91,10 @@ def test_the_answer_must_say_what_the_expected_outcome_says():
     assert not answer_correct(capped, PartReading("dividends", PredictedOutcome("capped", rates=(10.0, 15.0))))
     assert not answer_correct(capped, PartReading("dividends", PredictedOutcome("abstain")))
     assert answer_correct(TWO_PARTS.parts[1].expected, PartReading("out_of_scope", PredictedOutcome("abstain")))
+    both = Expected(outcome="both", articles=["23(1)"])      # a relief question: both tax, the residence credits
+    assert answer_correct(both, PartReading("double_taxation_relief", PredictedOutcome("capped", rates=(15.0,))))
+    assert not answer_correct(both, PartReading("double_taxation_relief", PredictedOutcome("residence_only", "PT")))
+    assert not answer_correct(capped, PartReading("dividends", PredictedOutcome("both")))   # the cap was asked
 
 
 def test_a_figure_answer_is_checked_in_the_parts_own_text():
