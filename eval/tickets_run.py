@@ -51,8 +51,10 @@ def _rights_outcome(result: Any) -> PredictedOutcome:
     case = result.cases[0]
     rights = {r.role: r for r in case.rights}
     residence, source = rights.get("residence"), rights.get("source")
-    if "effective_management" in rights and rights["effective_management"].right == "exclusive":
-        return PredictedOutcome("residence_only")      # the State of effective management, whichever it is
+    if "effective_management" in rights:               # ships, aircraft: the State of effective management
+        if rights["effective_management"].right == "exclusive":
+            return PredictedOutcome("residence_only")  # whichever it is
+        return PredictedOutcome("both")                # it may tax, and so may the residence State
     if source is not None and source.right == "capped":
         return PredictedOutcome("capped", rates=_cap_rates(source.cap))
     if source is None or source.right in ("none", "exempt"):

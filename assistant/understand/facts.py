@@ -417,8 +417,8 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
             if any(0 <= start - b.end <= 6 for start, _ in pe_words):
                 borne = not _negated(tokens, b.start, lang)
                 break
-        if borne is None and attributable is False:
-            borne = False
+        if borne is None and (attributable is False or any(_negated(tokens, start, lang) for start, _ in pe_words)):
+            borne = False           # "no Portuguese branch", "sem abrir filial lá": no PE to bear the pay
     return employer_in_work, borne
 
 

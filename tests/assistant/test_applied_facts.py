@@ -140,3 +140,20 @@ def test_a_named_branch_leaves_who_bears_the_pay_open(question):
     assert run.rights and run.rights[0].outcome == "alternatives"
     assert "borne_by_pe" in run.missing_facts
     assert not any(c.code == "borne_by_pe_in_work_state" for r in run.rights for c in r.assumptions)
+
+
+@pytest.mark.parametrize("question", [
+    "I live in São Paulo and my employer is a Brazilian company; I'll be in Lisbon for 120 days at a client's "
+    "office. Salary paid in Brazil, no Portuguese branch. Is it taxed in Portugal?",
+    "Moro em Curitiba e a minha empresa brasileira, sem filial em Portugal, manda-me 100 dias para o Porto. "
+    "Portugal tributa o salário?",
+])
+def test_a_branch_denied_is_no_pe_bearing_the_pay(question):
+    from assistant.apply_rules import run_rules
+    from assistant.understand import understand
+
+    query = understand(question, rules.known_treaties(), topic="employment")
+    assert query.borne_by_pe is False
+    run = run_rules(query, query.facts)
+    assert run.rights[0].outcome == "decided"
+    assert {r.role: r.right for r in run.rights[0].cases[0].rights} == {"residence": "exclusive", "source": "none"}

@@ -166,6 +166,10 @@ def test_who_may_tax_a_private_pension_and_the_tiebreaker_state():
                        "Quem tributa a pensão?")
     assert pension == PredictedOutcome("residence_only", state="PT")
     assert outcome_of(None, abstained=True).outcome == "abstain"
+    crew = understand("Moro no Rio e sou piloto de uma companhia aérea portuguesa em tráfego internacional. "
+                      "Quem tributa o salário?", rules.known_treaties(), topic="employment")
+    crew_run = run_rules(crew, dataclasses.replace(crew.facts, employment_kind="ship_aircraft"))
+    assert outcome_of(crew_run).outcome == "both"   # the State of effective management may tax, and the residence
 
 
 def test_the_reader_parts_are_the_main_question_and_each_out_of_scope_side_note():
