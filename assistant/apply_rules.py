@@ -242,6 +242,18 @@ def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, inco
     return ShortStay(facts, [], [])
 
 
+def _with_management_state(result: TaxingRightsResult, query: Query) -> TaxingRightsResult:
+    """Ships and aircraft: the State of effective management the question names ("uma companhia aérea com
+    direção efetiva em Lisboa") fills that role's State, so the card says which State it is."""
+    place = query.tiebreaker.effective_management_in if query.tiebreaker is not None else None
+    if place not in (result.residence_state, result.source_state):
+        return result
+    cases = [dataclasses.replace(case, rights=[dataclasses.replace(r, state=place)
+                                               if r.role == "effective_management" and r.state is None else r
+                                               for r in case.rights]) for case in result.cases]
+    return dataclasses.replace(result, cases=cases)
+
+
 def _with_origin(facts: Facts, query: Query, residence: str) -> Facts:
     """Where the income arises (PT-BR 22(3)) is the question's source State when it names one."""
     if facts.arises_in_other_state is not None or query.source_state is None:
@@ -255,6 +267,9 @@ def _with_short_stay(result: TaxingRightsResult, stay: ShortStay) -> TaxingRight
     if not (stay.shown or stay.assumed) or result.outcome != "decided" or result.cases[0].income != "employment":
         return result
     case = result.cases[0]
+    if any(c.code in ("employment_ship_aircraft", "employment_director") and c.status == "met"
+           for c in case.conditions):
+        return result           # crew or a director: the 183-day test is not the rule that decided
     return dataclasses.replace(result, cases=[dataclasses.replace(case, conditions=stay.shown + case.conditions)],
                                assumptions=result.assumptions + stay.assumed)
 
@@ -283,7 +298,7 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
             if not run.has_result and run.not_covered is None:
                 run.not_covered = result
             continue
-        run.rights.append(_with_short_stay(result, stay))
+        run.rights.append(_with_management_state(_with_short_stay(result, stay), query))
         _missing(run, result.missing_facts)
     if run.rights:
         run.not_covered = None          # the figures may be silent; who may tax is answered

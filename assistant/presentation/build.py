@@ -302,6 +302,9 @@ def _ref(citations: Sequence[rules.Citation]) -> Ref | None:
 
 def _who(right: rules.StateRight, result: rules.TaxingRightsResult) -> Value:
     if right.role == "effective_management":
+        if right.state:          # named in the question
+            return say("rights.state_with_role", state=StateName(right.state, "the"),
+                       role=say("rights.effective_management"))
         return say("rights.effective_management")
     state = StateName(right.state or "", "the")
     if right.role == "source":

@@ -157,3 +157,16 @@ def test_a_branch_denied_is_no_pe_bearing_the_pay(question):
     run = run_rules(query, query.facts)
     assert run.rights[0].outcome == "decided"
     assert {r.role: r.right for r in run.rights[0].cases[0].rights} == {"residence": "exclusive", "source": "none"}
+
+
+def test_crew_pay_names_the_state_of_effective_management_and_no_183_day_condition():
+    from assistant.apply_rules import run_rules
+    from assistant.understand import understand
+
+    query = understand("Sou comissária de bordo, moro em São Paulo, contratada por uma companhia aérea portuguesa "
+                       "com direção efetiva em Lisboa, em voos internacionais. Portugal pode tributar o meu salário?",
+                       rules.known_treaties(), topic="employment")
+    run = run_rules(query, query.facts)
+    case = run.rights[0].cases[0]
+    assert {r.role: r.state for r in case.rights} == {"effective_management": "PT", "residence": "BR"}
+    assert [c.code for c in case.conditions] == ["employment_ship_aircraft"]
