@@ -68,18 +68,19 @@ def _domestic(mentions: list, treaty: str | None, topic_list: tuple[str, ...]) -
 
 
 def _trained_direction(way: Direction, read_residence: ReadResidence, text: str, tokens: list, mentions: list,
-                       treaties: Mapping[str, tuple[str, ...]], topic: str | None) -> Direction:
-    """The trained reader's residence of the treaty's two States, when it is sure; the other is the source."""
+                       treaties: Mapping[str, tuple[str, ...]], topic: str | None) -> tuple[Direction, bool]:
+    """The trained reader's residence of the treaty's two States, when it is sure (then True); the other is
+    the source."""
     parties = tuple(dict.fromkeys(treaties.get(way.treaty or "", ())))
     if len(parties) != 2:
-        return way
+        return way, False
     state, probability = read_residence(text, tokens, mentions, (parties[0], parties[1]), topic, way.residence)
     if probability < DECIDE_AT:
-        return way
+        return way, False
     other = parties[1 - parties.index(state)]
     if state == way.residence and way.source is not None:
-        return way
-    return replace(way, residence=state, source=other)
+        return way, True
+    return replace(way, residence=state, source=other), True
 
 
 def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic: DecideTopic | None = None,
@@ -116,17 +117,17 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         sources = ("work", "source", "property", *homes, "pe")   # a salary comes from where the work is done
     way = direction(folded, mentions, treaties, residence_states, role(*sources), lang, bool(topic_list))
     first = topic_list[0] if topic_list else None
-    read_by_grammar = way
+    trained = False      # the trained reader decided the residence (in the treaty's sense: a student's home)
     if read_residence is not None and first != "residence" and (first or len(residence_states) < 2):
         # a question of residence (two homes, no other subject) is the tie-breaker's to decide
-        way = _trained_direction(way, read_residence, text, tokens, mentions, treaties, first)
+        way, trained = _trained_direction(way, read_residence, text, tokens, mentions, treaties, first)
     parties = set(treaties.get(way.treaty, ())) if way.treaty else set()
     work_state = (role("work") or (None,))[0]
     if work_state is None and is_employment(topic_list):
         work_state = way.source
     stated = read_facts(tokens, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
     host_state = inviting_state(topic_list, mentions, parties)
-    if host_state is None and way is not read_by_grammar and first in VISITING_TOPICS and way.source:
+    if host_state is None and trained and first in VISITING_TOPICS and way.source:
         host_state = way.source     # the trained reader's residence of a student is the home State (the treaty's)
     facts = read_rights_facts(stated.facts, topic_list, mentions, roles, parties, way.residence, way.source,
                               stated.stay_days, stated.stay_months, folded, tokens,

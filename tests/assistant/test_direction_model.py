@@ -73,3 +73,19 @@ def test_a_student_read_as_resident_of_the_home_state_is_visiting_the_other(mode
     case = run_rules(q, q.facts).rights[0].cases[0]
     assert case.income == "students"
     assert [(r.state, r.right) for r in case.rights if r.role == "source"] == [("PT", "exempt")]
+
+
+@pytest.mark.parametrize("text, host", [
+    # the grammar and the trained reader agree on the home State (nationality before the city): still visiting
+    ("Good morning, I am a Brazilian student in the Science Without Borders programme, funded by CAPES, "
+     "spending a year at the University of Porto. Does Portugal tax the Brazilian grant?", "PT"),
+    ("Sou estudante brasileiro a fazer mestrado em Coimbra e recebo uma bolsa paga do Brasil para a minha "
+     "manutenção. Portugal tributa esse dinheiro?", "PT"),
+])
+def test_a_student_whose_home_both_readers_agree_on_studies_in_the_other_state(model, text, host) -> None:
+    from assistant.apply_rules import run_rules
+
+    q = understand(text, rules.known_treaties(), topic="students", read_residence=model.residence)
+    assert q.host_state == host
+    case = run_rules(q, q.facts).rights[0].cases[0]
+    assert [(r.state, r.right) for r in case.rights if r.role == "source"] == [(host, "exempt")]
