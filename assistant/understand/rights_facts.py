@@ -83,11 +83,19 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
             Hits(tokens)("resident_before_service"):
         found["resident_not_solely_for_services"] = True      # "vine por mi cuenta", "ya vivía aquí"
     payers = _payers(mentions, parties)
+    if "independent_services" in topics and facts.fee_borne_by_company_or_pe is None and \
+            Hits(tokens)("payer_individual"):
+        found["fee_borne_by_company_or_pe"] = False   # "um casal espanhol (pessoas físicas)": no company pays
     if "independent_services" in topics and source in payers:
         if facts.paid_by_source_resident is None:
             found["paid_by_source_resident"] = True
-        if facts.fee_borne_by_company_or_pe is None:     # a company pays: BR-ES 14(1) "a uma sociedade residente"
+        if facts.fee_borne_by_company_or_pe is None and "fee_borne_by_company_or_pe" not in found:
+            # a company pays: BR-ES 14(1) "a uma sociedade residente"
             found["fee_borne_by_company_or_pe"] = True
+    if {"independent_services", "business_profits"} & set(topics) and facts.attributable_to_pe is None and \
+            facts.fixed_base_in_source is not None:
+        # an office or studio there is the fixed place the profits of the services are attributed to
+        found["attributable_to_pe"] = facts.fixed_base_in_source
     if "pensions" in topics and facts.pension_kind is None and source in payers:
         found["pension_kind"] = "private"          # paid by a company (a former employer): art. 18(1)
     if "students" in topics and facts.student_payment_origin is None:

@@ -171,3 +171,23 @@ def test_living_somewhere_since_a_year_is_no_holding_period():
 def test_a_residence_not_taken_up_for_the_post_is_read(text, not_solely):
     facts = understand(text, TREATIES, topic="government_service").facts
     assert facts.resident_not_solely_for_services is not_solely
+
+
+@pytest.mark.parametrize("text, attributable", [
+    ("Tradutora freelancer em Lisboa, só tenho clientes japoneses, sem escritório no Japão. "
+     "O Japão pode tributar os meus honorários?", False),
+    ("Freelance designer living in Osaka; I keep a small studio in Porto where I work 5 months a year. "
+     "Can Portugal tax the fees?", True),
+])
+def test_an_office_or_studio_in_the_other_state_is_where_the_service_profits_belong(text, attributable):
+    facts = understand(text, TREATIES, topic="independent_services").facts
+    assert facts.attributable_to_pe is attributable
+
+
+def test_a_fee_paid_by_private_people_falls_on_no_company():
+    r = q("Sou fotógrafo autónomo em Salvador e fiz um casamento em Sevilha para uma família espanhola "
+          "(particulares), que me pagou. A Espanha pode tributar?")
+    assert r.facts.fee_borne_by_company_or_pe is False
+    company = q("Sou fotógrafo autónomo em Salvador e uma empresa espanhola pagou-me um trabalho em Sevilha. "
+                "A Espanha pode tributar?")
+    assert company.facts.fee_borne_by_company_or_pe is not False
