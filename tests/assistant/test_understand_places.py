@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import rules
 from assistant.understand import Query, understand
 
 TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"), "MLI": ()}
@@ -115,3 +116,11 @@ def test_a_demonym_set_off_by_commas_or_born_is_the_persons_nationality(text, na
 def test_a_company_described_by_a_demonym_gives_no_nationality():
     query = q("Trabalho numa empresa brasileira, e moro em Lisboa. Quem tributa o salário?")
     assert query.tiebreaker is None or not query.tiebreaker.nationality
+
+
+def test_a_branch_in_an_offshore_centre_is_a_third_state():
+    q = understand("Sou controller de uma empresa em Ribeirão Preto; o empréstimo é de um banco português, mas quem "
+                   "recebe os juros é a sucursal do banco nas Ilhas Cayman. Vale o limite da convenção?",
+                   rules.known_treaties(), topic="interest")
+    assert q.treaty == "PT-BR" and "KY" in q.countries
+    assert q.facts.paid_to_pe_third_state is True
