@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import platform
+import re
 from pathlib import Path
 from typing import Mapping, Sequence
 
@@ -16,7 +17,7 @@ TITLE = ("# Resultados da avaliação e benchmarks\n\n"
          "Gerado por `python -m eval.run` (secção de avaliação) e `python -m eval.bench` (benchmarks); "
          "cada comando reescreve só a sua secção. Não editar à mão.\n")
 # ocr, tests: written by hand, kept by the others
-SECTION_ORDER = ("eval", "llm", "bench", "speculative", "ocr", "tests")
+SECTION_ORDER = ("eval", "tickets", "llm", "bench", "speculative", "ocr", "tests")
 
 
 def machine_info() -> dict[str, object]:
@@ -44,26 +45,29 @@ def _markers(name: str) -> tuple[str, str]:
     return f"<!-- section:{name} -->", f"<!-- /section:{name} -->"
 
 
+_SECTION = re.compile(r"<!-- section:([a-z_]+) -->\n?(.*?)\n?<!-- /section:\1 -->", re.S)
+
+
 def read_sections(text: str) -> dict[str, str]:
-    sections = {}
-    for name in SECTION_ORDER:
-        start, end = _markers(name)
-        if start in text and end in text.split(start, 1)[1]:
-            sections[name] = text.split(start, 1)[1].split(end, 1)[0].strip("\n")
-    return sections
+    """Every section of the file, in file order, hand-written ones (the ticket bank's) included."""
+    return {m.group(1): m.group(2).strip("\n") for m in _SECTION.finditer(text)}
 
 
 def write_section(name: str, body: str, path: Path = RESULTS_MD) -> None:
-    """Replace one section's body; every other section is kept as it was."""
+    """Replace one section's body; every other section, known to this writer or not, is kept as it was."""
     if name not in SECTION_ORDER:
         raise ValueError(f"secção desconhecida: {name!r} ({', '.join(SECTION_ORDER)})")
     sections = read_sections(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    if name not in sections:          # a new section goes where SECTION_ORDER puts it among the known ones
+        later = [k for k in SECTION_ORDER[SECTION_ORDER.index(name) + 1:] if k in sections]
+        keys = list(sections)
+        at = keys.index(later[0]) if later else len(keys)
+        sections = dict([*((k, sections[k]) for k in keys[:at]), (name, ""), *((k, sections[k]) for k in keys[at:])])
     sections[name] = body.strip("\n")
     parts = [TITLE]
-    for key in SECTION_ORDER:
-        if key in sections:
-            start, end = _markers(key)
-            parts.append(f"{start}\n{sections[key]}\n{end}\n")
+    for key, text in sections.items():
+        start, end = _markers(key)
+        parts.append(f"{start}\n{text}\n{end}\n")
     tmp = path.with_suffix(".md.tmp")
     tmp.write_text("\n".join(parts), encoding="utf-8")
     os.replace(tmp, path)

@@ -153,6 +153,16 @@ def test_rewriting_one_section_keeps_the_other(tmp_path):
     assert "segunda" in path.read_text(encoding="utf-8") and "tempos" not in path.read_text(encoding="utf-8")
 
 
+def test_a_hand_written_section_survives_a_rewrite_and_a_new_section_goes_in_order(tmp_path):
+    path = tmp_path / "RESULTS.md"
+    path.write_text("# t\n<!-- section:eval -->\na\n<!-- /section:eval -->\n<!-- section:notes -->\nby hand\n"
+                    "<!-- /section:notes -->\n<!-- section:tests -->\nt\n<!-- /section:tests -->\n", encoding="utf-8")
+    report.write_section("llm", "com e sem o modelo", path)
+    sections = report.read_sections(path.read_text(encoding="utf-8"))
+    assert list(sections) == ["eval", "notes", "llm", "tests"]
+    assert sections["notes"] == "by hand" and sections["llm"] == "com e sem o modelo"
+
+
 def test_machine_info_names_cores_and_cpu():
     info = report.machine_info()
     assert isinstance(info["cores"], int) and info["cores"] >= 1
