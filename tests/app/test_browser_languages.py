@@ -2,7 +2,8 @@
 ticket is answered with the UI in that language, the answer fits in two screens with its sources collapsed
 and no paragraph twice, [1] opens its source, the reply is plain text in the ticket's language, a follow-up
 updates the answer in place, a reload keeps the conversation and the answer's URL reproduces its card.
-Screenshots go to docs/ (the README shows them)."""
+Screenshots go to tests/artifacts/ (git-ignored: a test run leaves the checkout clean); copy them to docs/ to
+refresh the README's pictures."""
 from __future__ import annotations
 
 import re
@@ -13,14 +14,13 @@ from playwright.sync_api import Page, sync_playwright
 
 from assistant.understand.language import detect_language
 from i18n import t
-from tests.app.conftest import REPO
+from tests.app.conftest import ARTIFACTS
 from tests.app.live_app import CHROMIUM, CHROMIUM_ARGS, live_app
 
 pytestmark = pytest.mark.slow  # a real app with real models, driven by Chromium
 
 ANSWER_MS = 300_000
 VIEWPORT = {"width": 1440, "height": 1100}
-DOCS = REPO / "docs"
 LOCALES = {"pt": "pt-PT", "es": "es-ES", "en": "en-GB"}
 TICKETS = {
     "pt": "Sou residente em Portugal e recebo dividendos de uma empresa brasileira. Qual a taxa de retenção no "
@@ -80,7 +80,7 @@ def _ask(page: Page, text: str) -> None:
 
 @pytest.mark.parametrize("lang", ["pt", "es", "en"])
 def test_two_part_ticket_in_each_language(app_url, lang):
-    DOCS.mkdir(exist_ok=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
@@ -132,7 +132,7 @@ def test_two_part_ticket_in_each_language(app_url, lang):
             assert _assistant_messages(page).count() == 1
             after = _card(page).inner_text()
             assert after != before
-            page.screenshot(path=str(DOCS / f"chat-{lang}.png"))
+            page.screenshot(path=str(ARTIFACTS / f"chat-{lang}.png"))
 
             # A reload keeps the conversation (both versions).
             page.reload()
@@ -167,13 +167,13 @@ def test_comparison_and_browser_pages(app_url):
             grid.wait_for(timeout=30_000)
             page.get_by_test_id("stDownloadButton").first.wait_for(timeout=10_000)
             _idle(page)
-            page.screenshot(path=str(DOCS / "comparison.png"))     # the dialog: tests/app/test_compare_browser.py
+            page.screenshot(path=str(ARTIFACTS / "comparison.png"))     # the dialog: tests/app/test_compare_browser.py
 
             page.goto(f"{app_url}/navegador?doc=br-es-1974&lang=es&art=11")
             page.get_by_text(t("pt", "app.browser.article", article="11"), exact=False).first.wait_for(timeout=60_000)
             time.sleep(1)
             text = page.get_by_test_id("stMain").inner_text()
             assert "intereses" in text.lower() and "lntereses" not in text
-            page.screenshot(path=str(DOCS / "browser.png"))
+            page.screenshot(path=str(ARTIFACTS / "browser.png"))
         finally:
             browser.close()
