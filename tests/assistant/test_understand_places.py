@@ -124,3 +124,14 @@ def test_a_branch_in_an_offshore_centre_is_a_third_state():
                    rules.known_treaties(), topic="interest")
     assert q.treaty == "PT-BR" and "KY" in q.countries
     assert q.facts.paid_to_pe_third_state is True
+
+
+@pytest.mark.parametrize("text, pair_not_covered", [
+    ("Juros devidos a um banco português através da sua agência num terceiro país (Bahamas): vale o limite de "
+     "15% da Portaria?", False),
+    ("Moro em Portugal e trabalho nas Bahamas. Quem tributa o salário?", True),
+])
+def test_a_third_country_is_a_fact_not_the_treaty_pair(text, pair_not_covered):
+    q = understand(text, rules.known_treaties())
+    assert "BS" in q.countries
+    assert (q.pair_not_covered is not None) is pair_not_covered
