@@ -69,22 +69,28 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         if residence in parties and facts.national_of_residence_state is None:
             found["national_of_residence_state"] = residence in nations
     work_state = next((c for c in roles.get("work", ()) if c in parties), None)    # named, not assumed
-    if "government_service" in topics and work_state in parties and residence in parties and \
+    hits = Hits(tokens)
+    if "government_service" in topics and facts.services_in_residence_state is None and \
+            hits("diplomatic_post") and source in parties and residence in parties and source != residence:
+        # "chófer en la Embajada de Brasil", living in Madrid: a State's embassy or consulate is in the other
+        # State, so the services are rendered where the person lives, whatever country the words name
+        found["services_in_residence_state"] = True
+    elif "government_service" in topics and work_state in parties and residence in parties and \
             facts.services_in_residence_state is None:
         found["services_in_residence_state"] = work_state == residence
     elif "government_service" in topics and facts.services_in_residence_state is None and \
-            Hits(tokens)("remote_work"):
+            hits("remote_work"):
         # "teletrabajo para el Gobierno brasileño" from Madrid: the services are rendered where the person
         # lives, and the work followed the residence, not the residence the work (BR-ES 19(1)(b))
         found["services_in_residence_state"] = True
         if facts.resident_not_solely_for_services is None:
             found["resident_not_solely_for_services"] = True
     if "government_service" in topics and facts.resident_not_solely_for_services is None and \
-            Hits(tokens)("resident_before_service"):
+            hits("resident_before_service"):
         found["resident_not_solely_for_services"] = True      # "vine por mi cuenta", "ya vivía aquí"
     payers = _payers(mentions, parties)
     if "independent_services" in topics and facts.fee_borne_by_company_or_pe is None and \
-            Hits(tokens)("payer_individual"):
+            hits("payer_individual"):
         found["fee_borne_by_company_or_pe"] = False   # "um casal espanhol (pessoas físicas)": no company pays
     if "independent_services" in topics and source in payers:
         if facts.paid_by_source_resident is None:
@@ -100,7 +106,6 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         found["pension_kind"] = "private"          # paid by a company (a former employer): art. 18(1)
     if "students" in topics and facts.student_payment_origin is None:
         found["student_payment_origin"] = _student_origin(visited, roles, payers, parties)
-    hits = Hits(tokens)
     if facts.gain_kind == "shares" and hits("value_from") and hits("gain_kind:immovable"):
         found["gain_kind"] = "shares_immovable"     # "ações de uma sociedade cujo valor vem de imóveis"
     yearly = usd_per_year(folded)                  # the treaties' limits are US$ per calendar year

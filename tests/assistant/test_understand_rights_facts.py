@@ -191,3 +191,12 @@ def test_a_fee_paid_by_private_people_falls_on_no_company():
     company = q("Sou fotógrafo autónomo em Salvador e uma empresa espanhola pagou-me um trabalho em Sevilha. "
                 "A Espanha pode tributar?")
     assert company.facts.fee_borne_by_company_or_pe is not False
+
+
+@pytest.mark.parametrize("text", [
+    "Sou português, vivo em Brasília e trabalho como motorista na Embaixada de Portugal. Quem tributa o salário?",
+    "Soy uruguaya, vivo en Valencia y trabajo de secretaria en el Consulado de Brasil. ¿Dónde tributa mi sueldo?",
+])
+def test_an_embassy_or_consulate_of_the_paying_state_is_in_the_other_state(text):
+    facts = understand(text, TREATIES, topic="government_service").facts
+    assert facts.services_in_residence_state is True
