@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Callable, Mapping
 
 from assistant.lexicon.text import fold, tokenize
-from assistant.understand.facts import read_facts
+from assistant.understand.facts import Hits, read_facts
 from assistant.understand.language import LANGUAGES, detect_language
 from assistant.understand.places import Grammar, assign_roles, find_mentions, roles_of, unique
 from assistant.understand.query import Query, Reading
@@ -115,7 +115,9 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     sources = ("source", *work, "property", *homes, "pe")
     if work and is_employment(topic_list):
         sources = ("work", "source", "property", *homes, "pe")   # a salary comes from where the work is done
-    way = direction(folded, mentions, treaties, residence_states, role(*sources), lang, bool(topic_list))
+    hits = Hits(tokens)         # the fact cues, found once for the treaty, the stated facts and the rights facts
+    way = direction(folded, mentions, treaties, residence_states, role(*sources), lang, bool(topic_list),
+                    third_named=bool(hits("third_state")))
     first = topic_list[0] if topic_list else None
     trained = False      # the trained reader decided the residence (in the treaty's sense: a student's home)
     if read_residence is not None and first != "residence" and (first or len(residence_states) < 2):
@@ -125,12 +127,12 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     work_state = (role("work") or (None,))[0]
     if work_state is None and is_employment(topic_list):
         work_state = way.source
-    stated = read_facts(tokens, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
+    stated = read_facts(tokens, hits, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
     host_state = inviting_state(topic_list, mentions, parties)
     if host_state is None and trained and first in VISITING_TOPICS and way.source:
         host_state = way.source     # the trained reader's residence of a student is the home State (the treaty's)
     facts = read_rights_facts(stated.facts, topic_list, mentions, roles, parties, way.residence, way.source,
-                              stated.stay_days, stated.stay_months, folded, tokens,
+                              stated.stay_days, stated.stay_months, folded, hits,
                               stated.tiebreaker.nationality or () if stated.tiebreaker else (),
                               visited=host_state or way.residence)   # the grammar's residence: where one lives
     if len(residence_states) == 2 and "residence" not in topic_list:

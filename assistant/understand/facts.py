@@ -327,11 +327,11 @@ class StatedFacts:
     stay_unit: str | None = None
 
 
-def read_facts(tokens: list[Token], folded: str, lang: str, topic_list: tuple[str, ...], grammar: Grammar,
-               mentions: list[Mention], roles: dict[str, tuple[str, ...]], parties: set[str],
+def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_list: tuple[str, ...],
+               grammar: Grammar, mentions: list[Mention], roles: dict[str, tuple[str, ...]], parties: set[str],
                work_state: str | None, today: date | None = None) -> StatedFacts:
-    """Every fact the question states, given the countries' roles and the treaty's parties."""
-    hits = Hits(tokens)
+    """Every fact the question states, given the countries' roles and the treaty's parties (`hits`: the
+    question's fact cues, found once by understand())."""
     employment = "employment" in topic_list and not set(topic_list) & set(INCOME_TYPES)
     fiscal_year = fiscal_year_of(folded)
     stays, holding_since, payment = _dates(hits, folded, tokens, fiscal_year)

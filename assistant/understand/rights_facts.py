@@ -9,7 +9,6 @@ from __future__ import annotations
 import dataclasses
 
 from assistant.lexicon.quantities import usd_per_year
-from assistant.lexicon.text import Token
 from assistant.understand.facts import Hits
 from assistant.understand.places import Mention
 from rules.facts import Facts
@@ -54,7 +53,7 @@ def _student_origin(visited: str | None, roles: dict[str, tuple[str, ...]], paye
 def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Mention],
                       roles: dict[str, tuple[str, ...]], parties: set[str], residence: str | None,
                       source: str | None, stay_days: float | None,
-                      stay_months: float | None, folded: str, tokens: list[Token],
+                      stay_months: float | None, folded: str, hits: Hits,
                       nationality: tuple[str, ...] = (), visited: str | None = None) -> Facts:
     """Facts completed from the countries' roles; a fact the cue words already set is kept. `nationality`:
     the States the person is a national of, as the clauses state it ("dupla nacionalidade", "dual citizen"
@@ -69,7 +68,6 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         if residence in parties and facts.national_of_residence_state is None:
             found["national_of_residence_state"] = residence in nations
     work_state = next((c for c in roles.get("work", ()) if c in parties), None)    # named, not assumed
-    hits = Hits(tokens)
     if "government_service" in topics and facts.services_in_residence_state is None and \
             hits("diplomatic_post") and source in parties and residence in parties and source != residence:
         # "chófer en la Embajada de Brasil", living in Madrid: a State's embassy or consulate is in the other

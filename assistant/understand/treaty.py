@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Mapping
 
-from assistant.lexicon import countries, cues
-from assistant.lexicon.text import fold, tokenize
+from assistant.lexicon import countries
+from assistant.lexicon.text import fold
 from assistant.understand.places import Mention, unique
 from assistant.understand.query import Reading
 
@@ -96,16 +96,16 @@ def _two_treaties(known: str, is_residence: bool, tids: list[str], treaties: Tre
 
 
 def direction(folded: str, mentions: list[Mention], treaties: Treaties, residence_states: tuple[str, ...],
-              source_states: tuple[str, ...], language: str, has_topic: bool) -> Direction:
-    """has_topic: without a treaty subject, one named country is no reason to answer for its treaties."""
+              source_states: tuple[str, ...], language: str, has_topic: bool, third_named: bool) -> Direction:
+    """has_topic: without a treaty subject, one named country is no reason to answer for its treaties;
+    third_named: the question says "third country" / "terceiro país"."""
     pairs = _pairs(treaties)
     named = _named_treaty(folded, treaties)
     roles = {m.code: m.role for m in mentions}
     # a branch in a country no treaty covers ("a sucursal nas Ilhas Cayman"), or any such country when the
     # question says "third country", is a third State: a fact of the question, not one of the treaty's pair
-    third = any("third_state" in m.value for m in cues().facts.find(tokenize(folded)))
     codes = unique(m.code for m in mentions
-                   if any(m.code in pair for pair in pairs) or not (third or roles.get(m.code) == "pe"))
+                   if any(m.code in pair for pair in pairs) or not (third_named or roles.get(m.code) == "pe"))
     covered = [c for c in codes if any(c in pair for pair in pairs)]
     residence = residence_states[0] if len(residence_states) == 1 else None
     source = next((s for s in source_states if s != residence), None)

@@ -5,7 +5,7 @@ from datetime import date
 
 from assistant.lexicon.text import fold, tokenize
 from assistant.understand import understand
-from assistant.understand.facts import read_facts
+from assistant.understand.facts import Hits, read_facts
 from assistant.understand.places import Grammar, assign_roles, find_mentions, roles_of
 
 TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"), "MLI": ()}
@@ -16,7 +16,7 @@ def facts_on(text: str, today: date):
     mentions = find_mentions(text, tokens, "pt")
     grammar = Grammar(tokens)
     assign_roles(mentions, grammar, False)
-    return read_facts(tokens, fold(text), "pt", ("dividends",), grammar, mentions, roles_of(mentions),
+    return read_facts(tokens, Hits(tokens), fold(text), "pt", ("dividends",), grammar, mentions, roles_of(mentions),
                       {"PT", "BR"}, None, today=today).facts
 
 
