@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from assistant.lexicon.text import Token, tokenize
+from assistant.understand.fitted import load_or_fit
 from assistant.understand.language import detect_language
 from assistant.understand.places import Grammar, Mention, assign_roles, find_mentions
 from assistant.understand.sentences import asking
@@ -170,19 +171,9 @@ def _key(tickets: Sequence) -> str:
 
 def cached_model(tickets: Sequence, cache_dir: Path) -> DirectionModel:
     """The model fitted on these tickets, kept under cache_dir (never committed)."""
-    import joblib
-
-    path = cache_dir / "direction_model" / f"{_key(tickets)}.joblib"
-    if path.is_file():
-        try:
-            classifier, vectorizer = joblib.load(path)
-            return DirectionModel(classifier, vectorizer)
-        except Exception:  # noqa: BLE001 - a damaged cache file is refitted
-            path.unlink(missing_ok=True)
-    model = DirectionModel.fit(bank_examples(tickets))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    joblib.dump((model.classifier, model.vectorizer), path)
-    return model
+    return load_or_fit(cache_dir / "direction_model" / f"{_key(tickets)}.joblib",
+                       lambda: DirectionModel.fit(bank_examples(tickets)),
+                       lambda m: (m.classifier, m.vectorizer), DirectionModel)
 
 
 _MODELS: dict[Path, DirectionModel] = {}

@@ -29,6 +29,7 @@ import numpy as np
 from assistant.lexicon import topics
 from assistant.lexicon.text import fold, tokenize
 from assistant.understand.exemplars import bank
+from assistant.understand.fitted import load_or_fit
 from assistant.understand.language import detect_language
 from assistant.understand.places import Grammar, assign_roles, find_mentions
 from assistant.understand.sentences import asking
@@ -219,21 +220,11 @@ class TopicModel:
 def cached_model(examples: Sequence[Example], cache_dir: Path) -> TopicModel:
     """The model for these examples, fitted once and kept under cache_dir (keyed by the data's hash and the
     library's version; never committed)."""
-    import joblib
     import sklearn
 
     key = hashlib.sha256(f"{data_hash(examples)}\0{ALPHA}\0{sklearn.__version__}".encode()).hexdigest()[:20]
-    path = cache_dir / "topic_model" / f"{key}.joblib"
-    if path.is_file():
-        try:
-            classifier, features = joblib.load(path)
-            return TopicModel(classifier, features)
-        except Exception:  # noqa: BLE001 - a damaged cache file is refitted
-            path.unlink(missing_ok=True)
-    model = TopicModel.fit(examples)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    joblib.dump((model.classifier, model.features), path)
-    return model
+    return load_or_fit(cache_dir / "topic_model" / f"{key}.joblib", lambda: TopicModel.fit(examples),
+                       lambda m: (m.classifier, m.features), TopicModel)
 
 
 _MODELS: dict[Path, TopicModel] = {}
