@@ -42,10 +42,18 @@ class DirectionExample:
     grammar: str | None          # the residence the grammar reads (understand() without this model)
 
 
-def _window_words(tokens: list[Token], m: Mention, side: str) -> list[str]:
-    words = [t.norm for t in tokens if t.is_word]
-    index = {id(t): i for i, t in enumerate(t for t in tokens if t.is_word)}
-    word_at = [index.get(id(t)) for t in tokens]
+def _word_positions(tokens: list[Token]) -> tuple[list[str], list[int | None]]:
+    """The ticket's words, and each token's position among them (None for punctuation)."""
+    words: list[str] = []
+    word_at: list[int | None] = []
+    for t in tokens:
+        word_at.append(len(words) if t.is_word else None)
+        if t.is_word:
+            words.append(t.norm)
+    return words, word_at
+
+
+def _window_words(words: list[str], word_at: list[int | None], m: Mention, side: str) -> list[str]:
     first = next((word_at[i] for i in range(m.start, m.end) if word_at[i] is not None), None)
     last = next((word_at[i] for i in range(m.end - 1, m.start - 1, -1) if word_at[i] is not None), None)
     if first is None or last is None:
@@ -65,6 +73,7 @@ def party_features(text: str, tokens: list[Token], mentions: list[Mention], cand
     """The words and roles around the candidate's mentions ("c") and the other State's ("o"); `grammar` is the
     residence the grammar read (or None)."""
     asked = [(s.start, s.end) for s in asking(text)]
+    words, word_at = _word_positions(tokens)
     codes = list(dict.fromkeys(m.code for m in mentions))
     said = "c" if grammar == candidate else "o" if grammar == other else "-"
     feats = [f"topic:{topic or '-'}", f"grammar:{said}", f"grammar:{said}:{topic or '-'}"]
@@ -84,7 +93,7 @@ def party_features(text: str, tokens: list[Token], mentions: list[Mention], cand
             if any(a <= start < b for a, b in asked):
                 feats.append(f"{side}:asked")
                 feats.append(f"{side}:asked:role:{m.role or '-'}")
-            feats.extend(_window_words(tokens, m, side))
+            feats.extend(_window_words(words, word_at, m, side))
     return feats
 
 
