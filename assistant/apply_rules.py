@@ -230,8 +230,9 @@ def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, inco
         return ShortStay(dataclasses.replace(facts, employment_183_met=False), failed, [])
     if day_test is not None and all(c.status == "met" for c in tests):
         return ShortStay(dataclasses.replace(facts, employment_183_met=True), tests, [])
-    if day_test is not None and tests[1].status == "met" and query.borne_by_pe is None and not query.pe_named:
-        return ShortStay(dataclasses.replace(facts, employment_183_met=True), tests[:2],
+    employer = others[0]
+    if day_test is not None and employer.status == "met" and query.borne_by_pe is None and not query.pe_named:
+        return ShortStay(dataclasses.replace(facts, employment_183_met=True), [day_test, employer],
                          [describe("borne_by_pe_in_work_state", {}, "assumed_not_met")])
     if income == "employment":
         run.stated = [c for c in tests if c.status == "met"]
