@@ -17,12 +17,10 @@ from tests.app.conftest import ARTIFACTS
 from tests.app.live_app import CHROMIUM, CHROMIUM_ARGS, live_app
 from tests.conftest import cpu_threads
 
-QUESTIONS = [
-    "Sou residente em Portugal e recebo dividendos de uma empresa brasileira. Qual a taxa máxima?",
-    "Qual é a retenção na fonte sobre juros pagos por um banco brasileiro a um residente em Portugal?",
-    "Uma empresa portuguesa recebe royalties de marcas de uma empresa do Brasil. Qual a taxa máxima?",
-    "Juros pagos de Portugal a um residente no Japão: qual a retenção máxima?",
-]
+# One question in four sessions: this checks concurrency (four sessions, one server), not prompt reading on
+# 2 cores, so the later three prompts may reuse the server's prompt cache (four different questions took
+# ~320 s in the CI suite; this one, 170 s alone on a quiet machine).
+QUESTIONS = ["Sou residente em Portugal e recebo dividendos de uma empresa brasileira. Qual a taxa máxima?"] * 4
 ANSWERS_MS = 900_000          # four explanations queued on one 2-core server, on a machine busy with other tests
 # Records, in the page itself and on every change of the page (timers are throttled in background pages),
 # when the card (a rate) first appears, whether the streaming cursor showed, and when the explanation is
