@@ -106,8 +106,8 @@ class Facts:
     #                                          the host State's government/university/institution (art. 20)
     national_of_paying_state: bool | None = None  # art. 19: the individual is a national of the State that pays
     national_of_residence_state: bool | None = None  # art. 19: a national of the State where he/she resides
-    services_in_residence_state: bool | None = None  # art. 19(1) BR-ES: the public service is rendered in the
-    #                                          State where the recipient resides
+    services_in_residence_state: bool | None = None  # the work is done in the State where the person resides:
+    #                                          art. 15(1) (only that State taxes the salary), BR-ES 19(1)
     government_debt: bool | None = None      # BR-ES 11(4)(b): interest on public debt or bonds of a Government
     employment_183_met: bool | None = None   # art. 15(2) (PT-JP 14(2)): all three short-stay conditions hold
     #                                          (set from employment_183_days(), or stated)

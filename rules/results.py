@@ -275,6 +275,7 @@ class RightsCase(Serialisable, WithNotes):
     notes: list[Message] = field(default_factory=list)
     income: str = ""               # the income whose rule this is (differs from the question's after a redirect)
     via: list[str] = field(default_factory=list)  # the redirecting cases that led here (e.g. 19(3) → art. 15)
+    source_role: str | None = None  # catalogue key naming the other State in this case (else the income's)
 
 
 @dataclass(frozen=True)

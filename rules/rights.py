@@ -133,7 +133,7 @@ def _cases(data: TreatyData, income: str, residence: str, source: str, facts: Fa
         out.append(RightsCase(rule_id=case.id, article=case.article, rights=rights, conditions=shown,
                               citations=[c.citation for c in case.citations],
                               relief=_relief(data, income if not seen else seen[0], residence, case.rights, facts),
-                              notes=list(case.notes) + notes, income=income))
+                              notes=list(case.notes) + notes, income=income, source_role=case.source_role))
     return out, missing
 
 

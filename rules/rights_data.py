@@ -38,6 +38,10 @@ def _topic(value: str, what: str) -> str:
     return value
 
 
+def _role_key(value: str) -> str:
+    return value if value.startswith("rules.roles.") else catalogue_message(f"rules.roles.{value}").key
+
+
 class RightsCase(Frozen):
     id: str = Field(min_length=1)
     article: str
@@ -49,6 +53,8 @@ class RightsCase(Frozen):
     notes: Notes = ()
     assumed_not: tuple[str, ...] = ()  # condition codes of an exception: when one of them is unknown, the
     #                                    case is assumed not to apply (listed in assumptions, no alternative)
+    source_role: str | None = None   # catalogue key naming the other State in this case, when the income's
+    #                                  role does not fit it (work done at home: the employer's State)
 
     @model_validator(mode="before")
     @classmethod
@@ -65,6 +71,11 @@ class RightsCase(Frozen):
     @classmethod
     def _redirect(cls, value: str | None) -> str | None:
         return None if value is None else _topic(value, "redirect")
+
+    @field_validator("source_role")
+    @classmethod
+    def _case_role(cls, value: str | None) -> str | None:
+        return None if value is None else _role_key(value)
 
     @model_validator(mode="after")
     def _consistent(self) -> RightsCase:
@@ -85,8 +96,8 @@ class RightsIncome(Frozen):
 
     @field_validator("source_role")
     @classmethod
-    def _role_key(cls, value: str) -> str:
-        return value if value.startswith("rules.roles.") else catalogue_message(f"rules.roles.{value}").key
+    def _income_role(cls, value: str) -> str:
+        return _role_key(value)
 
     @field_validator("cases")
     @classmethod

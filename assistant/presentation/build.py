@@ -300,7 +300,7 @@ def _ref(citations: Sequence[rules.Citation]) -> Ref | None:
     return Ref(first.treaty, first.article, first.paragraph, first.subparagraph) if first else None
 
 
-def _who(right: rules.StateRight, result: rules.TaxingRightsResult) -> Value:
+def _who(right: rules.StateRight, result: rules.TaxingRightsResult, source_role: str | None = None) -> Value:
     if right.role == "effective_management":
         if right.state:          # named in the question
             return say("rights.state_with_role", state=StateName(right.state, "the"),
@@ -308,7 +308,7 @@ def _who(right: rules.StateRight, result: rules.TaxingRightsResult) -> Value:
         return say("rights.effective_management")
     state = StateName(right.state or "", "the")
     if right.role == "source":
-        return say("rights.state_with_role", state=state, role=Phrase(result.source_role))
+        return say("rights.state_with_role", state=state, role=Phrase(source_role or result.source_role))
     return say("rights.state_residence", state=state)
 
 
@@ -330,7 +330,7 @@ def _rights_line(case: rules.RightsCase, result: rules.TaxingRightsResult, caps_
     parts: list[Value] = []
     rates: tuple[CardRate, ...] = ()
     for right in case.rights:
-        who = _who(right, result)
+        who = _who(right, result, case.source_role)
         if right.right == "exempt":
             text: Value = say("rights.right.exempt", who=who, exempt=word("exempt"))
         else:

@@ -281,24 +281,29 @@ def _direct(stated: bool | None, holding_pct: float | None) -> bool | None:
     return stated
 
 
-def _dates(hits: Hits, folded: str, tokens: list[Token], fiscal_year: int | None):
+def _dates(hits: Hits, folded: str, tokens: list[Token], fiscal_year: int | None, months: bool):
+    """Stay ranges, and the holding's start and the payment date; `months`: a month alone counts (a question
+    where a holding's length decides: "vivo aqui desde março de 2019" is no holding)."""
     mentions = dates(folded)
     ranges = date_ranges(folded, mentions, fiscal_year)
     in_range = {id(a) for a, _, _, _ in ranges} | {id(b) for _, b, _, _ in ranges}
     since_cues, pay_cues = hits("holding_since"), hits("payment")
     holding_since = payment = None
     for d in mentions:
-        if id(d) in in_range or d.day is None or d.year is None:
+        if id(d) in in_range or d.year is None or (d.day is None and not months):
             continue
         i = _token_at(tokens, d.start)
         bounds = _sentence_bounds(tokens, i)
         ds = _nearest([m for m in since_cues if m.end <= i], i, bounds, 6)
         dp = _nearest([m for m in pay_cues if m.end <= i], i, bounds, 6)
-        day = d.first_day(d.year)
+        # a month alone ("desde março de 2020", "paid in June 2025"): held from its last day, paid on its first,
+        # so the holding read is never longer than the one stated
         if ds is not None and (dp is None or ds <= dp) and holding_since is None:
-            holding_since = day
+            holding_since = d.last_day(d.year)
         elif dp is not None and payment is None:
-            payment = day
+            payment = d.first_day(d.year)
+    if holding_since and payment and holding_since > payment:     # one month for both: nothing certain
+        holding_since = payment = None
     return tuple((start, end) for _, _, start, end in ranges), holding_since, payment
 
 
@@ -334,11 +339,11 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
     question's fact cues, found once by understand())."""
     employment = "employment" in topic_list and not set(topic_list) & set(INCOME_TYPES)
     fiscal_year = fiscal_year_of(folded)
-    stays, holding_since, payment = _dates(hits, folded, tokens, fiscal_year)
+    holding = not topic_list or bool(set(topic_list) & set(HOLDING_TOPICS))  # "vivo en Madrid desde 2017": none
+    stays, holding_since, payment = _dates(hits, folded, tokens, fiscal_year, months=holding)
     amounts = _amounts(hits, folded, tokens, lang, topic_list)
     holding_months = amounts.holding_months
-    if holding_months is None and holding_since is None and payment is None and fiscal_year is None and \
-            (not topic_list or set(topic_list) & set(HOLDING_TOPICS)):    # "vivo en Madrid desde 2017": no holding
+    if holding_months is None and holding_since is None and payment is None and fiscal_year is None and holding:
         holding_months = _held_since_year(hits, tokens, today or date.today())
     pe_words = [(start, end) for start, (end, cat) in grammar.by_start.items() if cat == "role:pe"]
     attributable, third = _pe_facts(hits, tokens, lang, roles, parties, bool(pe_words))

@@ -72,11 +72,23 @@ def _split(text: str, spans: list[Span], model: TopicModel) -> list[tuple[Span, 
     return out
 
 
+def _side_word(span: Span) -> str | None:
+    """The out-of-scope word of a sentence itself ("IVA", "herança", "modelo 210"), if any."""
+    hits = topics().out_of_scope.find(tokenize(span.text))
+    return hits[0].value if hits else None
+
+
+def _same_part(part: PartTopic, span: Span, topic: str) -> bool:
+    """A sentence on the part's topic adds to it; two side questions are two parts when they ask about
+    different things (VAT, then a form), each with its own note."""
+    return part.topic == topic and (topic != OUT_OF_SCOPE or _side_word(part.question) == _side_word(span))
+
+
 def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
     """The ticket's parts in the order they are asked."""
     parts: list[PartTopic] = []
     for span, scores in _split(text, asking(text), model):
-        same = next((k for k, p in enumerate(parts) if p.topic == scores.topic), None)
+        same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if same is not None or (parts and scores.confidence < FOLLOW_UP):
             continue
         parts.append(PartTopic(span, scores.topic, scores.confidence, _runner_up(scores)))
@@ -86,9 +98,4 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
 def out_of_scope_code(text: str, part: PartTopic) -> str:
     """What an out-of-scope part asks about ("vat", "inheritance", ...): the lexicon's word in the part's
     sentence, else anywhere in the ticket, else "other"."""
-    found = topics().out_of_scope
-    for words in (part.question.text, text):
-        hits = found.find(tokenize(words))
-        if hits:
-            return hits[0].value
-    return "other"
+    return _side_word(part.question) or _side_word(Span(0, len(text), text)) or "other"

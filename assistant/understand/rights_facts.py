@@ -86,6 +86,16 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     if "government_service" in topics and facts.resident_not_solely_for_services is None and \
             hits("resident_before_service"):
         found["resident_not_solely_for_services"] = True      # "vine por mi cuenta", "ya vivía aquí"
+    if topics[:1] == ("employment",) and facts.services_in_residence_state is None and residence in parties and \
+            "services_in_residence_state" not in found and \
+            stay_days is None and stay_months is None:
+        # no stay elsewhere stated: a salary for work done where one lives ("trabalho a partir de casa, em
+        # Braga, para uma empresa brasileira") is taxed only there (art. 15(1)); work named in the other State
+        # is done there
+        if work_state in parties:
+            found["services_in_residence_state"] = work_state == residence
+        elif hits("work_at_home") or hits("remote_work"):
+            found["services_in_residence_state"] = True
     payers = _payers(mentions, parties)
     if "independent_services" in topics and facts.fee_borne_by_company_or_pe is None and \
             hits("payer_individual"):

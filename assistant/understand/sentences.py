@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from assistant.lexicon.text import tokenize
+
 # A sentence ends at ? ! ; or a line break, or at a full stop followed by a space and a capital or an
 # opening mark (never inside "art. 10", "Lda. em", "10.5" or "U.S.").
 _END = re.compile(r"[?!]+|;|\n+|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$")
@@ -43,8 +45,16 @@ def _add(out: list[Span], text: str, start: int, end: int) -> None:
         out.append(Span(start + lead, start + lead + len(body), body))
 
 
+def _requests(span: Span) -> bool:
+    """A request phrase ("gostaria de saber", "quisiera saber", "please confirm") in a sentence that does not
+    introduce a list of questions (which ends in a colon)."""
+    from assistant.ticket_query import asking_words
+
+    return not span.text.endswith(":") and bool(asking_words().requests.find(tokenize(span.text)))
+
+
 def asking(text: str) -> list[Span]:
-    """The sentences that ask, in order; the last sentence when none has a question mark."""
+    """The sentences that ask, in order: a question mark or a request phrase; the last sentence when none."""
     spans = sentences(text)
-    asked = [s for s in spans if s.asks]
+    asked = [s for s in spans if s.asks or _requests(s)]
     return asked or spans[-1:] or [Span(0, len(text), text)]

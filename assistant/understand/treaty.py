@@ -108,7 +108,11 @@ def direction(folded: str, mentions: list[Mention], treaties: Treaties, residenc
                    if any(m.code in pair for pair in pairs) or not (third_named or roles.get(m.code) == "pe"))
     covered = [c for c in codes if any(c in pair for pair in pairs)]
     residence = residence_states[0] if len(residence_states) == 1 else None
-    source = next((s for s in source_states if s != residence), None)
+    others = [s for s in source_states if s != residence]
+    # of several source States, the first one a treaty pairs with the residence ("moro em Portugal; pensões de
+    # um fundo francês e de um fundo brasileiro"): the income a covered treaty decides is answered, not refused
+    source = next((s for s in others if residence and frozenset((residence, s)) in pairs),
+                  others[0] if others else None)
     treaty = None
     inferred = False
     not_covered = None

@@ -34,6 +34,21 @@ def test_a_ticket_without_a_question_mark_asks_in_its_last_sentence():
         ["Preciso de saber quem tributa a pensão do INSS"]
 
 
+@pytest.mark.parametrize("text, asked", [
+    ("Boa tarde. Gostaríamos de saber se o Brasil pode tributar o cachê. Aproveitamos para perguntar qual a taxa "
+     "de IVA dos bilhetes. Obrigado.",
+     ["Gostaríamos de saber se o Brasil pode tributar o cachê.",
+      "Aproveitamos para perguntar qual a taxa de IVA dos bilhetes."]),
+    ("Hola. Quisiera saber si España grava mi pensión. ¿Y qué modelo presento?",
+     ["Quisiera saber si España grava mi pensión.", "¿Y qué modelo presento?"]),
+    # a request that opens a list of questions is not one of them
+    ("Solicito esclarecimento sobre o seguinte:\n1) Quem tributa a renda?\n2) E a mais-valia?",
+     ["1) Quem tributa a renda?", "2) E a mais-valia?"]),
+])
+def test_a_request_phrase_asks_without_a_question_mark(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
 def test_lexicon_features_tell_the_asking_sentence_from_the_context():
     text = "Trabalho em Braga há 5 meses. Quem tributa os dividendos da empresa brasileira?"
     index = _label_index()
@@ -129,3 +144,18 @@ def test_a_question_is_read_without_the_tickets_other_questions():
     model.scores = lambda pairs: seen.extend(pairs) or scores(pairs)    # type: ignore[method-assign]
     read_parts(text, model)
     assert ("Recebo dividendos do Brasil.   E a CIDE?", "E a CIDE?") in seen
+
+
+def test_two_side_questions_on_different_things_are_two_parts():
+    text = "Recebo juros do Brasil. Quanto retém o Brasil? E o IVA da fatura? E a herança da minha mãe?"
+    model = ScriptedTopics({"Quanto retém o Brasil?": (("interest", 0.9), ("dividends", 0.05)),
+                            "E o IVA da fatura?": (("out_of_scope", 0.8), ("interest", 0.1)),
+                            "E a herança da minha mãe?": (("out_of_scope", 0.8), ("interest", 0.1))})
+    parts = read_parts(text, model)
+    assert [p.topic for p in parts] == ["interest", "out_of_scope", "out_of_scope"]
+    assert [out_of_scope_code(text, p) for p in parts[1:]] == ["vat", "inheritance"]
+    again = "Quanto retém o Brasil? E o IVA da fatura? E o IVA reduzido?"
+    model = ScriptedTopics({"Quanto retém o Brasil?": (("interest", 0.9), ("dividends", 0.05)),
+                            "E o IVA da fatura?": (("out_of_scope", 0.8), ("interest", 0.1)),
+                            "E o IVA reduzido?": (("out_of_scope", 0.8), ("interest", 0.1))})
+    assert [p.topic for p in read_parts(again, model)] == ["interest", "out_of_scope"]

@@ -37,3 +37,23 @@ def test_direction_when_the_payer_or_the_beneficiary_comes_first(text, treaty, r
 def test_a_relative_clause_does_not_cut_a_plain_place():
     q = understand("Recibo dividendos de la empresa que tengo en Brasil y vivo en Madrid.", TREATIES)
     assert (q.residence_state, q.source_state) == ("ES", "BR")
+
+
+@pytest.mark.parametrize("text, treaty, residence, source", [
+    # the first source State is not covered with the residence; a second one is
+    ("Moro em Lisboa e recebo duas pensões, uma de um fundo francês e outra de um fundo do Brasil. "
+     "Quem tributa?", "PT-BR", "PT", "BR"),
+    ("Vivo en Madrid; cobro dividendos de una empresa italiana y de una empresa brasileña. ¿Qué retención?",
+     "BR-ES", "ES", "BR"),
+    ("I live in Porto and get rent from a flat in Paris and interest from a bank in Tokyo. Who taxes it?",
+     "PT-JP", "PT", "JP"),
+])
+def test_a_covered_source_state_is_chosen_over_an_uncovered_one(text, treaty, residence, source):
+    q = understand(text, TREATIES)
+    assert (q.treaty, q.residence_state, q.source_state) == (treaty, residence, source)
+    assert q.pair_not_covered is None
+
+
+def test_only_uncovered_source_states_stay_not_covered():
+    q = understand("Moro em Lisboa e recebo dividendos de uma empresa francesa. Qual a retenção?", TREATIES)
+    assert q.treaty is None and q.pair_not_covered == ("PT", "FR")

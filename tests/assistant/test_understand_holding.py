@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from datetime import date
 
+import pytest
+
 from assistant.lexicon.text import fold, tokenize
 from assistant.understand import understand
 from assistant.understand.facts import Hits, read_facts
@@ -36,3 +38,24 @@ def test_company_as_holder_and_ten_percent():
                        "que vai pagar dividendos. Quanto retém o Brasil?", TREATIES)
     assert query.facts.beneficiary_kind == "company"
     assert query.facts.holding_months > 24
+
+
+@pytest.mark.parametrize("text, since, paid", [
+    ("Our Lisbon company has owned 30% of a Brazilian Ltda. since October 2021; the dividend is due in "
+     "January 2024. What is the cap?", date(2021, 10, 31), date(2024, 1, 1)),
+    ("A SGPS detém 35% de uma S.A. de Manaus desde maio de 2022 e os dividendos serão pagos em abril de 2024. "
+     "Qual a taxa?", date(2022, 5, 31), date(2024, 4, 1)),
+    ("Poseemos el 60% de una sociedad de Recife desde febrero de 2019; el dividendo se pagará en julio de 2023. "
+     "¿Qué retención?", date(2019, 2, 28), date(2023, 7, 1)),
+])
+def test_a_month_and_year_start_the_holding_and_date_the_payment(text, since, paid):
+    """The month's last day starts the holding and the payment month's first day ends it: never longer than
+    stated."""
+    f = understand(text, TREATIES, topic="dividends").facts
+    assert (f.holding_since, f.payment_date) == (since, paid)
+
+
+def test_a_month_is_no_holding_outside_a_holding_question():
+    f = understand("Vivo no Porto desde março de 2020 e recebi a pensão do INSS em maio de 2024. Quem tributa?",
+                   TREATIES, topic="pensions").facts
+    assert f.holding_since is None and f.payment_date is None

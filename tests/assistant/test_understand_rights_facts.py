@@ -200,3 +200,23 @@ def test_a_fee_paid_by_private_people_falls_on_no_company():
 def test_an_embassy_or_consulate_of_the_paying_state_is_in_the_other_state(text):
     facts = understand(text, TREATIES, topic="government_service").facts
     assert facts.services_in_residence_state is True
+
+
+@pytest.mark.parametrize("text, at_home", [
+    # work done where one lives, for an employer of the other State: art. 15(1), only the residence taxes
+    ("Moro em Braga e sou empregado de uma empresa de Belo Horizonte; trabalho a partir de casa. O Brasil "
+     "pode tributar o meu salário?", True),
+    ("Vivo en Zaragoza y trabajo 100% en remoto para una empresa de Recife, nunca voy a Brasil. ¿Puede "
+     "Brasil gravar mi sueldo?", True),
+    ("I live in Coimbra and work from home for a company in Fortaleza. Can Brazil tax my salary?", True),
+    # a stay in the employer's State: the work is done there for that time
+    ("Moro em Braga, trabalho remotamente para uma empresa de Belo Horizonte e vou passar 3 meses lá a "
+     "trabalhar. O Brasil pode tributar o salário?", None),
+    # the work named in the other State
+    ("Moro em Braga e trabalho em São Paulo para uma empresa brasileira. O Brasil pode tributar o salário?",
+     False),
+])
+def test_where_the_employment_is_exercised(text, at_home):
+    r = understand(text, TREATIES, topic="employment")      # the topic as the trained reader gives it
+    assert r.residence_state in ("PT", "ES")
+    assert r.facts.services_in_residence_state is at_home

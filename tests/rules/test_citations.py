@@ -175,7 +175,8 @@ CONDITION_WORDS = {
     "pension_government": (r"pen",), "government_business": (r"comercial ou industrial",),
     "fee_borne_by_company_or_pe": (r"sociedade residente", r"estabelecimento"),
     "paid_by_source_resident": (r"pagas por um residente",),
-    "services_in_residence_state": (r"serviços forem prestados nesse estado",),
+    # art. 19: where the public services are rendered; art. 15(1): where the employment is exercised
+    "services_in_residence_state": (r"serviços forem prestados nesse estado|emprego seja exercido no outro",),
     "resident_not_solely_for_services": (r"única finalidade",),
     "student_employment_for_studies": (r"ajudar os seus estudos",),
     "stay_within_calendar_years": (r"consecutivos",),
