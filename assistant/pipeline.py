@@ -42,7 +42,7 @@ from assistant.understand import DecideTopic, Query, Reading, understand, valida
 from assistant.understand.direction_model import DirectionModel, trained_direction
 from assistant.understand.exemplars import ExemplarClassifier
 from assistant.understand.parts import PartTopic, out_of_scope_code, read_parts
-from assistant.understand.topic_model import TopicModel, trained_model
+from assistant.understand.topic_model import TopicModel, context_of, trained_model
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
 from ingest.chunks import Chunk
@@ -249,9 +249,18 @@ class Assistant:
             if second in rules.TOPICS and second not in {a.topic for a in asked}:
                 wanted.append((part, second, True))
         out = []
+        asked_texts = [p.question.text for p in asked]
         for part, topic, alternative in wanted:
-            q = dataclasses.replace(understand(question, rules.known_treaties(), topic=topic,
+            # a second question on a topic already asked ("And hers?") is read without the other questions, so
+            # its own words decide its facts (a fund's pension after an INSS one)
+            repeated = not alternative and any(p.topic == topic for p in asked[:asked.index(part)])
+            text = context_of(question, part.question.text, asked_texts) if repeated else question
+            q = dataclasses.replace(understand(text, rules.known_treaties(), topic=topic,
                                                read_residence=self.direction_reader.residence), treaty=treaty)
+            if repeated:      # what kind of income the question itself names wins ("E a do fundo de pensões?")
+                own = understand(part.question.text, rules.known_treaties(), topic=topic).facts
+                kinds = {k: getattr(own, k) for k in OWN_KINDS if getattr(own, k) is not None}
+                q = dataclasses.replace(q, facts=dataclasses.replace(q.facts, **kinds)) if kinds else q
             out.append(_Part(None, q, run_rules(q, merge_facts(q.facts, extra_facts)), part, alternative))
         return out
 
@@ -486,6 +495,12 @@ class _Part:
 
 
 OUT_OF_SCOPE_SURE = 0.5
+
+
+# The facts a second question on a topic may name for itself, against the ticket's story: the kind of
+# pension, gain, royalty, job, beneficiary, a student's money, a loan.
+OWN_KINDS = ("pension_kind", "gain_kind", "royalty_kind", "employment_kind", "beneficiary_kind",
+             "student_payment_origin", "loan_purpose")
 
 
 def _with_parts(query: Query, asked: list[PartTopic]) -> Query:

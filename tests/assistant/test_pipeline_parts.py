@@ -27,3 +27,17 @@ def test_an_out_of_scope_question_gets_its_note_and_the_rest_is_answered(make_as
     assert not answer.abstained and answer.rates
     assert [p.out_of_scope for p in answer.parts if p.topic == "out_of_scope"] == ["vat"]
     assert any("IVA" in n for n in answer.notices)
+
+
+def test_two_questions_on_one_topic_each_get_the_answer_of_their_own_words(make_assistant):
+    """"E a do fundo?" asks about another pension than the INSS one before it: a section each, and each
+    question's own kind of pension decides it (PT-BR 18(2) for INSS, 18(1) for the fund)."""
+    answer = make_assistant().ask(
+        "Moro em Setúbal. O meu marido recebe uma pensão do INSS e eu recebo uma pensão de um fundo de pensões "
+        "de uma empresa brasileira. A pensão do INSS dele pode ser tributada no Brasil? E a minha, do fundo de "
+        "pensões, quem a tributa?")
+    asked = [p for p in answer.parts if not p.alternative]
+    assert [p.topic for p in asked] == ["pensions", "pensions"]
+    states = [{(r.state, r.right) for c in p.rule_results.rights[0].cases for r in c.rights} for p in asked]
+    assert states[0] == {("BR", "exclusive"), ("PT", "none")}
+    assert states[1] == {("PT", "exclusive"), ("BR", "none")}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from assistant.understand.parts import CLOSE, FOLLOW_UP, PartTopic, out_of_scope_code, read_parts
+from assistant.understand.parts import CLOSE, FOLLOW_UP, SAME_TOPIC_KEPT, PartTopic, out_of_scope_code, read_parts
 from assistant.understand.sentences import asking, sentences
 from assistant.understand.topic_model import (
     Example,
@@ -154,8 +154,21 @@ def test_two_side_questions_on_different_things_are_two_parts():
     parts = read_parts(text, model)
     assert [p.topic for p in parts] == ["interest", "out_of_scope", "out_of_scope"]
     assert [out_of_scope_code(text, p) for p in parts[1:]] == ["vat", "inheritance"]
+    # the same side word, read unsurely: the same side question restated
     again = "Quanto retém o Brasil? E o IVA da fatura? E o IVA reduzido?"
     model = ScriptedTopics({"Quanto retém o Brasil?": (("interest", 0.9), ("dividends", 0.05)),
                             "E o IVA da fatura?": (("out_of_scope", 0.8), ("interest", 0.1)),
-                            "E o IVA reduzido?": (("out_of_scope", 0.8), ("interest", 0.1))})
+                            "E o IVA reduzido?": (("out_of_scope", SAME_TOPIC_KEPT - 0.1), ("interest", 0.1))})
     assert [p.topic for p in read_parts(again, model)] == ["interest", "out_of_scope"]
+
+
+def test_a_second_sure_question_on_the_same_topic_is_its_own_part():
+    text = "O meu pai recebe do INSS e mora no Porto. O Brasil pode tributar a pensão dele? E a da minha mãe, " \
+           "que é de um fundo de pensões? E quanto retêm?"
+    model = ScriptedTopics({"O Brasil pode tributar a pensão dele?": (("pensions", 0.95), ("employment", 0.02)),
+                            "E a da minha mãe, que é de um fundo de pensões?": (("pensions", SAME_TOPIC_KEPT + 0.1),
+                                                                                ("interest", 0.1)),
+                            "E quanto retêm?": (("pensions", SAME_TOPIC_KEPT - 0.1), ("interest", 0.2))})
+    parts = read_parts(text, model)
+    assert [p.question.text for p in parts] == ["O Brasil pode tributar a pensão dele?",
+                                                "E a da minha mãe, que é de um fundo de pensões?"]
