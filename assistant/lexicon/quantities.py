@@ -142,6 +142,9 @@ def _pct_re(lang: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![\w.,])(?P<num>{num})\s*(?:%|por\s*cento|por\s*ciento|per\s*cent|percent\b|pct\b)")
 
 
+_ADDENDS = re.compile(r"(?<![\w.,])(?:\d{1,3}\s*\+\s*)+$")
+
+
 def durations(folded: str, lang: str) -> list[Quantity]:
     found = []
     for m in _duration_re(lang).finditer(folded):
@@ -151,7 +154,12 @@ def durations(folded: str, lang: str) -> list[Quantity]:
         if m.group("half1") or m.group("half2"):
             value += 0.5
         unit = next(name for name, _ in _UNIT_WORDS if m.group(name))
-        found.append(Quantity(m.start(), m.end(), value, unit))
+        start = m.start()
+        added = _ADDENDS.search(folded, 0, start)      # "30 + 45 + 40 dias": the stays added up
+        if added and not m.group("half1"):
+            value += sum(float(n) for n in re.findall(r"\d+", added.group(0)))
+            start = added.start()
+        found.append(Quantity(start, m.end(), value, unit))
     # "half a year", "meio ano", "medio año"
     for m in re.finditer(r"\b(?:meio|medio|half\s+an?)\s+(ano|year|mes|month)\b", folded):
         unit = "years" if m.group(1) in ("ano", "year") else "months"

@@ -134,7 +134,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     facts = read_rights_facts(stated.facts, topic_list, mentions, roles, parties, way.residence, way.source,
                               stated.stay_days, stated.stay_months, folded, hits,
                               stated.tiebreaker.nationality or () if stated.tiebreaker else (),
-                              visited=host_state or way.residence)   # the grammar's residence: where one lives
+                              visited=host_state or way.residence,   # the grammar's residence: where one lives
+                              dated_stays=bool(stated.stays))
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)
     vetoed = found.out_of_scope if topic is None else None     # the trained reader saw the same words

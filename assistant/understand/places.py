@@ -23,6 +23,8 @@ class Mention:
 _LANGUAGE_ADJ = {"portugues", "ingles", "espanhol", "espanol", "castelhano", "castellano", "frances", "alemao",
                  "aleman", "italiano", "japones", "chines", "chino", "english", "spanish", "portuguese", "french",
                  "german", "japanese", "chinese", "italian"}
+# A group company named beside the employer ("a Brazilian subsidiary") is not, by default, the employer.
+_GROUP = {"subsidiary", "subsidiaries", "subsidiaria", "subsidiarias", "affiliate", "affiliates", "participada"}
 _RELATIVES = {"que", "which", "that", "who", "whom", "quien", "quienes", "cujo", "cuja", "cuyo", "cuya"}
 _INHERITED_ROLES = {"residence", "home", "nationality", "abode", "work", "source", "pe"}
 _LINKS = {"no", "na", "nos", "nas", "em", "en", "in", "el", "la", "the", "o", "a"}
@@ -114,7 +116,7 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
     tokens = g.tokens
     j = mentions[k].start - 1
     prep: str | None = None
-    company = possessive = after_conj = skipped = lent_to = False
+    company = possessive = after_conj = skipped = lent_to = relative = False
     steps = 0
     while j >= 0 and steps < 8:
         tok = tokens[j]
@@ -133,6 +135,7 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             break
         if tok.norm in _RELATIVES and (company or possessive):   # "os dividendos que a minha empresa … recebe"
             break
+        relative = relative or tok.norm in _RELATIVES
         s, cat = g.left(j)
         if cat == "conjunctions" and tok.orig.lower() != "é":
             # "moro em Braga e (em) Faro" shares the role; "live in Brazil and get a Spanish pension" does not
@@ -141,6 +144,8 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             after_conj = True
         elif cat and cat.startswith("role:"):
             role = cat[5:]
+            if role == "employer" and relative:     # "the employer, which has a Brazilian subsidiary": not it
+                break
             if role == "residence" and s - 1 in by_end and \
                     any(t.norm not in _PLACE_LINKS for t in tokens[g.right(s)[0]:mentions[k].start]):
                 break                                    # "a Portuguese resident with a Brazilian pension"
@@ -265,7 +270,7 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
         company = company or right_company
         if role in (None, "work") and employment and g.right(m.end)[1] == "role:employer":
             role, company = "employer", True             # "(working) for my Portuguese employer"
-        if role is None and employment and company:
+        if role is None and employment and company and g.tokens[min(m.end, len(g.tokens) - 1)].norm not in _GROUP:
             role = "employer"
         if role is None and prep == "from" and right == "residence" and \
                 g.tokens[min(m.end, len(g.tokens) - 1)].norm not in ("received", "recebidos", "recibidos"):

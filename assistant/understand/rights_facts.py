@@ -54,10 +54,12 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
                       roles: dict[str, tuple[str, ...]], parties: set[str], residence: str | None,
                       source: str | None, stay_days: float | None,
                       stay_months: float | None, folded: str, hits: Hits,
-                      nationality: tuple[str, ...] = (), visited: str | None = None) -> Facts:
+                      nationality: tuple[str, ...] = (), visited: str | None = None, dated_stays: bool = False
+                      ) -> Facts:
     """Facts completed from the countries' roles; a fact the cue words already set is kept. `nationality`:
     the States the person is a national of, as the clauses state it ("dupla nacionalidade", "dual citizen"
-    gives both parties). `visited`: the State a student or visiting teacher is in."""
+    gives both parties). `visited`: the State a student or visiting teacher is in; `dated_stays`: the question
+    dates stays ("del 1 de febrero al 31 de agosto")."""
     found: dict[str, object] = {}
     if facts.stay_years is None and {"professors", "students"} & set(topics):   # where the rules read it
         found["stay_years"] = _stay_years(stay_days, stay_months)
@@ -88,7 +90,7 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         found["resident_not_solely_for_services"] = True      # "vine por mi cuenta", "ya vivía aquí"
     if topics[:1] == ("employment",) and facts.services_in_residence_state is None and residence in parties and \
             "services_in_residence_state" not in found and \
-            stay_days is None and stay_months is None:
+            stay_days is None and stay_months is None and not dated_stays:
         # no stay elsewhere stated: a salary for work done where one lives ("trabalho a partir de casa, em
         # Braga, para uma empresa brasileira") is taxed only there (art. 15(1)); work named in the other State
         # is done there

@@ -2,6 +2,8 @@
 words for language identification and the OCR reading)."""
 from __future__ import annotations
 
+import pytest
+
 from assistant.lexicon.text import fold, strip_accents, tokenize
 
 
@@ -25,3 +27,14 @@ def test_one_number_reader_for_the_reader_and_the_guardrail():
     assert number_value("vinte e cinco", "pt") == 25 and number_value("dos", "pt") is None   # pt "dos" = "of the"
     assert numbers_in("Retém-se vinte e cinco por cento durante três anos") == ["25", "3"]
     assert numbers_in("a year and a half") == []                                            # articles, not counts
+
+
+@pytest.mark.parametrize("text, days", [
+    ("fui ao brasil 3 vezes este ano (30 + 45 + 40 dias). devo imposto la?", 115),
+    ("tres viajes a espana: 20+25 dias en total", 45),
+    ("stayed 60 days in japan", 60),
+])
+def test_stays_added_up_with_plus_signs_are_one_duration(text, days):
+    from assistant.lexicon.quantities import durations
+    found = durations(text, "pt")
+    assert [(q.value, q.unit) for q in found] == [(days, "days")]

@@ -135,3 +135,21 @@ def test_a_third_country_is_a_fact_not_the_treaty_pair(text, pair_not_covered):
     q = understand(text, rules.known_treaties())
     assert "BS" in q.countries
     assert (q.pair_not_covered is not None) is pair_not_covered
+
+
+@pytest.mark.parametrize("text, residence, work, employer_local", [
+    # work trips are stays where the work is done, not a move
+    ("Consultora residente em Lisboa: 3 viagens de trabalho ao Brasil este ano, 90 dias ao todo, salário pago "
+     "pela entidade patronal portuguesa. O Brasil tributa?", "PT", "BR", False),
+    ("Resident in Valencia; two business trips to Brazil (70 days), salary paid by my Spanish employer. Does "
+     "Brazil tax it?", "ES", "BR", False),
+    # a group company named in a clause about the employer is not the employer
+    ("Vivo en Sevilla; mi empleador español, que tiene una subsidiaria brasileña, me envía 60 días a Recife. "
+     "¿Tributa en Brasil?", "ES", "BR", False),
+    ("I'm resident in Porto and make 3 trips to Brazil (100 days) for my Portuguese employer, which has a "
+     "Brazilian subsidiary. Can Brazil tax my salary?", "PT", "BR", False),
+])
+def test_work_trips_and_the_employer_beside_a_group_company(text, residence, work, employer_local):
+    r = understand(text, TREATIES, topic="employment")
+    assert (r.residence_state, r.work_state) == (residence, work)
+    assert r.employer_resident_in_work_state is employer_local
