@@ -11,37 +11,18 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import zip_longest
-from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-import yaml
-
+from assistant.lexicon import asking_words
 from assistant.lexicon.text import PhraseIndex, Token, tokenize
 
 Article = tuple[str, str]              # (document, article) as the index names them: ("pt-br-2000", "18")
 
-ASKING_FILE = Path(__file__).resolve().parent / "lexicon" / "asking.yaml"
 MAX_ASKING = 3                          # more asking sentences than this: the ticket is its own focus
 TOPICS = 2                              # the topics read (most relevant first) whose articles are searched
 # A sentence ends at . ! ? (a run of them) before a space, or at a line break; "art. 18" stays whole
 # because a number follows, not a space and a word.
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')»]*\s+(?=[^\d\s])|\s*\n\s*")
-
-
-@dataclass(frozen=True)
-class AskingWords:
-    lead_ins: PhraseIndex[bool]
-    interrogatives: PhraseIndex[bool]
-    requests: PhraseIndex[bool]
-
-
-@lru_cache(maxsize=1)
-def asking_words() -> AskingWords:
-    raw = yaml.safe_load(ASKING_FILE.read_text(encoding="utf-8"))
-
-    def index(key: str) -> PhraseIndex[bool]:
-        return PhraseIndex(((str(p), True) for p in raw[key]), fuzzy=False)
-    return AskingWords(index("lead_ins"), index("interrogatives"), index("requests"))
 
 
 def sentences(text: str) -> list[str]:

@@ -127,7 +127,7 @@ def _cases(data: TreatyData, income: str, residence: str, source: str, facts: Fa
                                       conditions=shown + r.conditions,
                                       citations=[c.citation for c in case.citations] + r.citations,
                                       relief=r.relief, notes=list(case.notes) + r.notes, income=r.income,
-                                      via=[case.id] + r.via))
+                                      via=[case.id] + r.via, source_role=r.source_role))
             continue
         rights, notes = _state_rights(data, case, residence, source, facts)
         out.append(RightsCase(rule_id=case.id, article=case.article, rights=rights, conditions=shown,

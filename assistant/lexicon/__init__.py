@@ -100,6 +100,23 @@ class Topics:
     not_in_language: dict[str, frozenset[str]]    # folded words that are no topic in that language
 
 
+@dataclass(frozen=True)
+class AskingWords:
+    lead_ins: PhraseIndex[bool]
+    interrogatives: PhraseIndex[bool]
+    requests: PhraseIndex[bool]
+
+
+@lru_cache(maxsize=1)
+def asking_words() -> AskingWords:
+    """What makes a ticket's sentence ask (asking.yaml): for the parts and for the retrieval query."""
+    raw = _load("asking.yaml")
+
+    def index(key: str) -> PhraseIndex[bool]:
+        return PhraseIndex(((str(p), True) for p in raw[key]), fuzzy=False)
+    return AskingWords(index("lead_ins"), index("interrogatives"), index("requests"))
+
+
 @lru_cache(maxsize=1)
 def topics() -> Topics:
     data = _load("topics.yaml")

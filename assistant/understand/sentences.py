@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from assistant.lexicon import asking_words
 from assistant.lexicon.text import tokenize
 
 # A sentence ends at ? ! ; or a line break, or at a full stop followed by a space and a capital or an
@@ -48,8 +49,6 @@ def _add(out: list[Span], text: str, start: int, end: int) -> None:
 def _requests(span: Span) -> bool:
     """A request phrase ("gostaria de saber", "quisiera saber", "please confirm") in a sentence that does not
     introduce a list of questions (which ends in a colon)."""
-    from assistant.ticket_query import asking_words
-
     return not span.text.endswith(":") and bool(asking_words().requests.find(tokenize(span.text)))
 
 
