@@ -133,6 +133,8 @@ class Cues:
     negation: frozenset[str]
     treaty_question: PhraseIndex[bool]        # words asking what a treaty decides (withholding, who taxes)
     tiebreaker: PhraseIndex[str]              # art. 4 facts by clause: "home", "family", "both", ...
+    deixis: frozenset[str]                    # "aqui", "lá", "here": the place last named (as typed, lower case)
+    deixis_not_beside: frozenset[str]         # "there is", "is there": no place
 
 
 _GRAMMAR_LISTS = ("income", "from_preps", "to_preps", "company", "payer", "possessive", "pay_verbs", "receive_verbs",
@@ -161,4 +163,5 @@ def cues() -> Cues:
     treaty_question = PhraseIndex(((p, True) for p in data["treaty_question"]), fuzzy=False)
     tiebreaker = PhraseIndex(((p, name) for name, phrases in data["tiebreaker"].items() for p in phrases),
                              fuzzy=False)
-    return Cues(PhraseIndex(entries), facts, negation, treaty_question, tiebreaker)
+    return Cues(PhraseIndex(entries), facts, negation, treaty_question, tiebreaker,
+                frozenset(w.lower() for w in data["deixis"]), frozenset(fold(w) for w in data["deixis_not_beside"]))

@@ -120,6 +120,7 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
         # not "do governo português", "from the Brazilian government": that is the payer
         return "government"
     not_bank = {i for m in hits("not_beneficiary_bank") for i in range(m.start, m.end)}
+    not_bank |= {i for p in hits("bank_place") for i in range(p.end, p.end + 3)}   # "at a Brazilian bank"
     lends = any(cat == "lend_verbs" for _, cat in g.by_start.values())
     loan_ends = {m.end for m in hits("loan")}
     for m in hits("financial_institution"):
@@ -382,7 +383,8 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
     employer_in_work, borne = _employment(hits, tokens, lang, topic_list, roles, mentions, work_state, pe_words,
                                           attributable)
     return StatedFacts(facts, stays, amounts.stay_days, amounts.stay_months, employer_in_work, borne, fiscal_year,
-                       _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)))),
+                       _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)), folded, lang),
+                                   grammar.names("company")),
                        amounts.stated_rates, amounts.stay_unit)
 
 
@@ -427,14 +429,18 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
     return employer_in_work, borne
 
 
-def _tiebreaker(roles: dict[str, tuple[str, ...]], facts: Facts, clauses: ResidenceFacts) -> TiebreakerFacts | None:
-    """The clause reading (residence.py) first; the roles of the words before each country fill the rest."""
+def _tiebreaker(roles: dict[str, tuple[str, ...]], facts: Facts, clauses: ResidenceFacts,
+                company_named: bool) -> TiebreakerFacts | None:
+    """The clause reading (residence.py) first; the roles of the words before each country fill the rest.
+    Where decisions are taken counts only for a company named without personal cues ("una sociedad … todas
+    las decisiones se toman en São Paulo")."""
     role_homes = tuple(c for c in roles.get("home", ()) if c not in clauses.let_homes)
     homes = clauses.homes if clauses.homes is not None else role_homes or None
     abodes = clauses.abodes or roles.get("abode", ()) or None
     nations = clauses.nationality or roles.get("nationality", ()) or None
     vital = clauses.vital or (roles.get("vital", ()) or (None,))[0]
-    management = roles.get("management", ())
+    management = roles.get("management", ()) or \
+        (clauses.management if company_named and not clauses.personal else ())
     if homes is None and not (abodes or nations or vital or management):
         return None
     company = bool(management) or (facts.beneficiary_kind == "company" and not clauses.personal)

@@ -89,10 +89,28 @@ def _same_part(part: PartTopic, span: Span, topic: str) -> bool:
     return part.topic == topic and (topic != OUT_OF_SCOPE or _side_word(part.question) == _side_word(span))
 
 
+# Art. 15(1) applies "subject to" the articles on directors, artistes, public service, teachers and students: a
+# salary question whose own words name one of them ("my salary as a visiting professor") is that article's.
+SPECIAL_PAY = ("directors_fees", "artistes_sportsmen", "government_service", "professors", "students")
+
+
+def _special_pay(span: Span, scores: TopicScores) -> TopicScores:
+    """The special article named in a salary question takes the salary reading's place (and probability)."""
+    if scores.topic != "employment":
+        return scores
+    named = {m.value for m in topics().index.find(tokenize(span.text))} & set(SPECIAL_PAY)
+    if len(named) != 1:
+        return scores
+    special = named.pop()
+    rest = tuple((t, p) for t, p in scores.ranked[1:] if t != special)
+    return TopicScores(((special, scores.confidence), *rest))
+
+
 def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
     """The ticket's parts in the order they are asked."""
     parts: list[PartTopic] = []
     for span, scores in _split(text, asking(text), model):
+        scores = _special_pay(span, scores)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
             continue

@@ -4,13 +4,16 @@ habitual abode and nationality.
 People state these facts in clauses ("tenho casa em Lisboa e em Tóquio", "a família está em Portugal",
 "casa nos dois", "não dá para determinar o centro de interesses"), not as one word before a country, so
 a clause with a cue gives that fact for the countries named in it; "both"/"ambos" gives both States of
-the treaty; a clause starting "onde"/"where" speaks of the country of the clause before.
+the treaty; a clause with a cue and no country ("…, onde mora a família") speaks of the
+country named just before it in the sentence (or, if none, of the next clause that names only a country:
+"a minha vida (mulher, filhos) continua lá").
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
 from assistant.lexicon import cues
+from assistant.lexicon.quantities import durations
 from assistant.lexicon.text import Token
 from assistant.understand.places import Mention, unique
 
@@ -22,9 +25,16 @@ class ResidenceFacts:
     vital: str | None = None                 # a State code, or "undetermined"
     abodes: tuple[str, ...] | None = None
     nationality: tuple[str, ...] | None = None
+    management: tuple[str, ...] = ()         # where decisions are taken (meaningful only for a company)
     let_homes: tuple[str, ...] = ()          # where a home is let to others (a source of rent, not a home)
     personal: bool = False                   # a home, family, abode or nationality cue: an individual
     cues: set[str] = field(default_factory=set)
+
+
+def _sentence_starts(tokens: list[Token], folded: str) -> set[int]:
+    """Token positions that start a sentence (after . ! ? ; or a line break)."""
+    return {i for i in range(1, len(tokens)) if tokens[i - 1].norm in (".", "!", "?", ";")
+            or "\n" in folded[tokens[i - 1].end:tokens[i].start]}
 
 
 def _clauses(tokens: list[Token]) -> list[tuple[int, int]]:
@@ -41,7 +51,7 @@ def _clauses(tokens: list[Token]) -> list[tuple[int, int]]:
 
 
 _OTHER_ROLES = {"source", "employer", "work", "pe", "property", "government", "borrower"}
-_TAKES_COUNTRIES = ("home", "let_home", "family", "vital", "abode", "nationality")
+_TAKES_COUNTRIES = ("home", "let_home", "family", "vital", "abode", "nationality", "management")
 
 
 def _distance(cue_start: int, cue_end: int, at: int) -> tuple[int, int]:
@@ -50,39 +60,105 @@ def _distance(cue_start: int, cue_end: int, at: int) -> tuple[int, int]:
 
 
 _NEAR = 3      # tokens between a home word and the words that say it is let (or lived in)
+_IN_DAYS = {"days": 1.0, "weeks": 7.0, "months": 30.5, "years": 365.0}
+_HALF_YEAR_DAYS = 183
 
 
-def _let_homes(found: list) -> set[int]:
-    """Start positions of home cues that name a property let to others."""
+_SOLD_AFTER = 6  # "a casa que tínhamos em Leiria foi vendida": the sale may come a few words after the home
+
+
+def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set[int]:
+    """Start positions of home cues that name no home of the person: let to others, sold, or denied ("não
+    tenho outra habitação em Portugal"). A home the person lives in as a tenant is a home ("vivo lá com a
+    família num apartamento arrendado": no other place named between)."""
     let = [m for m in found if m.value == "let_out"]
+    sold = [m for m in found if m.value == "sold"]
     lives = [m for m in found if m.value == "lives"]
+    negation = cues().negation
     out = set()
     for h in (m for m in found if m.value == "home"):
         near_let = any(0 <= m.start - h.end < _NEAR or 0 <= h.start - m.end < _NEAR for m in let)
-        lived_in = any(0 <= h.start - m.end < _NEAR for m in lives)
-        if near_let and not lived_in:
+        near_sold = any(0 <= m.start - h.end < _SOLD_AFTER or 0 <= h.start - m.end < _NEAR for m in sold)
+        denied = any(t.norm in negation for t in tokens[max(0, h.start - _NEAR):h.start])
+        lived_in = any(m.end <= h.start and _same_clause(tokens, m.end, h.start)
+                       and not any(m.end <= c.start < h.start for c in mentions) for m in lives)
+        if (near_let or near_sold or denied) and not lived_in:
             out.add(h.start)
     return out
 
 
-def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[str, ...]) -> ResidenceFacts:
+def _same_clause(tokens: list[Token], start: int, end: int) -> bool:
+    """No punctuation between the two token positions ("vivo com a família num apartamento arrendado")."""
+    return all(t.is_word for t in tokens[start:end])
+
+
+def _pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
+    """"aqui", "lá", "here", "there": a mention of the country last named before the word."""
+    words, not_beside = cues().deixis, cues().deixis_not_beside
+    out = []
+    for i, tok in enumerate(tokens):
+        if tok.orig.lower() not in words:
+            continue
+        beside = {tokens[j].norm for j in (i - 1, i + 1) if 0 <= j < len(tokens)}
+        if tok.norm == "there" and beside & not_beside:
+            continue
+        before = [m for m in named if m.end <= i]
+        if before:
+            out.append(Mention(i, i + 1, before[-1].code))
+    return out
+
+
+def _long_stays(tokens: list[Token], folded: str, lang: str, found: list, countries: list[Mention]) -> list[str]:
+    """Countries where a clause says the person spent more than half a year ("passei uns 250 dias em
+    Portugal", "pasé ocho meses allí"): the country right after the stay, or between the verb and the stay."""
+    spent = [m.start for m in found if m.value == "spent"]
+    out = []
+    for q in durations(folded, lang):
+        if q.value * _IN_DAYS.get(q.unit, 0) < _HALF_YEAR_DAYS:
+            continue
+        at = next((i for i, t in enumerate(tokens) if t.start >= q.start), None)
+        end = next((i for i, t in enumerate(tokens) if t.start >= q.end), len(tokens))
+        if at is None or not any(0 <= at - s <= _NEAR + 2 for s in spent):
+            continue
+        verb = max(s for s in spent if s <= at)
+        after = [c for c in countries if 0 <= c.start - end <= _NEAR]
+        between = [c for c in countries if verb < c.start < at]
+        if after or between:
+            out.append((after or between)[0].code)
+    return out
+
+
+def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[str, ...], folded: str,
+                   lang: str) -> ResidenceFacts:
     """Tie-breaker facts by clause; codes outside the treaty's parties are dropped (when they are known).
 
     Each country in a clause belongs to the nearest fact cue ("a família vive em Portugal e tenho
-    nacionalidade japonesa"); "both" belongs to the nearest fact cue too."""
+    nacionalidade japonesa"); "both" belongs to the nearest fact cue too. "aqui"/"lá"/"here" count as the
+    country named last before them; in a sentence, a clause with a cue and no country speaks of the country
+named in the clause before, or else of the next clause that names only a country."""
     found = cues().tiebreaker.find(tokens)
-    let = _let_homes(found)
+    let = _let_homes(found, tokens, mentions)
+    named = sorted((m for m in mentions if not parties or m.code in parties), key=lambda m: m.start)
+    named = sorted(named + _pointed(tokens, named), key=lambda m: m.start)
+    stays = _long_stays(tokens, folded, lang, found, named)
     found = [replace(m, value="let_home") if m.value == "home" and m.start in let else m
-             for m in found if m.value not in ("let_out", "lives")]
+             for m in found if m.value not in ("let_out", "lives", "sold", "spent")]
     out = ResidenceFacts()
     by_fact: dict[str, list[str]] = {name: [] for name in _TAKES_COUNTRIES}
-    previous: tuple[str, ...] = ()
+    by_fact["abode"] += stays
+    previous: tuple[str, ...] = ()        # the countries of the last clause that named one, in this sentence
+    pending: list[str] = []               # facts of clauses before, in this sentence, that named no country
+    sentences = _sentence_starts(tokens, folded)
+    last_end = 0
     for start, end in _clauses(tokens):
+        if any(last_end <= i <= start for i in sentences):
+            previous, pending = (), []
+        last_end = end
         here = [m for m in found if start <= m.start < end]
         names = {m.value for m in here}
         out.cues |= names
         facts = [m for m in here if m.value in _TAKES_COUNTRIES]
-        countries = [m for m in mentions if start <= m.start < end and (not parties or m.code in parties)]
+        countries = [m for m in named if start <= m.start < end]
         attached: dict[int, list[str]] = {i: [] for i in range(len(facts))}
         if facts:
             for c in countries:
@@ -91,13 +167,28 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                         _distance(facts[i].start, facts[i].end, c.start)[0] > 1:
                     continue                   # "a Brazilian citizen … for the Spanish government": the payer
                 attached[i].append(c.code)
-            if not countries and any(m.value == "relative" and m.start == start for m in here):
+            if not countries:
                 attached = {i: list(previous[-1:]) for i in attached}     # "…, onde mora a família"
+                if not previous:
+                    pending += [f.value for f in facts]
+            elif len({c.code for c in countries}) == 1:
+                # one country in the clause: every home or family cue in it is there ("vivo lá com a minha
+                # mulher num apartamento")
+                attached = {i: a or ([countries[0].code] if facts[i].value in ("home", "family") else [])
+                            for i, a in attached.items()}
+            for i, f in enumerate(facts):       # "una sociedad portuguesa cuyo consejo se reúne en Tokio"
+                after = [c.code for c in countries if c.start > f.start]
+                if f.value == "management" and after:
+                    attached[i] = [c for c in attached[i] if c in after]
             for b in (m for m in here if m.value == "both" and parties):
                 i = min(range(len(facts)), key=lambda k: _distance(facts[k].start, facts[k].end, b.start))
                 attached[i] = list(parties)
         if countries:
             previous = unique(c.code for c in countries)
+            if not facts and len(previous) == 1:
+                for name in pending:            # "A minha vida (mulher, filhos, emprego) continua lá."
+                    by_fact[name].append(previous[0])
+            pending = []
         for i, f in enumerate(facts):
             by_fact[f.value] += attached[i]
         if "no_home" in names:
@@ -112,5 +203,6 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     out.let_homes = unique(by_fact["let_home"])
     out.abodes = unique(by_fact["abode"]) or None
     out.nationality = unique(by_fact["nationality"]) or None
+    out.management = unique(by_fact["management"])
     out.personal = bool(out.cues & {"home", "no_home", "family", "abode", "nationality", "vital"})
     return out

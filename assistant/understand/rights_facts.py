@@ -102,7 +102,9 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     if "independent_services" in topics and facts.fee_borne_by_company_or_pe is None and \
             hits("payer_individual"):
         found["fee_borne_by_company_or_pe"] = False   # "um casal espanhol (pessoas físicas)": no company pays
-    if "independent_services" in topics and source in payers:
+    # a self-employed person's "employer" is the client who pays the fees ("contrato com uma empresa do Porto")
+    clients = payers + [m.code for m in mentions if m.company and m.role == "employer" and m.code in parties]
+    if "independent_services" in topics and source in clients:
         if facts.paid_by_source_resident is None:
             found["paid_by_source_resident"] = True
         if facts.fee_borne_by_company_or_pe is None and "fee_borne_by_company_or_pe" not in found:

@@ -172,3 +172,15 @@ def test_a_second_sure_question_on_the_same_topic_is_its_own_part():
     parts = read_parts(text, model)
     assert [p.question.text for p in parts] == ["O Brasil pode tributar a pensão dele?",
                                                 "E a da minha mãe, que é de um fundo de pensões?"]
+
+
+@pytest.mark.parametrize("question, topic", [
+    ("Who taxes my salary as a visiting professor?", "professors"),
+    ("¿Y el sueldo que me paga la embajada de Brasil como funcionaria pública?", "government_service"),
+    ("E o salário do meu trabalho na fábrica?", "employment"),          # no special article named: stays
+])
+def test_a_salary_question_naming_a_special_article_is_that_articles(question, topic):
+    model = ScriptedTopics({question: (("employment", 0.7), ("professors", 0.2), ("students", 0.1))})
+    parts = read_parts(question, model)
+    assert [p.topic for p in parts] == [topic]
+    assert parts[0].confidence == 0.7 and parts[0].runner_up is None

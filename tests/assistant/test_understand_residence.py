@@ -77,3 +77,60 @@ def test_a_rented_home_the_person_lives_in_is_still_a_home():
                        "mulher. De que país sou residente?", TREATIES)
     assert query.topic == "residence"
     assert set(query.tiebreaker.permanent_home_in) == {"PT", "BR"}
+
+
+@pytest.mark.parametrize("text, treaty, homes, vital, abodes, result", [
+    # "lá" and "here" name the place last named; a tenant's flat is a home; the family clause says where
+    ("Mudei-me para Osaka em 2022 e vivo lá com o meu marido numa casa arrendada; a casa de Setúbal foi vendida "
+     "no ano passado. A AT e o Japão dizem os dois que sou residente. Qual vale?", "PT-JP", {"JP"}, "JP", None,
+     "JP"),
+    ("We moved to Braga last year, my husband and the kids came too and they go to school here. We still own "
+     "our house in Curitiba and the flat we rent in Braga. Both countries treat me as resident: which one wins "
+     "under the treaty?", "PT-BR", {"PT", "BR"}, "PT", None, "PT"),
+    # no home anywhere: the long stay says where the person stays habitually
+    ("Desde que vendí mi piso de Zaragoza no tengo vivienda en ningún país, voy de hotel en hotel. Este año pasé "
+     "unos 240 días en Brasil y el resto en España. ¿De qué país soy residente según el convenio?", "BR-ES",
+     set(), None, {"BR"}, "BR"),
+])
+def test_places_named_by_here_and_there_sales_and_long_stays(text, treaty, homes, vital, abodes, result):
+    query = understand(text, TREATIES)
+    assert query.treaty == treaty
+    tb = query.tiebreaker
+    assert tb is not None and set(tb.permanent_home_in or ()) == homes
+    assert tb.vital_interests_in == vital
+    assert (set(tb.habitual_abode_in) if tb.habitual_abode_in is not None else None) == abodes
+    assert residence_tiebreaker(treaty, tb).result == result
+
+
+@pytest.mark.parametrize("text", [
+    "Is there a treaty between Portugal and Brazil on pensions? I live in Lisbon.",
+    "Passei 20 dias no Brasil de férias e vivo em Lisboa. Quem tributa a minha pensão?",
+])
+def test_no_place_from_there_is_or_a_short_stay(text):
+    query = understand(text, TREATIES)
+    assert query.tiebreaker is None or not query.tiebreaker.habitual_abode_in
+
+
+@pytest.mark.parametrize("text, treaty, management", [
+    ("A nossa sociedade foi constituída no Porto, mas as reuniões do conselho de administração e todas as "
+     "decisões acontecem em Campinas. As duas administrações fiscais dizem que é residente. E agora?", "PT-BR",
+     "BR"),
+    ("Our company is incorporated in Japan but the board meetings are held in Lisbon and the managers decide "
+     "everything there. Which State is the company resident in under the treaty?", "PT-JP", "PT"),
+])
+def test_where_a_company_takes_its_decisions(text, treaty, management):
+    tb = understand(text, TREATIES).tiebreaker
+    assert tb is not None and tb.person == "company"
+    assert tb.effective_management_in == management
+
+
+def test_a_person_who_manages_a_business_stays_a_person():
+    tb = understand("Sou gestor numa empresa em Lisboa, tenho casa lá e a família vive comigo; o Brasil ainda me "
+                    "considera residente. De que país sou residente?", TREATIES).tiebreaker
+    assert tb is not None and tb.person == "individual" and tb.effective_management_in is None
+
+
+def test_a_family_listed_in_brackets_lives_where_the_sentence_ends():
+    tb = understand("Tenho casa em Faro e outra em Natal. A minha vida (mulher, filhos, trabalho) continua em "
+                    "Natal. Pela convenção, sou residente onde?", TREATIES).tiebreaker
+    assert tb.vital_interests_in == "BR"

@@ -220,3 +220,10 @@ def test_where_the_employment_is_exercised(text, at_home):
     r = understand(text, TREATIES, topic="employment")      # the topic as the trained reader gives it
     assert r.residence_state in ("PT", "ES")
     assert r.facts.services_in_residence_state is at_home
+
+
+def test_a_self_employed_persons_client_company_pays_the_fees():
+    r = q("Sou tradutora independente e vivo em Lisboa. Trabalho para uma editora de São Paulo como freelancer, "
+          "à peça. O Brasil pode tributar os meus honorários?")
+    assert r.residence_state == "PT" and r.source_state == "BR"
+    assert r.topic == "independent_services" and r.facts.paid_by_source_resident is True
