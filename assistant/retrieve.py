@@ -181,7 +181,8 @@ class HybridSearch:
     def search(self, query: str, k: int = 6, docs: set[str] | None = None, mode: str = "hybrid",
                focus: str = "", articles: Sequence[tuple[str, str]] = ()) -> list[Hit]:
         """query: the whole question. Two more signals join the fusion: focus, the words that ask
-        (assistant/ticket_query.py), searched like the query by the mode's retriever(s); and articles,
+        (assistant/ticket_query.py), searched like the query by the mode's retriever(s) (in hybrid mode dense
+        search reads the focus instead of the whole ticket); and articles,
         (document, article) addresses of the topics read, whose passages form a ranking of their own (the
         treaty's own structure as a signal)."""
         if mode not in RETRIEVERS:
@@ -190,17 +191,21 @@ class HybridSearch:
             raise RuntimeError("pesquisa densa indisponível: o índice vetorial não foi carregado")
         depth = max(3 * k, 20)
         bm25 = self.bm25.search(query, depth, docs) if mode in ("bm25", "hybrid") else []
-        dense = self._dense(query, depth, docs, required=mode == "dense") if mode != "bm25" else []
+        # Embedding a long ticket whole costs about a second on 2 cores (~150-200 tokens): in hybrid mode,
+        # when the ticket has asking words, dense search reads those only and BM25 reads the whole ticket.
+        whole_dense = mode == "dense" or (mode == "hybrid" and not focus)
+        dense = self._dense(query, depth, docs, required=mode == "dense") if whole_dense else []
         bm25_ids = _dedupe(pt_counterpart_id(c) for c, _ in bm25)
         dense_ids = _dedupe(pt_counterpart_id(c) for c, _ in dense)
-        similarity = _first_scores(dense)
         focus_bm25 = _ids(self.bm25.search(focus, depth, docs)) if focus and mode != "dense" else []
-        focus_dense = _ids(self._dense(focus, depth, docs, mode == "dense")) if focus and mode != "bm25" else []
+        focused = self._dense(focus, depth, docs, mode == "dense") if focus and mode != "bm25" else []
+        focus_dense = _ids(focused)
+        similarity = _first_scores(dense if whole_dense else focused)
         rankings: list[list[str]] = []
         if mode != "dense":
             rankings += [bm25_ids] + ([focus_bm25] if focus_bm25 else [])
         if mode != "bm25":
-            rankings += [dense_ids] + ([focus_dense] if focus_dense else [])
+            rankings += ([dense_ids] if whole_dense else []) + ([focus_dense] if focus_dense else [])
         if len(rankings) == 1 and not articles:
             fused = _first_scores(bm25) if mode == "bm25" else dict(similarity)
         else:

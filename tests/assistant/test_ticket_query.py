@@ -126,3 +126,33 @@ def test_a_weighted_ranking_counts_more():
     assert rrf([["a", "b"], ["b", "a"]])["a"] == rrf([["a", "b"], ["b", "a"]])["b"]
     fused = rrf([["a", "b"], ["b", "a"]], [1.0, 2.0])
     assert fused["b"] > fused["a"]
+
+
+class _QueryLog(HashEmbedder):
+    """The fake embedder, remembering each query text it embeds."""
+
+    def __init__(self):
+        super().__init__()
+        self.queries: list[str] = []
+
+    def embed_query(self, text: str) -> list[float]:
+        self.queries.append(text)
+        return super().embed_query(text)
+
+
+def test_a_long_ticket_is_embedded_by_its_asking_words_only(tmp_path, corpus_chunks):
+    """Embedding a whole e-mail costs about a second on 2 cores: dense search reads the asking words, BM25 the
+    whole ticket; a one-line question (no separate focus) is embedded as it is."""
+    settings = load_settings().replace(index_dir=tmp_path / "index", chroma_mode="embedded", collection="chunks")
+    sync(chunk_collection(chroma_client(settings), settings.collection), corpus_chunks, HashEmbedder, "fake",
+         progress=False)
+    log = _QueryLog()
+    hybrid = HybridSearch(corpus_chunks, open_dense(settings, log, corpus_chunks))
+    tq = ticket_query(PT_BR_EMAIL, ("pensions",), ("PT-BR",), hybrid.headings)
+    hits = hybrid.search(tq.text, 5, {"pt-br-2000"}, "hybrid", tq.focus, tq.articles)
+    assert log.queries == [tq.focus]
+    assert any(h.bm25_rank for h in hits) and any(h.dense_rank for h in hits)
+    assert any(h.dense_similarity is not None for h in hits)      # the weak-retrieval check still has a score
+    one_line = "Quem tributa a pensão do INSS de quem vive em Portugal?"
+    hybrid.search(one_line, 5, {"pt-br-2000"}, "hybrid")
+    assert log.queries[-1] == one_line
