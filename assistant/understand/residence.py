@@ -26,7 +26,7 @@ class ResidenceFacts:
     abodes: tuple[str, ...] | None = None
     nationality: tuple[str, ...] | None = None
     management: tuple[str, ...] = ()         # where decisions are taken (meaningful only for a company)
-    let_homes: tuple[str, ...] = ()          # where a home is let to others (a source of rent, not a home)
+    let_homes: tuple[str, ...] = ()          # homes let to others (a source of rent), sold or denied: no home
     personal: bool = False                   # a home, family, abode or nationality cue: an individual
     cues: set[str] = field(default_factory=set)
 
@@ -135,7 +135,7 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     Each country in a clause belongs to the nearest fact cue ("a família vive em Portugal e tenho
     nacionalidade japonesa"); "both" belongs to the nearest fact cue too. "aqui"/"lá"/"here" count as the
     country named last before them; in a sentence, a clause with a cue and no country speaks of the country
-named in the clause before, or else of the next clause that names only a country."""
+    named in the clause before, or else of the next clause that names only a country."""
     found = cues().tiebreaker.find(tokens)
     let = _let_homes(found, tokens, mentions)
     named = sorted((m for m in mentions if not parties or m.code in parties), key=lambda m: m.start)
