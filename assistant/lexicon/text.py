@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Generic, Iterable, NamedTuple, TypeVar
@@ -57,6 +58,12 @@ class Token(NamedTuple):
 def tokenize(text: str) -> list[Token]:
     folded = fold(text)
     return [Token(m.group(), text[m.start():m.end()], m.start(), m.end()) for m in _TOKEN.finditer(folded)]
+
+
+def token_at(tokens: list[Token], char: int) -> int:
+    """The position of the token that holds (or first follows) a character offset; the last token past the end."""
+    ends = [t.end for t in tokens]
+    return min(bisect_right(ends, char), len(tokens) - 1)
 
 
 def phrase_key(phrase: str) -> tuple[str, ...]:

@@ -4,13 +4,12 @@ near a rate word is the user's claim about the rate (kept to check it), never a 
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass
 from datetime import date
 
 from assistant.lexicon import cues
 from assistant.lexicon.quantities import date_ranges, dates, durations, percentages
-from assistant.lexicon.text import Match, Token
+from assistant.lexicon.text import Match, Token, token_at
 from assistant.understand.places import Grammar, Mention, unique
 from assistant.understand.residence import ResidenceFacts, read_residence
 from assistant.understand.topics import is_employment
@@ -44,11 +43,6 @@ def _sentence_bounds(tokens: list[Token], i: int) -> tuple[int, int]:
 def _negated(tokens: list[Token], start: int, lang: str, window: int = 3) -> bool:
     words = {t.norm for t in tokens[max(0, start - window):start]} & cues().negation
     return bool(words - ({"no"} if lang == "pt" else set()))
-
-
-def _token_at(tokens: list[Token], char: int) -> int:
-    ends = [t.end for t in tokens]
-    return min(bisect_right(ends, char), len(tokens) - 1)
 
 
 def _nearest(spans: list[Match[bool]], i: int, bounds: tuple[int, int], window: int) -> int | None:
@@ -172,7 +166,7 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
     holding_pct = None
     rates: list[float] = []
     for q in percentages(folded, lang):
-        i = _token_at(tokens, q.start)
+        i = token_at(tokens, q.start)
         bounds = _sentence_bounds(tokens, i)
         if _nearest(other_pct, i, bounds, 3) is not None:
             continue                                   # "10% de valorização", "a 5% de juros": neither
@@ -187,7 +181,7 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
 
     held = loan_term = days = months = unit = None
     for q in durations(folded, lang):
-        i = _token_at(tokens, q.start)
+        i = token_at(tokens, q.start)
         if q.value == 183 and q.unit == "days" and i > 0 and tokens[i - 1].norm in _RULE_WORDS:
             continue                                   # "a regra dos 183 dias": the rule, not a fact
         bounds = _sentence_bounds(tokens, i)
@@ -293,7 +287,7 @@ def _dates(hits: Hits, folded: str, tokens: list[Token], fiscal_year: int | None
     for d in mentions:
         if id(d) in in_range or d.year is None or (d.day is None and not months):
             continue
-        i = _token_at(tokens, d.start)
+        i = token_at(tokens, d.start)
         bounds = _sentence_bounds(tokens, i)
         ds = _nearest([m for m in since_cues if m.end <= i], i, bounds, 6)
         dp = _nearest([m for m in pay_cues if m.end <= i], i, bounds, 6)

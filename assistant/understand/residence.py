@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from assistant.lexicon import cues
 from assistant.lexicon.quantities import durations
-from assistant.lexicon.text import Token
+from assistant.lexicon.text import Token, token_at
 from assistant.understand.places import Mention, unique
 
 
@@ -116,9 +116,8 @@ def _long_stays(tokens: list[Token], folded: str, lang: str, found: list, countr
     for q in durations(folded, lang):
         if q.value * _IN_DAYS.get(q.unit, 0) < _HALF_YEAR_DAYS:
             continue
-        at = next((i for i, t in enumerate(tokens) if t.start >= q.start), None)
-        end = next((i for i, t in enumerate(tokens) if t.start >= q.end), len(tokens))
-        if at is None or not any(0 <= at - s <= _NEAR + 2 for s in spent):
+        at, end = token_at(tokens, q.start), token_at(tokens, q.end)
+        if not any(0 <= at - s <= _NEAR + 2 for s in spent):
             continue
         verb = max(s for s in spent if s <= at)
         after = [c for c in countries if 0 <= c.start - end <= _NEAR]

@@ -24,17 +24,17 @@ def _stay_years(days: float | None, months: float | None) -> float | None:
     return None
 
 
-def _payers(mentions: list[Mention], parties: set[str]) -> list[str]:
-    """States of the companies/institutions the question says pay ("uma empresa brasileira paga")."""
-    return [m.code for m in mentions if m.company and m.role in ("source", None) and m.code in parties]
+def _payers(mentions: list[Mention], parties: set[str], roles: tuple[str | None, ...] = ("source", None)) -> list[str]:
+    """States of the companies/institutions the question says pay ("uma empresa brasileira paga"); `roles`: the
+    roles such a company may have in the question (a host or a client is also named as employer)."""
+    return [m.code for m in mentions if m.company and m.role in roles and m.code in parties]
 
 
 def inviting_state(topics: tuple[str, ...], mentions: list[Mention], parties: set[str]) -> str | None:
     """A visiting teacher's host: the State of the inviting university or institution."""
     if "professors" not in topics:
         return None
-    hosts = [m.code for m in mentions if m.company and m.role in ("source", None, "employer", "work")
-             and m.code in parties]
+    hosts = _payers(mentions, parties, ("source", None, "employer", "work"))
     return hosts[0] if len(set(hosts)) == 1 else None
 
 
@@ -103,7 +103,7 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
             hits("payer_individual"):
         found["fee_borne_by_company_or_pe"] = False   # "um casal espanhol (pessoas físicas)": no company pays
     # a self-employed person's "employer" is the client who pays the fees ("contrato com uma empresa do Porto")
-    clients = payers + [m.code for m in mentions if m.company and m.role == "employer" and m.code in parties]
+    clients = _payers(mentions, parties, ("source", None, "employer"))
     if "independent_services" in topics and source in clients:
         if facts.paid_by_source_resident is None:
             found["paid_by_source_resident"] = True
