@@ -17,10 +17,13 @@ UV_VERSION := 0.13.9
 .PHONY: install models models-draft index run test bench eval browser system-libs clean-index situations
 
 # The local model runs in llama.cpp's own server from the prebuilt xllamacpp wheel (nothing compiles);
-# it needs the system's OpenMP runtime, libgomp.so.1 (Debian: libgomp1).
+# it needs the system's OpenMP runtime, libgomp.so.1 (Debian: libgomp1). The PDF export writes in DejaVu Sans
+# (Debian: fonts-dejavu-core).
 system-libs:
 	@ldconfig -p 2>/dev/null | grep -q 'libgomp\.so\.1 ' || { echo "[install] a instalar libgomp1 (apt)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libgomp1; }
+	@test -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf || { echo "[install] a instalar fonts-dejavu-core (apt)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core; }
 
 # torch: the CPU build that lies on this machine's disk (pip finds it through the machine's pip config);
 # uv then installs the pinned rest from its cache in seconds.

@@ -10,14 +10,15 @@ from urllib.parse import urlencode
 import streamlit as st
 
 import rules
+from app_support.answer_export import answer_markdown, answer_pdf, font_dir
 from app_support.conversation import Turn
 from app_support.feedback import FeedbackError
 from app_support.highlight import highlight_html
 from app_support.history import facts_to_json
-from app_support.render import reply_text, source_label, state_label, technical_rows, triage_rows
-from app_support.resources import corpus, feedback_store
+from app_support.render import reply_text, state_label, technical_rows, triage_rows
+from app_support.resources import feedback_store
 from app_support.safe_markdown import plain, without_images
-from app_support.sources import anchor, group_sources, paragraph_key, show_sources
+from app_support.sources import anchor, paragraph_key, show_sources
 from assistant.answer import Answer, CitationRef
 from assistant.presentation.markdown import card_markdown as card_view
 from assistant.presentation.reply import reply
@@ -66,26 +67,6 @@ def answer_url(question: str, facts: dict) -> str:
     if facts:
         params["facts"] = facts_to_json(facts)
     return "?" + urlencode(params)
-
-
-def answer_markdown(answer: Answer) -> str:
-    """The answer as a Markdown document: question, card, model text, sources with quotes, disclaimer."""
-    catalog, _ = corpus()
-    lang = answer.language
-    cited, more = group_sources(answer.citations)
-    lines = [f"# {answer.question.strip()}", "", (answer.card or answer.answer).strip(), ""]
-    if answer.explanation:
-        lines += [answer.explanation.strip(), ""]
-    if cited:
-        lines += [f"## {t(lang, 'app.sources')}", ""]
-        for s in cited:
-            info = catalog.get(s.doc)
-            label = source_label(s.treaty, tuple(info.kind) if info else (), s.article, s.paragraph, s.subparagraph,
-                                 lang)
-            lines.append(f"- {' '.join(f'[{n}]' for n in s.numbers)} {label}: “{s.quote}”")
-        lines.append("")
-    lines.append(f"_{t(lang, 'app.disclaimer')}_")
-    return "\n".join(lines) + "\n"
 
 
 def reply_block(turn: Turn, ui: str) -> None:
@@ -184,6 +165,11 @@ def render_answer(turn: Turn, ui: str, follow_ups: FollowUps, live: bool = False
         export.download_button(t(ui, "app.answer.export"), data=answer_markdown(answer), mime="text/markdown",
                                file_name=f"resposta-{turn.id}.md", key=f"md-{turn.id}-{len(turn.versions)}",
                                icon=":material/download:", on_click="ignore")
+        if font_dir() is not None:      # built on click: the PDF costs ~0.1 s, not paid by every rerun
+            export.download_button(t(ui, "app.answer.export_pdf"), data=lambda: answer_pdf(answer),
+                                   mime="application/pdf", file_name=f"resposta-{turn.id}.pdf",
+                                   key=f"pdf-{turn.id}-{len(turn.versions)}", icon=":material/picture_as_pdf:",
+                                   on_click="ignore")
         feedback(turn, ui)
         if live:
             slot = st.empty()

@@ -1,16 +1,20 @@
 """Issue 19's "done when", in Chromium for pt, es and en (the browser's language picks the UI's): a two-part
 ticket is answered with the UI in that language, the answer fits in two screens with its sources collapsed
-and no paragraph twice, [1] opens its source, the reply is plain text in the ticket's language, a follow-up
+and no paragraph twice, [1] opens its source, the reply is plain text in the ticket's language, the PDF
+export carries the ticket, a follow-up
 updates the answer in place, a reload keeps the conversation and the answer's URL reproduces its card.
 Screenshots go to tests/artifacts/ (git-ignored: a test run leaves the checkout clean); copy them to docs/ to
 refresh the README's pictures."""
 from __future__ import annotations
 
+import io
 import re
 import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, sync_playwright
+from pypdf import PdfReader
 
 from assistant.understand.language import detect_language
 from i18n import t
@@ -116,6 +120,14 @@ def test_two_part_ticket_in_each_language(app_url, lang):
             reply = page.get_by_test_id("stCode").first.inner_text()
             assert not MARKDOWN.search(reply), reply
             assert detect_language(reply) == lang, reply
+
+            # The answer as a PDF, built when the button is clicked: the ticket's words, in its language.
+            pdf_button = page.get_by_test_id("stDownloadButton").filter(has_text=t(lang, "app.answer.export_pdf"))
+            with page.expect_download(timeout=30_000) as download:
+                pdf_button.first.click()
+            pdf = Path(download.value.path()).read_bytes()
+            pdf_text = " ".join(PdfReader(io.BytesIO(pdf)).pages[0].extract_text().split())
+            assert pdf.startswith(b"%PDF-") and " ".join(TICKETS[lang].split()[:5]) in pdf_text, pdf_text[:300]
 
             # A follow-up fact updates the answer in place (the earlier version one click away).
             before = _card(page).inner_text()
