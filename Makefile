@@ -26,11 +26,12 @@ system-libs:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-dejavu-core; }
 
 # torch: the CPU build that lies on this machine's disk (pip finds it through the machine's pip config);
-# uv then installs the pinned rest from its cache in seconds.
+# uv then installs the pinned rest from its cache in seconds, compiled to bytecode: with PYTHONDONTWRITEBYTECODE
+# set (as on CI), every process would otherwise compile sklearn, transformers… again (~8 s each start).
 $(STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q torch==2.13.0 uv==$(UV_VERSION)
-	$(VENV)/bin/uv pip install --python $(PY) -q -r requirements.txt
+	$(VENV)/bin/uv pip install --python $(PY) -q --compile-bytecode -r requirements.txt
 	@touch $(STAMP)
 
 install: system-libs $(STAMP)

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, model_validator
 
+from eval.gold import parse_article_ref, parse_paragraph_ref
 from rules.facts import TOPICS
 
 TICKETS_DIR = Path(__file__).resolve().parent / "tickets"
@@ -175,6 +176,8 @@ class Ticket(BaseModel):
         for part in self.parts:
             if part.question not in self.text:
                 raise ValueError(f"parte {part.topic}: a pergunta {part.question!r} não está no texto")
+            for ref in part.expected.articles:       # the scorer reads each one ("10(2)(a)", "Protocolo 4", "MLI:9")
+                (parse_paragraph_ref if "(" in ref else parse_article_ref)(ref, self.treaty)
         return self
 
     @property

@@ -65,6 +65,8 @@ def test_a_good_ticket_validates() -> None:
                 "expected": {"outcome": "abstain"}}]},
     {"parts": [{"question": "Quem tributa?", "topic": "pensions", "out_of_scope": "vat",
                 "expected": {"outcome": "abstain"}}]},
+    {"parts": [{"question": "Quem tributa a pensão?", "topic": "pensions",
+                "expected": {"outcome": "both", "articles": ["28(2)(b)(i)"]}}]},      # the scorer can't read it
     {"variant": None},
     {"language": "es"},
     {"id": "TK-1"},
