@@ -50,10 +50,11 @@ index: models
 browser:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
 
-# The model server (loopback, free port; an already running one is reused) and the app together;
+# The model server (loopback, free port; an already running one is reused) and the app together (the app's
+# launcher starts loading the models at once, before a browser connects);
 # Ctrl-C stops both.
 run: index
-	$(PY) -m assistant.llm_server run -- $(PY) -m streamlit run app.py --server.headless true \
+	$(PY) -m assistant.llm_server run -- $(PY) -m app_support.serve --server.headless true \
 	  --server.port $${TREATY_APP_PORT:-8501} --browser.gatherUsageStats false --server.fileWatcherType none
 
 # Two pytest workers: the browser, model-server and subprocess tests spend much of their time waiting, so the

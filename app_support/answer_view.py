@@ -159,14 +159,14 @@ def render_answer(turn: Turn, ui: str, follow_ups: FollowUps, live: bool = False
             show_sources(turn.id, answer.citations, ui, answer.language)
         if not answer.abstained:
             reply_block(turn, ui)
-        link, export = st.columns(2)
+        link, export, export_pdf = st.columns(3)
         url = answer_url(turn.current.question, turn.current.facts)
         link.markdown(f"[:material/link: {t(ui, 'app.answer.link')}]({url})")
         export.download_button(t(ui, "app.answer.export"), data=answer_markdown(answer), mime="text/markdown",
                                file_name=f"resposta-{turn.id}.md", key=f"md-{turn.id}-{len(turn.versions)}",
                                icon=":material/download:", on_click="ignore")
         if font_dir() is not None:      # built on click: the PDF costs ~0.1 s, not paid by every rerun
-            export.download_button(t(ui, "app.answer.export_pdf"), data=lambda: answer_pdf(answer),
+            export_pdf.download_button(t(ui, "app.answer.export_pdf"), data=lambda: answer_pdf(answer),
                                    mime="application/pdf", file_name=f"resposta-{turn.id}.pdf",
                                    key=f"pdf-{turn.id}-{len(turn.versions)}", icon=":material/picture_as_pdf:",
                                    on_click="ignore")

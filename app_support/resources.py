@@ -1,7 +1,8 @@
 """Objects every page and session share, built once per process (settings, assistant, stores, corpus).
 
-The assistant (index, embedding model, model client) starts loading in a background thread when the app
-starts, so the first question finds it ready instead of paying for the load."""
+The assistant (index, embedding model, model client) and the parsed corpus load in background threads: from
+the server's start when it is launched by `python -m app_support.serve` (`make run`), else from the first page
+drawn, so the first question finds them ready instead of paying for the load."""
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -26,18 +27,31 @@ def _build_assistant(config: Settings):
     return Assistant.from_settings(config)
 
 
+# Started by the launcher before the server exists (no Streamlit cache yet); taken once by the first session.
+_PRELOADED: dict[str, Future] = {}
+
+
+def preload() -> None:
+    """Starts building the assistant and the parsed corpus now, in this process, before any session."""
+    config = load_settings()
+    _PRELOADED["assistant"] = ThreadPoolExecutor(1, thread_name_prefix="warm-up").submit(_build_assistant, config)
+    _PRELOADED["corpus"] = ThreadPoolExecutor(1, thread_name_prefix="warm-up-corpus").submit(
+        cached_corpus, config.corpus_dir, config.cache_dir)
+
+
 @st.cache_resource(show_spinner=False)
 def _assistant_future() -> Future:
     """The assistant being built in a background thread (one per process)."""
-    return ThreadPoolExecutor(1, thread_name_prefix="warm-up").submit(_build_assistant, settings())
+    return _PRELOADED.pop("assistant", None) or \
+        ThreadPoolExecutor(1, thread_name_prefix="warm-up").submit(_build_assistant, settings())
 
 
 @st.cache_resource(show_spinner=False)
 def _corpus_future() -> Future:
     """The parsed corpus (OCR readings take seconds) being built in a background thread, so the first
     answer's sources do not wait for it."""
-    return ThreadPoolExecutor(1, thread_name_prefix="warm-up-corpus").submit(cached_corpus, settings().corpus_dir,
-                                                                              settings().cache_dir)
+    return _PRELOADED.pop("corpus", None) or ThreadPoolExecutor(1, thread_name_prefix="warm-up-corpus").submit(
+        cached_corpus, settings().corpus_dir, settings().cache_dir)
 
 
 def start_warm_up() -> None:

@@ -40,13 +40,15 @@ def _wait_healthy(url: str, proc: subprocess.Popen, log: Path) -> None:
 
 
 @contextmanager
-def live_app(env: dict[str, str], log: Path) -> Iterator[str]:
-    """Yields the app's base URL; `env` overrides the process environment (TREATY_* settings)."""
+def live_app(env: dict[str, str], log: Path, serve: bool = False) -> Iterator[str]:
+    """Yields the app's base URL; `env` overrides the process environment (TREATY_* settings). `serve`: started
+    as `make run` starts it (app_support.serve: the models load from the process start), else `streamlit run`."""
     port = _free_port()
     full_env = {**os.environ, **env, "TREATY_APP_PORT": str(port)}
+    launcher = ["app_support.serve"] if serve else ["streamlit", "run", str(APP)]
     with log.open("w") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(APP), "--server.headless", "true",
+            [sys.executable, "-m", *launcher, "--server.headless", "true",
              "--server.port", str(port), "--server.address", "127.0.0.1", "--browser.gatherUsageStats", "false",
              "--server.fileWatcherType", "none"],
             cwd=REPO, env=full_env, stdout=out, stderr=subprocess.STDOUT)

@@ -41,7 +41,7 @@ MARKDOWN = re.compile(r"\*\*|#{2,}|[✔✘]|^\s*[-*] ", re.MULTILINE)
 def app_url(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("browser-languages")
     env = {"TREATY_LLM_BACKEND": "none", "TREATY_FEEDBACK_DB": str(tmp / "app.sqlite3")}
-    with live_app(env, tmp / "streamlit.log") as url:
+    with live_app(env, tmp / "streamlit.log", serve=True) as url:      # as `make run` starts it
         yield url
 
 
