@@ -135,6 +135,7 @@ class Cues:
     tiebreaker: PhraseIndex[str]              # art. 4 facts by clause: "home", "family", "both", ...
     deixis: frozenset[str]                    # "aqui", "lá", "here": the place last named (as typed, lower case)
     deixis_not_beside: frozenset[str]         # "there is", "is there": no place
+    treaty_words: frozenset[str]              # "tratado", "treaty": a question naming a treaty (folded)
 
 
 _GRAMMAR_LISTS = ("income", "from_preps", "to_preps", "company", "payer", "possessive", "pay_verbs", "receive_verbs",
@@ -164,4 +165,5 @@ def cues() -> Cues:
     tiebreaker = PhraseIndex(((p, name) for name, phrases in data["tiebreaker"].items() for p in phrases),
                              fuzzy=False)
     return Cues(PhraseIndex(entries), facts, negation, treaty_question, tiebreaker,
-                frozenset(w.lower() for w in data["deixis"]), frozenset(fold(w) for w in data["deixis_not_beside"]))
+                frozenset(w.lower() for w in data["deixis"]), frozenset(fold(w) for w in data["deixis_not_beside"]),
+                frozenset(fold(w) for w in data["treaty_words"]))

@@ -278,12 +278,14 @@ _USD_WORDS = (r"(?:us\s?\$|usd|u\.s\.\s?dollars?|dolares(?:\s+americanos|\s+nort
               r"|dollars?)")
 _AMOUNT = r"(?P<num>\d{1,3}(?:[.,\s]\d{3})+|\d+)"
 _USD_RE = re.compile(rf"(?:(?:us\s?\$|usd)\s*{_AMOUNT}|{_AMOUNT.replace('num', 'num2')}\s*{_USD_WORDS})"
-                     rf"(?P<per>\s+(?:por|per|a|al|ao|each|cada)\s+(?:ano|year|mes|month|ano\s+civil))?")
+                     rf"(?P<per>\s+(?:por|per|a|al|ao|each|cada)\s+(?:ano|year|mes|month|ano\s+civil)"
+                     rf"|\s+(?:in|no|en|ao|al)\s+(?:total|todo))?")
 
 
 def usd_per_year(folded: str) -> float | None:
     """A yearly amount stated in US dollars ("2.000 dolares al ano", "US$ 250 per month" = 3000), or None when
-    none, several, or no period is stated (the treaty limits are per calendar year)."""
+    none, several, or no period is stated (the treaty limits are per calendar year). A total for the whole
+    stay ("US$ 9,000 in total", "no total") bounds every calendar year's part of it, so it stands for one."""
     found = set()
     for m in _USD_RE.finditer(folded):
         per = (m.group("per") or "").split()

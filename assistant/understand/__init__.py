@@ -111,6 +111,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     residence_states = role("residence")
     # rent and gains come from where the property is; a job named beside them is context, not the source
     homes = ("home",) if {"immovable_property", "capital_gains"} & set(topic_list) else ()
+    if not residence_states and not homes and len(role("home")) == 1:
+        residence_states = role("home")          # "trabalho de casa, em Natal": one home, where one lives
     work = () if set(topic_list[:1]) & {"immovable_property", "capital_gains"} else ("work",)
     sources = ("source", *work, "property", *homes, "pe")
     if work and is_employment(topic_list):

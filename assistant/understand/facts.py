@@ -374,8 +374,8 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         government_debt=True if hits("government_debt") and "interest" in topic_list else None,
         fixed_base_in_source=_flag(hits, tokens, lang, "fixed_base", "fixed_base_false"),
     )
-    employer_in_work, borne = _employment(hits, tokens, lang, topic_list, roles, mentions, work_state, pe_words,
-                                          attributable)
+    employer_in_work, borne = _employment(hits, tokens, lang, topic_list, roles, mentions, grammar, work_state,
+                                          pe_words, attributable)
     return StatedFacts(facts, stays, amounts.stay_days, amounts.stay_months, employer_in_work, borne, fiscal_year,
                        _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)), folded, lang),
                                    grammar.names("company")),
@@ -397,15 +397,21 @@ def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple
     return attributable, third
 
 
+def _client(m: Mention, g: Grammar) -> bool:
+    """"num cliente japonês", "at a Japanese client": a company the work is done for, not the employer."""
+    return g.left(m.start - 1)[1] == "payer"
+
+
 def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...],
-                roles: dict[str, tuple[str, ...]], mentions: list[Mention], work_state: str | None,
+                roles: dict[str, tuple[str, ...]], mentions: list[Mention], g: Grammar, work_state: str | None,
                 pe_words: list[tuple[int, int]], attributable: bool | None) -> tuple[bool | None, bool | None]:
     """(employer resident in the work State, pay borne by a PE there) for the 183-day test. Without a word
     naming the employer, a salary question's one company with a country is the employer ("un sueldo de una
     sociedad brasileña", "pago pela minha universidade em Lisboa")."""
     employer_states = roles.get("employer", ())
     if not employer_states and is_employment(topic_list):
-        companies = unique(m.code for m in mentions if m.company)
+        # a client the employee works at ("num cliente japonês") is not the employer
+        companies = unique(m.code for m in mentions if m.company and not _client(m, g))
         employer_states = companies if len(companies) == 1 else ()
     employer_in_work: bool | None = None
     if hits("employer_local"):

@@ -9,8 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from assistant.lexicon import topics
+import rules
+from assistant.lexicon import cues, topics
 from assistant.lexicon.text import tokenize
+from assistant.understand.language import detect_language
+from assistant.understand.places import find_mentions
 from assistant.understand.sentences import Span, asking
 from assistant.understand.topic_model import OUT_OF_SCOPE, TopicModel, TopicScores, context_of
 
@@ -108,10 +111,26 @@ def _special_pay(span: Span, scores: TopicScores) -> TopicScores:
     return TopicScores(((special, scores.confidence), *rest))
 
 
+def _other_treaty(span: Span, language: str) -> bool:
+    """A question about a treaty the corpus does not hold: it names a country outside every treaty ("Is the UK
+    State Pension taxable in Portugal?", "does France get to tax me?"), or a treaty between two countries no
+    treaty joins ("pelo tratado entre Brasil e Japão"), and no pair of States a treaty joins."""
+    tokens = tokenize(span.text)
+    named = {m.code for m in find_mentions(span.text, tokens, language)}
+    treaties = rules.known_treaties().values()
+    if any(set(parties) <= named for parties in treaties):
+        return False
+    outside = named - {c for parties in treaties for c in parties}
+    return bool(outside) or (len(named) >= 2 and any(t.norm in cues().treaty_words for t in tokens))
+
+
 def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
     """The ticket's parts in the order they are asked."""
     parts: list[PartTopic] = []
+    language = detect_language(text)
     for span, scores in _split(text, asking(text), model):
+        if _other_treaty(span, language):
+            scores = TopicScores(((OUT_OF_SCOPE, max(scores.confidence, SAME_TOPIC_KEPT)),))
         scores = _special_pay(span, scores)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
@@ -123,4 +142,6 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
 def out_of_scope_code(text: str, part: PartTopic) -> str:
     """What an out-of-scope part asks about ("vat", "inheritance", ...): the lexicon's word in the part's
     sentence, else anywhere in the ticket, else "other"."""
+    if _other_treaty(part.question, detect_language(text)):
+        return "other_treaty"
     return _side_word(part.question) or _side_word(Span(0, len(text), text)) or "other"

@@ -29,6 +29,8 @@ _RELATIVES = {"que", "which", "that", "who", "whom", "quien", "quienes", "cujo",
 _INHERITED_ROLES = {"residence", "home", "nationality", "abode", "work", "source", "pe"}
 _LINKS = {"no", "na", "nos", "nas", "em", "en", "in", "el", "la", "the", "o", "a"}
 _PLACE_LINKS = _LINKS | {"nos", "de", "do", "da", "del", "of"}
+# a title's full stop does not end the clause: "vamos enviar o Eng. Rui Pacheco para Nagoya"
+_TITLES = {"eng", "dr", "dra", "sr", "sra", "srs", "prof", "profa", "mr", "mrs", "ms", "lic", "arq"}
 _RIGHT_FILLERS = {"que", "me", "lhe", "nos", "le", "les", "a", "o", "um", "uma", "the", "which", "that", "who",
                   "also", "tambem", "ja", "entao", "vai", "vao", "va", "van", "will", "ira", "iran", "vem", "costuma",
                   "suele", "usually", "going", "is", "esta", "estao", "tem", "de"}
@@ -120,8 +122,11 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
     steps = 0
     while j >= 0 and steps < 8:
         tok = tokens[j]
-        if not tok.is_word:
+        if not tok.is_word and not (tok.norm == "." and j > 0 and tokens[j - 1].norm in _TITLES):
             break
+        if not tok.is_word:
+            j -= 1
+            continue
         if j in by_end:
             prev = mentions[by_end[j]]
             if after_conj and prev.role in _INHERITED_ROLES and prep is None and not company and \

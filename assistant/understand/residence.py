@@ -93,7 +93,8 @@ def _same_clause(tokens: list[Token], start: int, end: int) -> bool:
 
 
 def _pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
-    """"aqui", "lá", "here", "there": a mention of the country last named before the word."""
+    """"aqui", "lá", "here", "there": a mention of the country last named before the word, not as a company's
+    ("the same Tokyo company … from my flat here": here is where the writer is)."""
     words, not_beside = cues().deixis, cues().deixis_not_beside
     out = []
     for i, tok in enumerate(tokens):
@@ -102,7 +103,7 @@ def _pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
         beside = {tokens[j].norm for j in (i - 1, i + 1) if 0 <= j < len(tokens)}
         if tok.norm == "there" and beside & not_beside:
             continue
-        before = [m for m in named if m.end <= i]
+        before = [m for m in named if m.end <= i and not m.company]
         if before:
             out.append(Mention(i, i + 1, before[-1].code))
     return out
@@ -165,6 +166,8 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                 if facts[i].value == "nationality" and c.role in _OTHER_ROLES and \
                         _distance(facts[i].start, facts[i].end, c.start)[0] > 1:
                     continue                   # "a Brazilian citizen … for the Spanish government": the payer
+                if c.company and facts[i].value != "management":
+                    continue                   # "trabalho de casa em Curitiba pra uma empresa de Lisboa"
                 attached[i].append(c.code)
             if not countries:
                 attached = {i: list(previous[-1:]) for i in attached}     # "…, onde mora a família"

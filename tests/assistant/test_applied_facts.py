@@ -170,3 +170,14 @@ def test_crew_pay_names_the_state_of_effective_management_and_no_183_day_conditi
     case = run.rights[0].cases[0]
     assert {r.role: r.state for r in case.rights} == {"effective_management": "PT", "residence": "BR"}
     assert [c.code for c in case.conditions] == ["employment_ship_aircraft"]
+
+
+def test_a_client_the_employee_is_sent_to_is_not_the_employer():
+    """"num cliente brasileiro": the work is done for a client there, the employer is not named as resident
+    there (the 183-day test must not read the client as the employer)."""
+    from assistant.understand import understand
+
+    query = understand("A nossa fábrica vai destacar a Eng.ª Sara para um cliente brasileiro em Manaus durante "
+                       "80 dias, para instalar uma linha de produção. O Brasil tributa o ordenado dela?",
+                       rules.known_treaties(), topic="employment")
+    assert query.employer_resident_in_work_state is not True

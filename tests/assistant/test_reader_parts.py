@@ -184,3 +184,18 @@ def test_a_salary_question_naming_a_special_article_is_that_articles(question, t
     parts = read_parts(question, model)
     assert [p.topic for p in parts] == [topic]
     assert parts[0].confidence == 0.7 and parts[0].runner_up is None
+
+
+@pytest.mark.parametrize("question, out", [
+    ("Is the UK State Pension taxable in Portugal or in the UK?", True),       # a country outside every treaty
+    ("¿Y Francia puede gravarme por ser francesa la empresa?", True),
+    ("Pelo acordo entre o Brasil e o Japão, quem tributa o ganho?", True),    # two States no treaty joins
+    ("As a US citizen living in Lisbon, who taxes my Brazilian dividends?", False),   # PT-BR named: covered
+    ("O Japão pode tributar o meu salário?", False),
+])
+def test_a_question_about_a_treaty_outside_the_corpus_is_out_of_scope(question, out):
+    text = f"Vivo em Lisboa e tenho rendimentos de fora. {question}"
+    model = ScriptedTopics({question: (("pensions", 0.3), ("employment", 0.2))})
+    parts = read_parts(text, model)
+    assert [p.topic for p in parts] == ["out_of_scope" if out else "pensions"]
+    assert (out_of_scope_code(text, parts[0]) == "other_treaty") is out

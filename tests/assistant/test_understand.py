@@ -431,3 +431,13 @@ def test_dual_residence_wins_over_the_word_work():
 
 def test_branch_sending_profits_home_is_branch_profits():
     assert q("A sucursal em São Paulo manda os lucros para a sede em Lisboa; há retenção?").topic == "branch_profits"
+
+
+@pytest.mark.parametrize("text", [
+    "Moro no Porto e o meu ex-marido, que vive em São Paulo, paga-me uma pensão de alimentos todos os meses. "
+    "Quem tributa?",
+    "Vivo en Valencia y cobro de mi exmarido, que vive en Brasil, una pensión compensatoria. ¿Quién la grava?",
+    "I live in Lisbon and won a lottery jackpot in Brazil last month. Which country can tax the prize?",
+])
+def test_alimony_and_lottery_winnings_are_other_income_not_a_pension(text):
+    assert q(text).topics[0] == "other_income"

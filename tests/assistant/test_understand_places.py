@@ -153,3 +153,14 @@ def test_work_trips_and_the_employer_beside_a_group_company(text, residence, wor
     r = understand(text, TREATIES, topic="employment")
     assert (r.residence_state, r.work_state) == (residence, work)
     assert r.employer_resident_in_work_state is employer_local
+
+
+@pytest.mark.parametrize("text, work", [
+    # a title's full stop does not hide the sending verb from the place the person is sent to
+    ("Somos uma gráfica de Coimbra e vamos enviar o Sr. António Faria para Osaka durante 3 meses. "
+     "O Japão tributa o salário dele?", "JP"),
+    ("Our Lisbon studio will send Dr. Marta Reis to Recife for two months. Can Brazil tax her salary?", "BR"),
+])
+def test_sending_someone_named_with_a_title_names_the_work_state(text, work):
+    query = q(text)
+    assert query.work_state == work and query.residence_state != work

@@ -87,6 +87,10 @@ def test_a_rented_home_the_person_lives_in_is_still_a_home():
     ("We moved to Braga last year, my husband and the kids came too and they go to school here. We still own "
      "our house in Curitiba and the flat we rent in Braga. Both countries treat me as resident: which one wins "
      "under the treaty?", "PT-BR", {"PT", "BR"}, "PT", None, "PT"),
+    # "here" is where the writer is, not the country of a company named just before
+    ("I've owned a house in Évora for years. I work remotely for an Osaka company, and my wife and kids live "
+     "here with me. I also keep a flat in Kobe. Both Portugal and Japan treat me as resident: which one wins?",
+     "PT-JP", {"PT", "JP"}, "PT", None, "PT"),
     # no home anywhere: the long stay says where the person stays habitually
     ("Desde que vendí mi piso de Zaragoza no tengo vivienda en ningún país, voy de hotel en hotel. Este año pasé "
      "unos 240 días en Brasil y el resto en España. ¿De qué país soy residente según el convenio?", "BR-ES",
@@ -134,3 +138,12 @@ def test_a_family_listed_in_brackets_lives_where_the_sentence_ends():
     tb = understand("Tenho casa em Faro e outra em Natal. A minha vida (mulher, filhos, trabalho) continua em "
                     "Natal. Pela convenção, sou residente onde?", TREATIES).tiebreaker
     assert tb.vital_interests_in == "BR"
+
+
+def test_a_companys_city_is_not_a_home_of_the_person():
+    """"trabalho de casa em Curitiba para uma empresa de Lisboa": one home, in Brazil; not a tie-breaker
+    question between two homes."""
+    query = understand("Trabalho de casa, em Curitiba, para uma empresa de Lisboa e recebo o salário numa conta "
+                       "portuguesa. Portugal pode tributar o meu salário?", TREATIES)
+    assert query.topic == "employment"
+    assert query.tiebreaker is None or tuple(query.tiebreaker.permanent_home_in or ()) in ((), ("BR",))
