@@ -27,11 +27,15 @@ system-libs:
 
 # torch: the CPU build that lies on this machine's disk (pip finds it through the machine's pip config);
 # uv then installs the pinned rest from its cache in seconds, compiled to bytecode: with PYTHONDONTWRITEBYTECODE
-# set (as on CI), every process would otherwise compile sklearn, transformers… again (~8 s each start).
-$(STAMP): requirements.txt
+# set (as on CI), every process would otherwise compile sklearn, transformers… again (~8 s each start). uv
+# compiles only what it installs; compileall does the packages an older .venv already had (files some packages
+# ship for other Python versions do not compile, and are never imported).
+$(STAMP): requirements.txt Makefile
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q torch==2.13.0 uv==$(UV_VERSION)
 	$(VENV)/bin/uv pip install --python $(PY) -q --compile-bytecode -r requirements.txt
+	@$(PY) -m compileall -q -j 0 $$($(PY) -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])') \
+	  >/dev/null 2>&1 || true
 	@touch $(STAMP)
 
 install: system-libs $(STAMP)
