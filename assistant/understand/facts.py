@@ -150,6 +150,7 @@ class _Amounts:
 # is a career or a life somewhere, not a stay.
 _LONGEST_STAY_MONTHS = 6 * 12
 _HOLDING_TOPICS = {"dividends", "capital_gains", "double_taxation_relief"}
+_STAY_TOPICS = {"employment", "students", "professors", "permanent_establishment"}
 _IN_MONTHS = {"years": 12.0, "months": 1.0, "weeks": 12 / 52, "days": 12 / 365}
 _RULE_WORDS = {"dos", "the", "los", "de", "os", "regra", "rule", "regla", "limite", "limit", "mais", "more", "than"}
 
@@ -188,15 +189,18 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         dist = {"loan": _nearest(loan, i, bounds, 8), "holding": _nearest(holding, i, bounds, 10),
                 "stay": _nearest(stay, i, bounds, 10)}
         known = {k: d for k, d in dist.items() if d is not None}
-        if "holding" in known and not (holding_pct is not None or shares or set(topic_list) & _HOLDING_TOPICS):
-            del known["holding"]                       # "con una beca", "tem uma obra": no shares in sight
+        held_pct = holding_pct is not None and not set(topic_list[:1]) & _STAY_TOPICS
+        if "holding" in known and not (held_pct or shares or set(topic_list) & _HOLDING_TOPICS):
+            # "con una beca", "tem uma obra": no shares in sight; a group's "detém 100%" beside a building
+            # site's "14 meses" does not make the site's duration a holding period
+            del known["holding"]
         if known:
             kind = min(known, key=lambda k: (known[k], k != "holding"))
-        elif set(topic_list) & {"dividends", "capital_gains"} or holding_pct is not None:
+        elif set(topic_list) & {"dividends", "capital_gains"} or held_pct:
             kind = "holding"
         elif "interest" in topic_list:
             kind = "loan"
-        elif set(topic_list) & {"employment", "students", "professors", "permanent_establishment"}:
+        elif set(topic_list) & _STAY_TOPICS:
             kind = "stay"
         else:
             continue

@@ -11,6 +11,9 @@ from app_support.answer_export import answer_markdown, answer_pdf
 from assistant.answer import Answer
 from i18n import t
 
+# the exports read the parsed corpus through the app's shared resources, whose settings are the app tests'
+pytestmark = pytest.mark.usefixtures("app_env")
+
 
 def _text(data: bytes) -> str:
     assert data.startswith(b"%PDF-")

@@ -107,4 +107,5 @@ def test_images_in_the_model_explanation_are_not_rendered(app):
 def test_make_run_starts_streamlit_without_the_file_watcher():
     makefile = (REPO / "Makefile").read_text(encoding="utf-8")
     run = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
-    assert "streamlit run" in run and "--server.fileWatcherType none" in run
+    # app_support.serve is `streamlit run app.py` with the models loading from the start
+    assert "-m app_support.serve" in run and "--server.fileWatcherType none" in run

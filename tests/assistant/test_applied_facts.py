@@ -181,3 +181,14 @@ def test_a_client_the_employee_is_sent_to_is_not_the_employer():
                        "80 dias, para instalar uma linha de produção. O Brasil tributa o ordenado dela?",
                        rules.known_treaties(), topic="employment")
     assert query.employer_resident_in_work_state is not True
+
+
+def test_a_groups_holding_does_not_turn_a_sites_duration_into_a_holding_period():
+    """"os mesmos sócios detêm 100%" elsewhere in the ticket: a building site's "11 meses" is its duration."""
+    from assistant.understand import understand
+
+    query = understand("A nossa empresa de Braga ganhou a estrutura de uma fábrica em Campinas: arrancamos em "
+                       "março e, pelo cronograma, acabamos uns 11 meses depois. Os mesmos sócios detêm 100% de uma "
+                       "sociedade irmã que faz os acabamentos. Temos estabelecimento estável no Brasil?",
+                       rules.known_treaties(), topic="permanent_establishment")
+    assert query.stay_months == 11
