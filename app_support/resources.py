@@ -27,6 +27,15 @@ def _build_assistant(config: Settings):
     return Assistant.from_settings(config)
 
 
+def _load_assistant(config: Settings) -> Future:
+    return ThreadPoolExecutor(1, thread_name_prefix="warm-up").submit(_build_assistant, config)
+
+
+def _load_corpus(config: Settings) -> Future:
+    return ThreadPoolExecutor(1, thread_name_prefix="warm-up-corpus").submit(cached_corpus, config.corpus_dir,
+                                                                              config.cache_dir)
+
+
 # Started by the launcher before the server exists (no Streamlit cache yet); taken once by the first session.
 _PRELOADED: dict[str, Future] = {}
 
@@ -34,24 +43,21 @@ _PRELOADED: dict[str, Future] = {}
 def preload() -> None:
     """Starts building the assistant and the parsed corpus now, in this process, before any session."""
     config = load_settings()
-    _PRELOADED["assistant"] = ThreadPoolExecutor(1, thread_name_prefix="warm-up").submit(_build_assistant, config)
-    _PRELOADED["corpus"] = ThreadPoolExecutor(1, thread_name_prefix="warm-up-corpus").submit(
-        cached_corpus, config.corpus_dir, config.cache_dir)
+    _PRELOADED["assistant"] = _load_assistant(config)
+    _PRELOADED["corpus"] = _load_corpus(config)
 
 
 @st.cache_resource(show_spinner=False)
 def _assistant_future() -> Future:
     """The assistant being built in a background thread (one per process)."""
-    return _PRELOADED.pop("assistant", None) or \
-        ThreadPoolExecutor(1, thread_name_prefix="warm-up").submit(_build_assistant, settings())
+    return _PRELOADED.pop("assistant", None) or _load_assistant(settings())
 
 
 @st.cache_resource(show_spinner=False)
 def _corpus_future() -> Future:
     """The parsed corpus (OCR readings take seconds) being built in a background thread, so the first
     answer's sources do not wait for it."""
-    return _PRELOADED.pop("corpus", None) or ThreadPoolExecutor(1, thread_name_prefix="warm-up-corpus").submit(
-        cached_corpus, settings().corpus_dir, settings().cache_dir)
+    return _PRELOADED.pop("corpus", None) or _load_corpus(settings())
 
 
 def start_warm_up() -> None:

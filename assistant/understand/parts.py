@@ -42,6 +42,7 @@ class PartTopic:
     topic: str                              # a rules topic or "out_of_scope"
     confidence: float
     runner_up: tuple[str, float] | None = None   # a close second reading, answered too
+    other_treaty: bool = False              # it asks about a treaty the corpus does not hold (out of scope)
 
     @property
     def out_of_scope(self) -> bool:
@@ -129,19 +130,20 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
     parts: list[PartTopic] = []
     language = detect_language(text)
     for span, scores in _split(text, asking(text), model):
-        if _other_treaty(span, language):
+        other = _other_treaty(span, language)
+        if other:
             scores = TopicScores(((OUT_OF_SCOPE, max(scores.confidence, SAME_TOPIC_KEPT)),))
         scores = _special_pay(span, scores)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
             continue
-        parts.append(PartTopic(span, scores.topic, scores.confidence, _runner_up(scores)))
+        parts.append(PartTopic(span, scores.topic, scores.confidence, _runner_up(scores), other))
     return parts
 
 
 def out_of_scope_code(text: str, part: PartTopic) -> str:
     """What an out-of-scope part asks about ("vat", "inheritance", ...): the lexicon's word in the part's
-    sentence, else anywhere in the ticket, else "other"."""
-    if _other_treaty(part.question, detect_language(text)):
+    sentence, else anywhere in the ticket, else "other"; "other_treaty" for a treaty the corpus does not hold."""
+    if part.other_treaty:
         return "other_treaty"
     return _side_word(part.question) or _side_word(Span(0, len(text), text)) or "other"

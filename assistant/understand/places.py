@@ -122,11 +122,11 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
     steps = 0
     while j >= 0 and steps < 8:
         tok = tokens[j]
-        if not tok.is_word and not (tok.norm == "." and j > 0 and tokens[j - 1].norm in _TITLES):
-            break
         if not tok.is_word:
-            j -= 1
-            continue
+            if tok.norm == "." and j > 0 and tokens[j - 1].norm in _TITLES:
+                j -= 1
+                continue
+            break
         if j in by_end:
             prev = mentions[by_end[j]]
             if after_conj and prev.role in _INHERITED_ROLES and prep is None and not company and \
