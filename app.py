@@ -11,6 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from app_support.code_view import preload_code_view
 from app_support.resources import settings, start_warm_up
 from app_support.sidebar import sidebar
 from app_support.ui import language_picker, ui_lang
@@ -21,6 +22,7 @@ FAVICON = Path(__file__).with_name("app_support") / "favicon.svg"
 CSS = Path(__file__).with_name("app_support") / "app.css"
 st.set_page_config(page_title=t(ui_lang(), "app.ui.title"), page_icon=str(FAVICON), layout="wide")
 st.markdown(f"<style>{CSS.read_text(encoding='utf-8')}</style>", unsafe_allow_html=True)
+preload_code_view()
 
 
 def pages(lang: str) -> dict[str, list]:

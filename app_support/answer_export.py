@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fpdf import FPDF
-
 from app_support.render import source_label
 from app_support.resources import corpus
 from app_support.sources import group_sources
@@ -67,6 +65,7 @@ def answer_pdf(answer: Answer) -> bytes:
     if folder is None:
         raise FileNotFoundError(f"{FONT}.ttf not found in {', '.join(map(str, FONT_DIRS))}")
     lang = answer.language
+    from fpdf import FPDF  # here, not at the top: the chat page's import stays light (fpdf pulls numpy)
     pdf = FPDF(format="A4")
     pdf.set_title(answer.question.strip()[:120])
     pdf.add_font(FONT, "", folder / f"{FONT}.ttf")

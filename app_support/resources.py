@@ -5,6 +5,7 @@ the server's start when it is launched by `python -m app_support.serve` (`make r
 drawn, so the first question finds them ready instead of paying for the load."""
 from __future__ import annotations
 
+import importlib
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -22,16 +23,28 @@ def settings() -> Settings:
     return load_settings()
 
 
+# Imported by the caller before a warm-up thread starts: numpy imports itself circularly, and two threads
+# importing it at once (the assistant's load and the corpus's, or a page's) can meet a half-built module.
+SHARED_IMPORTS = ("numpy",)
+
+
+def _shared_imports() -> None:
+    for name in SHARED_IMPORTS:
+        importlib.import_module(name)
+
+
 def _build_assistant(config: Settings):
     from assistant.pipeline import Assistant
     return Assistant.from_settings(config)
 
 
 def _load_assistant(config: Settings) -> Future:
+    _shared_imports()
     return ThreadPoolExecutor(1, thread_name_prefix="warm-up").submit(_build_assistant, config)
 
 
 def _load_corpus(config: Settings) -> Future:
+    _shared_imports()
     return ThreadPoolExecutor(1, thread_name_prefix="warm-up-corpus").submit(cached_corpus, config.corpus_dir,
                                                                               config.cache_dir)
 

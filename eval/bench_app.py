@@ -47,7 +47,7 @@ def measure(delay_s: float, serve: bool = True) -> dict[str, float]:
                 card = time.perf_counter()
                 page.locator(".src-head").first.wait_for(timeout=WAIT_MS)
                 sources = time.perf_counter()
-                page.get_by_test_id("stCode").first.wait_for(timeout=WAIT_MS)
+                page.locator("[data-testid='stCode']:visible").first.wait_for(timeout=WAIT_MS)
                 reply = time.perf_counter()
                 page.wait_for_function("() => !document.querySelector('[data-test-script-state=\"running\"]')",
                                        timeout=WAIT_MS)

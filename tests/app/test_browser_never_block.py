@@ -35,7 +35,7 @@ def test_sources_reply_and_feedback_do_not_wait_for_the_model(tmp_path):
                 page.locator("[class*='st-key-card-'] a[href^='#src-']").first.wait_for(timeout=ANSWER_MS)
                 card_at = time.monotonic()
                 page.locator(".src-head").first.wait_for(state="visible", timeout=5_000)
-                page.get_by_test_id("stCode").first.wait_for(state="visible", timeout=5_000)
+                page.locator("[data-testid='stCode']:visible").first.wait_for(state="visible", timeout=5_000)
                 page.get_by_role("button", name=t("pt", "app.feedback.up")).first.wait_for(state="visible",
                                                                                        timeout=5_000)
                 waited = time.monotonic() - card_at
