@@ -376,6 +376,8 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         government_business=_flag(hits, tokens, lang, "government_business")
         if {"government_service", "pensions", "employment"} & set(topic_list) else None,
         government_debt=True if hits("government_debt") and "interest" in topic_list else None,
+        public_funds_visit=_flag(hits, tokens, lang, "public_funds", "public_funds_false")
+        if "artistes_sportsmen" in topic_list else None,
         fixed_base_in_source=_flag(hits, tokens, lang, "fixed_base", "fixed_base_false"),
     )
     employer_in_work, borne = _employment(hits, tokens, lang, topic_list, roles, mentions, grammar, work_state,

@@ -18,10 +18,10 @@ def _site_months(treaty: str) -> int:
 @pytest.mark.parametrize("question, treaty, lang, months, pe, only", [
     ("A minha empresa portuguesa tem uma obra em São Paulo que vai durar 7 meses. Quem tributa o lucro?",
      "PT-BR", "pt", 7, False, "Portugal"),
-    # The trained topic reader (issue 17, still open) reads these two as employment (0.34 / 0.41): known
-    # misreads, kept strict so that the marker must go when the reader gets them right.
-    pytest.param("Nuestra constructora española tiene una obra en Brasil de 8 meses. ¿Quién grava el beneficio?",
-                 "BR-ES", "es", 8, True, None, marks=pytest.mark.xfail(strict=True, reason=MISREAD)),
+    # The trained topic reader (issue 17, still open) reads this one as employment: a known misread, kept
+    # strict so that the marker must go when the reader gets it right (its Spanish twin is now read right).
+    ("Nuestra constructora española tiene una obra en Brasil de 8 meses. ¿Quién grava el beneficio?",
+     "BR-ES", "es", 8, True, None),
     pytest.param("Our Portuguese company has a building site in Brazil lasting 6 months. Who taxes the profit?",
                  "PT-BR", "en", 6, False, "Portugal", marks=pytest.mark.xfail(strict=True, reason=MISREAD)),
     ("Nossa construtora paulista vai tocar uma obra em Portugal por 10 meses. Há estabelecimento estável?",

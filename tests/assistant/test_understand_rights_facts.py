@@ -235,3 +235,28 @@ def test_a_self_employed_persons_client_company_pays_the_fees():
           "à peça. O Brasil pode tributar os meus honorários?")
     assert r.residence_state == "PT" and r.source_state == "BR"
     assert r.topic == "independent_services" and r.facts.paid_by_source_resident is True
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("A turnê da nossa banda em Portugal é financiada pela Funarte. Portugal pode tributar o cachê? Moramos "
+     "no Brasil.", True),
+    ("Our choir lives in Lisbon; the Brazil concerts are funded by the government of Portugal. Does Brazil tax "
+     "the fee?", True),
+    ("Somos una compañía de teatro de Lisboa y la gira por Brasil es con patrocinio privado. ¿Quién grava el "
+     "caché?", False),
+    ("Sou músico, vivo no Porto e vou atuar em São Paulo. Quem tributa o cachê?", None),
+])
+def test_a_visit_paid_from_public_funds_is_read(text, expected):
+    r = q(text)
+    assert "artistes_sportsmen" in r.topics
+    assert r.facts.public_funds_visit is expected
+
+
+@pytest.mark.parametrize("text", [
+    "Moro em Lisboa e tenho Tesouro IPCA+ comprado no Brasil. Quem tributa os juros?",
+    "I live in Porto and hold Brazilian treasury bonds (NTN-B). Who taxes the interest?",
+    "Vivo en Valencia y tengo bonos del gobierno brasileño. ¿Quién grava los intereses?",
+])
+def test_government_bonds_are_read_by_their_names(text):
+    r = q(text)
+    assert r.topic == "interest" and r.facts.government_debt is True
