@@ -1,6 +1,6 @@
-"""The local model server's lifecycle, run for real: started on demand, reused, restarted after it dies,
-never outliving the process that started it. Each test has its own run directory (a temp cache_dir), so
-it never touches a server another process is using."""
+"""The local model server's lifecycle, run for real: started on demand, reused (also by two questions at
+once), restarted after it dies, never outliving the process that started it. Each test has its own run
+directory (a temp cache_dir), so it never touches a server another process is using."""
 from __future__ import annotations
 
 import json
@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -73,6 +74,10 @@ def test_server_is_reused_and_restarted_after_it_dies(tmp_path, own_servers):
     chat = LocalServerChat(settings=settings, model_file=MODEL)
     question = [HumanMessage("Diga olá.")]
     assert "".join(stream_tokens(chat, question, 120)).strip()
+    with ThreadPoolExecutor(2) as pool:          # two sessions asking at once, one server: both are answered
+        both = list(pool.map(lambda q: "".join(stream_tokens(chat, [HumanMessage(q)], 120)).strip(),
+                             ["Diga olá.", "Diga adeus."]))
+    assert all(both) and ensure_server(settings, MODEL) == first
     os.kill(first.pid, signal.SIGKILL)
     assert _gone(first.pid)
     second = chat.client()                                              # the next question starts a new one
