@@ -67,7 +67,7 @@ TEST_WORKERS ?= 2
 # The shared-store tests need a PostgreSQL server: a throwaway cluster on loopback (.ci/postgres.sh; Debian's
 # package, installed if missing), stopped when the recipe's shell exits.
 test: index browser
-	source .ci/postgres.sh && $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal
+	source .ci/postgres.sh && $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal --durations=25
 
 bench: index
 	$(PY) -m eval.bench

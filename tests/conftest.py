@@ -89,7 +89,10 @@ HEAVY_FIXTURES = {"real_assistant", "app_env", "running_app", "app_with_model"} 
 
 
 def pytest_collection_modifyitems(items) -> None:
-    """`slow` on every test that loads a real model through a shared fixture, so `-m "not slow"` is quick."""
+    """`slow` on every test that loads a real model through a shared fixture, so `-m "not slow"` is quick; and
+    the slow tests first, so that the two workers finish together on the quick ones (run last, a model-server
+    test left one worker busy for minutes after the other had finished)."""
     for item in items:
         if HEAVY_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)    # stable: file order kept within
