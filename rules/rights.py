@@ -92,6 +92,8 @@ def _state_rights(data: TreatyData, case: CaseSpec, residence: str, source: str,
                 cap = found
             else:
                 notes.append(found.reason)
+        if cap is not None and cap.outcome == "exempt":
+            right = "exempt"        # a cap that is an exemption (PT-BR 11(3)): that State may not tax at all
         state = residence if role == "residence" else source if role == "source" else None
         out.append(StateRight(role=role, state=state, right=right, cap=cap))
     return out, notes
@@ -130,9 +132,10 @@ def _cases(data: TreatyData, income: str, residence: str, source: str, facts: Fa
                                       via=[case.id] + r.via, source_role=r.source_role))
             continue
         rights, notes = _state_rights(data, case, residence, source, facts)
+        effective = {r.role: r.right for r in rights}
         out.append(RightsCase(rule_id=case.id, article=case.article, rights=rights, conditions=shown,
                               citations=[c.citation for c in case.citations],
-                              relief=_relief(data, income if not seen else seen[0], residence, case.rights, facts),
+                              relief=_relief(data, income if not seen else seen[0], residence, effective, facts),
                               notes=list(case.notes) + notes, income=income, source_role=case.source_role))
     return out, missing
 

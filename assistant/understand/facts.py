@@ -177,7 +177,7 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         if dh is not None and (dr is None or dh <= dr):
             if holding_pct is None and not _lower_bound(folded, q.start):
                 holding_pct = q.value            # "mais de 10%" could be 30%: left unknown, the card shows both
-        else:
+        elif q.value < 100:                      # "100% do Estado", "100% das quotas": whole ownership, no rate
             rates.append(q.value)
 
     held = loan_term = days = months = unit = None

@@ -346,6 +346,12 @@ def test_stated_rates_are_kept_as_claims():
     assert q("Diz que a taxa é 0% para dividendos").stated_rates == (0.0,)
 
 
+def test_whole_ownership_is_not_a_stated_rate():
+    r = q("Um banco que é 100% do Estado português empresta à nossa fábrica de Manaus. Os juros têm retenção "
+          "de IR ou ficam isentos?")
+    assert r.stated_rates == ()
+
+
 # ---------------------------------------------------------------- validation and robustness
 
 def test_validate_question():

@@ -260,3 +260,17 @@ def test_a_visit_paid_from_public_funds_is_read(text, expected):
 def test_government_bonds_are_read_by_their_names(text):
     r = q(text)
     assert r.topic == "interest" and r.facts.government_debt is True
+
+
+@pytest.mark.parametrize("text, source", [
+    ("Sou tradutora independente em Coimbra e os meus clientes são agências de Curitiba que me pagam por "
+     "transferência. O Brasil pode reter imposto?", "BR"),
+    ("Trabalho como psicóloga a recibos verdes no Rio e uma clínica de Lisboa paga-me as consultas online. "
+     "Portugal pode tributar?", "PT"),
+    ("Soy diseñador autónomo en Sevilla y una fintech de São Paulo me paga cada mes. ¿Puede Brasil retener?",
+     "BR"),
+])
+def test_a_client_company_in_the_source_state_pays_the_fees(text, source):
+    r = q(text)
+    assert "independent_services" in r.topics and r.source_state == source
+    assert r.facts.paid_by_source_resident is True

@@ -112,3 +112,16 @@ def test_not_covered_only_when_the_corpus_is_silent_and_bad_input() -> None:
         taxing_rights("PT-BR", "pensions", "ES")
     with pytest.raises(RulesInputError):
         taxing_rights("PT-BR", "pensions", "PT", Facts(pension_kind="lottery"))
+
+
+def test_a_cap_that_is_an_exemption_is_no_right_to_tax() -> None:
+    """PT-BR 11(3): interest paid to the other State's Government-owned institution "são isentos de imposto no
+    primeiro Estado" — the source State may not tax it, so nothing is left for the residence State to relieve."""
+    result = taxing_rights("PT-BR", "interest", "PT", Facts(beneficiary_kind="government"))
+    assert isinstance(result, TaxingRightsResult) and result.outcome == "decided"
+    rights = {r.state: r.right for r in result.cases[0].rights}
+    assert rights == {"BR": "exempt", "PT": "shared"}
+    assert result.cases[0].relief == []
+    ordinary = taxing_rights("PT-BR", "interest", "PT", Facts(beneficiary_kind="individual"))
+    assert {r.state: r.right for r in ordinary.cases[0].rights}["BR"] == "capped"
+    assert ordinary.cases[0].relief
