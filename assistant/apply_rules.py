@@ -219,7 +219,8 @@ def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, inco
                          [], [])
     days = query.stay_days if query.stay_days is not None else \
         None if query.stay_months is None else round(query.stay_months * 365 / 12)   # whole days
-    day_test = None if days is None else stated_days(treaty, days, one_year=query.fiscal_year is not None)
+    day_test = None if days is None else stated_days(treaty, days,
+                                                     one_year=query.fiscal_year is not None or query.stay_in_one_year)
     others = [describe(code, {}, "unknown" if ok is None else "met" if ok else "not_met") for code, ok in (
         ("employer_not_resident_in_work_state", None if query.employer_resident_in_work_state is None
          else not query.employer_resident_in_work_state),
@@ -231,7 +232,8 @@ def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, inco
     if day_test is not None and all(c.status == "met" for c in tests):
         return ShortStay(dataclasses.replace(facts, employment_183_met=True), tests, [])
     employer = others[0]
-    if day_test is not None and employer.status == "met" and query.borne_by_pe is None and not query.pe_named:
+    if day_test is not None and day_test.status == "met" and employer.status == "met" and \
+            query.borne_by_pe is None and not query.pe_named:
         return ShortStay(dataclasses.replace(facts, employment_183_met=True), [day_test, employer],
                          [describe("borne_by_pe_in_work_state", {}, "assumed_not_met")])
     if income == "employment":

@@ -154,6 +154,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         side_notes=found.side_notes, facts=facts, host_state=host_state,
         pe_state=(role("pe") or (None,))[0], pe_named=grammar.names("role:pe"), stays=stated.stays,
         stay_days=stated.stay_days, stay_months=stated.stay_months, stay_unit=stated.stay_unit,
+        stay_in_one_year=stated.stay_in_one_year,
         employer_resident_in_work_state=stated.employer_resident_in_work_state,
         borne_by_pe=stated.borne_by_pe, fiscal_year=stated.fiscal_year, tiebreaker=stated.tiebreaker,
         injection=injection(folded), evasion=evasion(folded), mentions_mli=mentions_mli(folded),

@@ -329,6 +329,7 @@ class StatedFacts:
     tiebreaker: TiebreakerFacts | None
     stated_rates: tuple[float, ...]
     stay_unit: str | None = None
+    stay_in_one_year: bool = False      # "este año ha pasado 205 días": the days fall in one calendar year
 
 
 def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_list: tuple[str, ...],
@@ -385,7 +386,8 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
     return StatedFacts(facts, stays, amounts.stay_days, amounts.stay_months, employer_in_work, borne, fiscal_year,
                        _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)), folded, lang),
                                    grammar.names("company")),
-                       amounts.stated_rates, amounts.stay_unit)
+                       amounts.stated_rates, amounts.stay_unit,
+                       bool(hits("one_year")) and amounts.stay_days is not None)
 
 
 def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple[str, ...]], parties: set[str],

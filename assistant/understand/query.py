@@ -45,6 +45,7 @@ class Query:
     stay_days: float | None = None
     stay_months: float | None = None
     stay_unit: str | None = None                   # the unit the stay was written in ("years": "2 anos")
+    stay_in_one_year: bool = False                 # the stated days fall in one calendar year ("este ano")
     employer_resident_in_work_state: bool | None = None
     borne_by_pe: bool | None = None
     fiscal_year: int | None = None

@@ -192,3 +192,28 @@ def test_a_groups_holding_does_not_turn_a_sites_duration_into_a_holding_period()
                        "sociedade irmã que faz os acabamentos. Temos estabelecimento estável no Brasil?",
                        rules.known_treaties(), topic="permanent_establishment")
     assert query.stay_months == 11
+
+
+@pytest.mark.parametrize("question, one_year, status", [
+    ("Vivo en Valencia. Este año he pasado 200 días en Recife trabajando para mi empresa española. ¿Puede "
+     "Brasil gravar el sueldo?", True, "not_met"),
+    ("Vivo en Valencia y he pasado 200 días en Recife trabajando para mi empresa española, entre octubre y "
+     "mayo. ¿Puede Brasil gravar el sueldo?", False, "unknown"),
+])
+def test_days_said_to_fall_in_one_year_are_counted_in_it(question, one_year, status):
+    """BR-ES 15(2)(a) counts days "no ano civil": 200 days "este año" exceed it; 200 days that may straddle two
+    years may not, and the short stay is then not taken as met (it was, when the employer was foreign)."""
+    from assistant.apply_rules import run_rules
+    from assistant.understand import understand
+
+    query = understand(question, rules.known_treaties(), topic="employment")
+    assert query.treaty == "BR-ES" and query.stay_days == 200 and query.stay_in_one_year is one_year
+    run = run_rules(query, query.facts)
+    conditions = [c for r in run.rights for case in r.cases for c in case.conditions]
+    assert [c.status for c in conditions if c.code == "days_within_limit"] in ([status], [])
+    assert not any(c.code == "days_within_limit" and c.status == "met" for c in conditions)
+    if status == "not_met":
+        assert run.rights[0].outcome == "decided"
+        assert {r.role: r.right for r in run.rights[0].cases[0].rights}["source"] == "shared"
+    else:
+        assert run.rights[0].outcome == "alternatives"
