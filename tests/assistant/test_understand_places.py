@@ -164,3 +164,12 @@ def test_work_trips_and_the_employer_beside_a_group_company(text, residence, wor
 def test_sending_someone_named_with_a_title_names_the_work_state(text, work):
     query = q(text)
     assert query.work_state == work and query.residence_state != work
+
+
+@pytest.mark.parametrize("text, treaty", [
+    ("Sou doutoranda em Coimbra com bolsa da CAPES. Pago IRS sobre a bolsa?", "PT-BR"),
+    ("Tengo una beca de la FAPESP para un máster en Salamanca. ¿Tributa en España?", "BR-ES"),
+    ("Cobro una pensión de Clases Pasivas y vivo en Recife. ¿Quién la grava?", "BR-ES"),
+])
+def test_an_institution_names_its_country(text, treaty):
+    assert understand(text, rules.known_treaties()).treaty == treaty
