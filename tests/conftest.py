@@ -90,9 +90,12 @@ HEAVY_FIXTURES = {"real_assistant", "app_env", "running_app", "app_with_model"} 
 
 def pytest_collection_modifyitems(items) -> None:
     """`slow` on every test that loads a real model through a shared fixture, so `-m "not slow"` is quick; and
-    the slow tests first, so that the two workers finish together on the quick ones (run last, a model-server
-    test left one worker busy for minutes after the other had finished)."""
+    an order in which the two workers finish together: xdist's worksteal gives each worker one half of the list
+    and lets an idle one take from the other's end, so each half starts with half of the slow tests and ends
+    with quick ones (run last, the model-server tests kept one worker busy for minutes after the other)."""
     for item in items:
         if HEAVY_FIXTURES & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slow)
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)    # stable: file order kept within
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    quick = [item for item in items if item.get_closest_marker("slow") is None]
+    items[:] = slow[0::2] + quick[0::2] + slow[1::2] + quick[1::2]
