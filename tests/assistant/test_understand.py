@@ -277,6 +277,16 @@ def test_pe_flags():
     assert q("a empresa não tem estabelecimento estável no Brasil").facts.attributable_to_pe is False
 
 
+@pytest.mark.parametrize("text, attributable", [
+    ("Vamos abrir uma sucursal em Lisboa com loja e 5 funcionários. Os lucros da sucursal pagam IRC em Portugal?",
+     True),
+    ("Our company will open a branch in São Paulo. Can Brazil tax the profits of the branch?", True),
+    ("Exportamos vinho para o Brasil sem sucursal nem representante. O Brasil pode tributar os lucros?", False),
+])
+def test_a_branchs_own_profits_are_attributable_to_it(text, attributable):
+    assert q(text).facts.attributable_to_pe is attributable
+
+
 def test_free_zone_and_central_bank():
     assert q("A minha empresa está na Zona Franca da Madeira").facts.free_zone_regime is True
     assert q("beneficio da SUDENE").facts.free_zone_regime is True
