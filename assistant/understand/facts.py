@@ -144,6 +144,7 @@ class _Amounts:
     stay_days: float | None
     stay_months: float | None
     stay_unit: str | None                # the unit the stay was written in: "days" | "weeks" | "months" | "years"
+    days_in_one_year: bool = False       # the sentence of the day count says they fall in one year ("este año")
 
 
 # The longest stay any treaty's rule counts (students' 4 years in BR-ES 21(2)... with margin): a longer "stay"
@@ -181,6 +182,7 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
             rates.append(q.value)
 
     held = loan_term = days = months = unit = None
+    one_year = False
     for q in durations(folded, lang):
         i = token_at(tokens, q.start)
         if q.value == 183 and q.unit == "days" and i > 0 and tokens[i - 1].norm in _RULE_WORDS:
@@ -219,10 +221,11 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
             loan_term = round(in_months / 12, 2)
         elif kind == "stay" and q.unit == "days" and days is None:
             days = q.value
+            one_year = _nearest(hits("one_year"), i, bounds, 12) is not None
         elif kind == "stay" and q.unit != "days" and months is None:
             months, unit = round(in_months, 2), q.unit
     return _Amounts(holding_pct, tuple(rates), held, loan_term, days, months,
-                    "days" if days is not None and months is None else unit)
+                    "days" if days is not None and months is None else unit, one_year)
 
 
 _AGE_BEFORE = re.compile(r"\b(?:tenho|tengo|tinha|tenia|tiene|aos|a los|at|aged|age of|idade de|edad de|"
@@ -386,8 +389,7 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
     return StatedFacts(facts, stays, amounts.stay_days, amounts.stay_months, employer_in_work, borne, fiscal_year,
                        _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)), folded, lang),
                                    grammar.names("company")),
-                       amounts.stated_rates, amounts.stay_unit,
-                       bool(hits("one_year")) and amounts.stay_days is not None)
+                       amounts.stated_rates, amounts.stay_unit, amounts.days_in_one_year)
 
 
 def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple[str, ...]], parties: set[str],

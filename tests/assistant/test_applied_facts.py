@@ -217,3 +217,11 @@ def test_days_said_to_fall_in_one_year_are_counted_in_it(question, one_year, sta
         assert {r.role: r.right for r in run.rights[0].cases[0].rights}["source"] == "shared"
     else:
         assert run.rights[0].outcome == "alternatives"
+
+
+def test_this_year_counts_only_for_the_days_of_its_own_sentence():
+    from assistant.understand import understand
+
+    query = understand("Este año me jubilé en Valencia. Trabajé 200 días en Recife para mi empresa española entre "
+                       "octubre y mayo. ¿Puede Brasil gravar el sueldo?", rules.known_treaties(), topic="employment")
+    assert query.stay_days == 200 and query.stay_in_one_year is False
