@@ -61,8 +61,6 @@ def tax_outcome(run: RuleRun | None) -> TaxOutcome:
                 if state is None:
                     continue
                 kind = right.right
-                if kind == "capped" and right.cap is not None and right.cap.outcome == "exempt":
-                    kind = "exempt"
                 if kind in ("none", "exempt"):
                     may_not.add(state)
                 else:

@@ -320,8 +320,6 @@ def _cap(right: rules.StateRight, caps_shown: bool) -> tuple[Value, tuple[CardRa
         rates = () if caps_shown else (CardRate(float(cap.rate), cap.income, cap.source_state,
                                                 cap.residence_state, None, _ref(cap.citations)),)
         return say("rights.cap_rate", rate=Rate(cap.rate)), rates
-    if cap.outcome == "exempt":
-        return say("rights.cap_exempt"), ()
     return say("rights.cap_see_above"), ()
 
 

@@ -144,7 +144,7 @@ class _Amounts:
     stay_days: float | None
     stay_months: float | None
     stay_unit: str | None                # the unit the stay was written in: "days" | "weeks" | "months" | "years"
-    days_in_one_year: bool = False       # the sentence of the day count says they fall in one year ("este año")
+    stay_in_one_year: bool = False       # the day count's sentence says they fall in one year ("este año")
 
 
 # The longest stay any treaty's rule counts (students' 4 years in BR-ES 21(2)... with margin): a longer "stay"
@@ -389,7 +389,7 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
     return StatedFacts(facts, stays, amounts.stay_days, amounts.stay_months, employer_in_work, borne, fiscal_year,
                        _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)), folded, lang),
                                    grammar.names("company")),
-                       amounts.stated_rates, amounts.stay_unit, amounts.days_in_one_year)
+                       amounts.stated_rates, amounts.stay_unit, amounts.stay_in_one_year)
 
 
 def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple[str, ...]], parties: set[str],
