@@ -9,7 +9,9 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator
 
-WORDS = ("Em resumo, ", "consulte ", "o cartão ", "acima. ")
+# Two sentences: the app shows the model's text a checked sentence at a time, so the first one stays on screen
+# with the streaming cursor while the second is written (with one, the cursor could last a few milliseconds)
+WORDS = ("Em resumo, ", "consulte ", "o cartão acima. ", "Veja as fontes. ")
 
 
 def _handler(delay_s: float):
