@@ -9,9 +9,11 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Iterator
 
-# Two sentences: the app shows the model's text a checked sentence at a time, so the first one stays on screen
-# with the streaming cursor while the second is written (with one, the cursor could last a few milliseconds)
-WORDS = ("Em resumo, ", "consulte ", "o cartão acima. ", "Veja as fontes. ")
+# Two sentences, the second of three words: the app releases a sentence once the next one has begun
+# (assistant.llm.SentenceBuffer), so the first one is on screen with the streaming cursor for two word delays
+# while the second is written. (With a one-word second sentence the cursor lasted milliseconds, between
+# that word and the end of the stream, and a busy browser could miss it: CI run at 054ff2b.)
+WORDS = ("Em resumo, ", "consulte ", "o cartão acima. ", "Veja ", "as fontes ", "citadas. ")
 
 
 def _handler(delay_s: float):

@@ -21,8 +21,9 @@ QUESTIONS = ["Sou residente em Portugal e recebo dividendos de uma empresa brasi
              "Vivo em Lisboa e recebo uma pensão do INSS. Quem tributa?",
              "Moro em São Paulo e recebo royalties de uma editora portuguesa. Qual a retenção?",
              "Vivo no Porto e arrendo um apartamento em São Paulo. Quem tributa a renda?"]   # the fake writes pt
-WORD_DELAY_S = 2.0            # the fake model's pause before each word: the explanation streams for ~8 s, long
-                              # enough for a busy browser to draw it while it streams (at 0.5 s, one did not)
+WORD_DELAY_S = 2.0            # the fake model's pause before each word: the explanation streams for ~12 s and
+                              # its first sentence shows with the cursor for ~4 s, long enough for a busy browser
+                              # to draw it while it streams (at 0.5 s per word, one did not)
 ANSWERS_MS = 300_000
 # Records, in the page itself and on every change of the page (timers are throttled in background pages),
 # when the card (a rate) first appears, whether the streaming cursor showed, and when the explanation is
