@@ -99,8 +99,14 @@ def test_specs_describe_the_documented_packages():
 
 
 def test_real_models_in_the_cache_pass_a_full_checksum():
+    """Every model `make test` fetches, and an optional one (the draft model, `make models-draft`) when it has
+    been fetched: on a fresh machine it is not there (a clean-clone run at a3a4196 failed on it)."""
     models = load_settings().models_dir
-    for spec in load_specs().values():
+    specs = load_specs().values()
+    assert any(not spec.optional for spec in specs)
+    for spec in specs:
+        if spec.optional and not (models / spec.target).exists():
+            continue
         assert is_valid(spec, models, deep=True), spec.key
 
 
