@@ -51,6 +51,7 @@ from ingest.embedding_cache import query_embedder
 from ingest.index import read_chunks_file
 from ingest.ocr_reading import clean_passage
 from ingest.units import normalise_ws
+from rules.facts import Facts
 from rules.labels import state_name, topic_label
 
 # Below this cosine similarity, with no rule result and no keyword match, retrieval is too weak to ground an answer.
@@ -150,6 +151,9 @@ class Assistant:
             return
 
         t = time.perf_counter()
+        if in_scope:      # what kind of income the first question itself names wins
+            query = dataclasses.replace(query, facts=_own_kinds(query.facts, in_scope[0].question.text,
+                                                                 in_scope[0].topic))
         try:
             facts = merge_facts(query.facts, extra_facts)
         except rules.RulesInputError as exc:
@@ -259,10 +263,8 @@ class Assistant:
             text = context_of(question, part.question.text, asked_texts) if repeated else question
             q = dataclasses.replace(understand(text, rules.known_treaties(), topic=topic,
                                                read_residence=self.direction_reader.residence), treaty=treaty)
-            if repeated:      # what kind of income the question itself names wins ("E a do fundo de pensões?")
-                own = understand(part.question.text, rules.known_treaties(), topic=topic).facts
-                kinds = {k: getattr(own, k) for k in OWN_KINDS if getattr(own, k) is not None}
-                q = dataclasses.replace(q, facts=dataclasses.replace(q.facts, **kinds)) if kinds else q
+            if not alternative:   # what kind of income the question itself names wins ("E a do fundo de pensões?")
+                q = dataclasses.replace(q, facts=_own_kinds(q.facts, part.question.text, topic))
             out.append(_Part(None, q, run_rules(q, merge_facts(q.facts, extra_facts)), part, alternative))
         return out
 
@@ -503,6 +505,14 @@ OUT_OF_SCOPE_SURE = 0.5
 # pension, gain, royalty, job, beneficiary, a student's money, a loan.
 OWN_KINDS = ("pension_kind", "gain_kind", "royalty_kind", "employment_kind", "beneficiary_kind",
              "student_payment_origin", "loan_purpose")
+
+
+def _own_kinds(facts: Facts, asking: str, topic: str) -> Facts:
+    """The facts with the kinds of income the asking words themselves name ("o complemento do fundo de
+    pensões", "the company pension") over those the rest of the ticket names (an INSS pension beside it)."""
+    own = understand(asking, rules.known_treaties(), topic=topic).facts
+    kinds = {k: getattr(own, k) for k in OWN_KINDS if getattr(own, k) is not None}
+    return dataclasses.replace(facts, **kinds) if kinds else facts
 
 
 def _with_parts(query: Query, asked: list[PartTopic]) -> Query:

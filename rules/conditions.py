@@ -93,9 +93,12 @@ SPECS: dict[str, ConditionSpec] = {s.code: s for s in (
                   _holding_years_or_since_formed),
     ConditionSpec("teaching_visit_invited_or_exchange", ("invited_to_teach_or_research", "exchange_programme_visit"),
                   _either("invited_to_teach_or_research", "exchange_programme_visit")),
-    ConditionSpec("loan_min_years", ("loan_term_years",), _at_least("loan_term_years", "years")),
+    # interest on equity (juros sobre o capital próprio) is paid on shares, not on a loan: no loan term or purpose
+    ConditionSpec("loan_min_years", ("loan_term_years",),
+                  lambda f, p: False if f.interest_on_equity else _at_least("loan_term_years", "years")(f, p)),
     ConditionSpec("loan_purpose_equipment", ("loan_purpose",),
-                  lambda f, p: None if f.loan_purpose is None else f.loan_purpose == "equipment"),
+                  lambda f, p: False if f.interest_on_equity
+                  else None if f.loan_purpose is None else f.loan_purpose == "equipment"),
     ConditionSpec("royalty_copyright", ("royalty_kind",),
                   lambda f, p: None if f.royalty_kind is None
                   else f.royalty_kind in ("copyright", "copyright_film")),

@@ -282,6 +282,10 @@ _USD_RE = re.compile(rf"(?:(?:us\s?\$|usd)\s*{_AMOUNT}|{_AMOUNT.replace('num', '
                      rf"|\s+(?:in|no|en|ao|al)\s+(?:total|todo))?")
 
 
+_TOTAL_BEFORE = 24      # characters before an amount where "no total" / "in total" may stand
+_TOTAL_RE = re.compile(r"\b(?:no|in|en|em|al)\s+total\b")
+
+
 def usd_per_year(folded: str) -> float | None:
     """A yearly amount stated in US dollars ("2.000 dolares al ano", "US$ 250 per month" = 3000), or None when
     none, several, or no period is stated (the treaty limits are per calendar year). A total for the whole
@@ -289,6 +293,8 @@ def usd_per_year(folded: str) -> float | None:
     found = set()
     for m in _USD_RE.finditer(folded):
         per = (m.group("per") or "").split()
+        if not per and _TOTAL_RE.search(folded[max(0, m.start() - _TOTAL_BEFORE):m.start()]):
+            per = ["total"]                  # "no total uns 6.500 dolares", "in total about US$ 9,000"
         if not per:
             continue
         digits = re.sub(r"[.,\s]", "", m.group("num") or m.group("num2"))

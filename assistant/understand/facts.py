@@ -384,7 +384,7 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         if "artistes_sportsmen" in topic_list else None,
         fixed_base_in_source=_flag(hits, tokens, lang, "fixed_base", "fixed_base_false"),
     )
-    employer_in_work, borne = _employment(hits, tokens, lang, topic_list, roles, mentions, grammar, work_state,
+    employer_in_work, borne = _employment(hits, tokens, lang, topic_list, mentions, grammar, work_state,
                                           pe_words, attributable)
     return StatedFacts(facts, stays, amounts.stay_days, amounts.stay_months, employer_in_work, borne, fiscal_year,
                        _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)), folded, lang),
@@ -402,9 +402,24 @@ def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple
         pe_outside = bool(parties) and any(c not in parties for c in roles.get("pe", ()))
         third = True if (third_named or pe_outside) else None
     attributable = _flag(hits, tokens, lang, "attributable_pe", "attributable_pe_false")
+    if attributable is None:       # the way the business is done there: an agent with authority, or not a PE
+        attributable = _flag(hits, tokens, lang, "pe_agent")
+        if not attributable and hits("pe_no_pe_activity"):
+            attributable = False
     if third and attributable:
         attributable = None
     return attributable, third
+
+
+_NO_COMPANY_WINDOW = 6     # tokens before a company's country where a negation says it is not there
+
+
+def _clause_start(tokens: list[Token], i: int, window: int = _NO_COMPANY_WINDOW) -> int:
+    """The first of the `window` tokens before position i that are in i's clause (no punctuation between)."""
+    j = i
+    while j > 0 and i - j < window and tokens[j - 1].is_word:
+        j -= 1
+    return j
 
 
 def _client(m: Mention, g: Grammar) -> bool:
@@ -413,15 +428,17 @@ def _client(m: Mention, g: Grammar) -> bool:
 
 
 def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...],
-                roles: dict[str, tuple[str, ...]], mentions: list[Mention], g: Grammar, work_state: str | None,
+                mentions: list[Mention], g: Grammar, work_state: str | None,
                 pe_words: list[tuple[int, int]], attributable: bool | None) -> tuple[bool | None, bool | None]:
     """(employer resident in the work State, pay borne by a PE there) for the 183-day test. Without a word
     naming the employer, a salary question's one company with a country is the employer ("un sueldo de una
     sociedad brasileña", "pago pela minha universidade em Lisboa")."""
-    employer_states = roles.get("employer", ())
+    # a company said not to be in a country is not there ("a empresa não tem filial nem escritório no Brasil")
+    there = [m for m in mentions if not _negated(tokens, m.start, lang, m.start - _clause_start(tokens, m.start))]
+    employer_states = unique(m.code for m in there if m.role == "employer")
     if not employer_states and is_employment(topic_list):
         # a client the employee works at ("num cliente japonês") is not the employer
-        companies = unique(m.code for m in mentions if m.company and not _client(m, g))
+        companies = unique(m.code for m in there if m.company and not _client(m, g))
         employer_states = companies if len(companies) == 1 else ()
     employer_in_work: bool | None = None
     if hits("employer_local"):

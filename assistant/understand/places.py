@@ -30,6 +30,11 @@ _INHERITED_ROLES = {"residence", "home", "nationality", "abode", "work", "source
 _LINKS = {"no", "na", "nos", "nas", "em", "en", "in", "el", "la", "the", "o", "a"}
 _PLACE_LINKS = _LINKS | {"nos", "de", "do", "da", "del", "of"}
 # a title's full stop does not end the clause: "vamos enviar o Eng. Rui Pacheco para Nagoya"
+_IN_PREPS = {"em", "en", "in", "at", "na", "nas", "nos"}   # "no" is also Spanish "not"
+_DENIED_WITHIN = 3        # tokens before a nationality cue where a negation denies it
+# "solicitado la nacionalidad", "applied for citizenship": not (yet) a national
+_REQUESTED = {"solicitei", "solicitado", "solicitada", "solicite", "pedi", "pedido", "pediu", "requeri", "requerido",
+              "requerimento", "applied", "applying", "apply", "tramitando", "tramite", "processo", "proceso"}
 _TITLES = {"eng", "dr", "dra", "sr", "sra", "srs", "prof", "profa", "mr", "mrs", "ms", "lic", "arq"}
 _RIGHT_FILLERS = {"que", "me", "lhe", "nos", "le", "les", "a", "o", "um", "uma", "the", "which", "that", "who",
                   "also", "tambem", "ja", "entao", "vai", "vao", "va", "van", "will", "ira", "iran", "vem", "costuma",
@@ -102,6 +107,19 @@ class Grammar:
         return found
 
 
+def denied(tokens: list[Token], cue: int) -> bool:
+    """A nationality cue denied or only asked for: "não tenho nacionalidade", "sin nacionalidad", "applied for
+    citizenship"."""
+    words = cues().negation | _REQUESTED
+    for j in range(cue - 1, max(-1, cue - 1 - _DENIED_WITHIN), -1):
+        if not tokens[j].is_word:
+            return False                               # the clause before is another statement
+        nxt = tokens[j + 1].orig
+        if tokens[j].norm in words and not (tokens[j].norm == "no" and nxt[:1].isupper()):   # "no Brasil": in
+            return True
+    return False
+
+
 def _is_to_prep(tokens: list[Token], j: int, cat: str | None) -> bool:
     if cat == "to_preps":
         return True
@@ -159,6 +177,11 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             if skipped and role not in ("work", "move", "residence"):
                 break
             before = g.categories_before(s - 1, 3)
+            if role == "nationality" and denied(tokens, s):
+                return "not_nationality", prep, company, possessive   # "não tenho nacionalidade brasileira"
+            if role == "nationality" and not company and \
+                    any(t.norm in _IN_PREPS for t in tokens[s + 1:mentions[k].start]):
+                role = "residence"                   # "soy traductora en Madrid", "im a lawyer in curitiba"
             if role == "government":
                 if steps == 0 or (prep == "from" and steps <= 2):   # "Estado brasileiro", "Gobierno de Brasil"
                     return "government", prep, company, possessive
@@ -180,7 +203,8 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
                     not {"possessive", "role:nationality"} & set(g.categories_before(s - 1, 3)):
                 return "source", prep, True, possessive       # "pagos por uma empresa residente no Brasil": the payer
             elif role == "nationality" and company:
-                role = "residence"
+                # "sou contratada pela empresa brasileira": the company pays; "sou de uma empresa do Porto" too
+                role = "source" if prep == "from" else "residence"
             elif role == "work" and company:
                 role = "employer"
             elif role == "move":

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from assistant.lexicon import cues
 from assistant.lexicon.quantities import durations
 from assistant.lexicon.text import Token, token_at
-from assistant.understand.places import Mention, unique
+from assistant.understand.places import Mention, denied, unique
 
 
 @dataclass
@@ -59,6 +59,7 @@ def _distance(cue_start: int, cue_end: int, at: int) -> tuple[int, int]:
     return (at - cue_end + 1, 0) if at >= cue_end else (cue_start - at, 1)
 
 
+_SHARED_PLACE = ("home", "family", "vital")   # a home or family named just before a clause with its own cue
 _NEAR = 3      # tokens between a home word and the words that say it is let (or lived in)
 _IN_DAYS = {"days": 1.0, "weeks": 7.0, "months": 30.5, "years": 365.0}
 _HALF_YEAR_DAYS = 183
@@ -77,7 +78,8 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
     negation = cues().negation
     out = set()
     for h in (m for m in found if m.value == "home"):
-        near_let = any(0 <= m.start - h.end < _NEAR or 0 <= h.start - m.end < _NEAR for m in let)
+        near_let = any((0 <= m.start - h.end < _NEAR and _same_clause(tokens, h.end, m.start)) or
+                       (0 <= h.start - m.end < _NEAR and _same_clause(tokens, m.end, h.start)) for m in let)
         near_sold = any(0 <= m.start - h.end < _SOLD_AFTER or 0 <= h.start - m.end < _NEAR for m in sold)
         denied = any(t.norm in negation for t in tokens[max(0, h.start - _NEAR):h.start])
         lived_in = any(m.end <= h.start and _same_clause(tokens, m.end, h.start)
@@ -136,7 +138,8 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     nacionalidade japonesa"); "both" belongs to the nearest fact cue too. "aqui"/"lá"/"here" count as the
     country named last before them; in a sentence, a clause with a cue and no country speaks of the country
     named in the clause before, or else of the next clause that names only a country."""
-    found = cues().tiebreaker.find(tokens)
+    found = [m for m in cues().tiebreaker.find(tokens)
+             if not (m.value == "nationality" and denied(tokens, m.start))]    # "não tenho nacionalidade brasileira"
     let = _let_homes(found, tokens, mentions)
     named = sorted((m for m in mentions if not parties or m.code in parties), key=lambda m: m.start)
     named = sorted(named + _pointed(tokens, named), key=lambda m: m.start)
@@ -187,9 +190,10 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                 attached[i] = list(parties)
         if countries:
             previous = unique(c.code for c in countries)
-            if not facts and len(previous) == 1:
+            if len(previous) == 1:
                 for name in pending:            # "A minha vida (mulher, filhos, emprego) continua lá."
-                    by_fact[name].append(previous[0])
+                    if not facts or name in _SHARED_PLACE:   # "Mi casa (en propiedad), mi mujer … en Curitiba"
+                        by_fact[name].append(previous[0])
             pending = []
         for i, f in enumerate(facts):
             by_fact[f.value] += attached[i]

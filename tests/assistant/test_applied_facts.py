@@ -183,6 +183,19 @@ def test_a_client_the_employee_is_sent_to_is_not_the_employer():
     assert query.employer_resident_in_work_state is not True
 
 
+@pytest.mark.parametrize("text", [
+    "Vivo em Leiria e a minha empresa destaca-me 3 meses para Recife; a empresa não tem sucursal nem escritório no "
+    "Brasil. O Brasil tributa o meu salário?",
+    "Mi empresa de Bilbao me envía cuatro meses a Recife y no tiene ninguna filial en Brasil. ¿Tributa mi sueldo "
+    "allí?",
+])
+def test_a_company_said_not_to_be_in_the_work_state_is_not_an_employer_there(text):
+    from assistant.understand import understand
+
+    query = understand(text, rules.known_treaties(), topic="employment")
+    assert query.employer_resident_in_work_state is not True
+
+
 def test_a_groups_holding_does_not_turn_a_sites_duration_into_a_holding_period():
     """"os mesmos sócios detêm 100%" elsewhere in the ticket: a building site's "11 meses" is its duration."""
     from assistant.understand import understand

@@ -41,3 +41,15 @@ def test_two_questions_on_one_topic_each_get_the_answer_of_their_own_words(make_
     states = [{(r.state, r.right) for c in p.rule_results.rights[0].cases for r in c.rights} for p in asked]
     assert states[0] == {("BR", "exclusive"), ("PT", "none")}
     assert states[1] == {("PT", "exclusive"), ("BR", "none")}
+
+
+def test_the_pension_the_question_names_decides_over_another_named_before(make_assistant):
+    """One question, about the fund's pension; the Social Security pension is only mentioned before it: the
+    question's own words decide (PT-BR 18(1): a private pension, taxed only where its receiver lives)."""
+    answer = make_assistant().ask(
+        "Reformei-me em Lisboa e recebo a pensão da Segurança Social e ainda um complemento de um fundo de "
+        "pensões privado. Vivo agora em Salvador, no Brasil. O complemento do fundo de pensões pode ser "
+        "tributado em Portugal?")
+    part = answer.parts[0]
+    states = {(r.state, r.right) for c in part.rule_results.rights[0].cases for r in c.rights}
+    assert states == {("BR", "exclusive"), ("PT", "none")}

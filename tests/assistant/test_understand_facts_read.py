@@ -150,8 +150,18 @@ def test_where_the_pe_is(text, state):
      "employment_kind", "ship_aircraft"),
     ("Sou subtenente reformado da GNR e vivo em Natal, no Brasil. A minha pensão paga imposto onde?",
      "pension_kind", "government"),
+    ("Fui diplomata de carreira e vivo hoje em Vigo; a minha pensão é paga por Brasília. Quem tributa?",
+     "pension_kind", "government"),
+    ("Cobro una pensión pública portuguesa y vivo en Fortaleza. ¿Dónde tributa?", "pension_kind", "government"),
     ("Trabajo en Madrid para la Caixa Econômica Federal, que es estatal brasileña; soy brasileño. ¿Quién grava mi "
      "sueldo?", "government_business", True),
+    # how the business is done in the other State says whether there is a PE (art. 5)
+    ("A nossa fábrica de Braga tem em Curitiba um representante que assina contratos em nome da empresa todas as "
+     "semanas. O Brasil pode tributar os lucros?", "attributable_to_pe", True),
+    ("Our Lisbon design studio sells in Japan through an independent agent who works for several firms. Can Japan "
+     "tax our profit?", "attributable_to_pe", False),
+    ("Tenemos en Lisboa una oficina de representación que solo recoge información de mercado para la matriz de "
+     "Sevilla. ¿Hay establecimiento permanente?", "attributable_to_pe", False),
 ])
 def test_more_deciding_facts(text, name, value):
     assert read(text).get(name) == value

@@ -173,3 +173,31 @@ def test_sending_someone_named_with_a_title_names_the_work_state(text, work):
 ])
 def test_an_institution_names_its_country(text, treaty):
     assert understand(text, rules.known_treaties()).treaty == treaty
+
+
+@pytest.mark.parametrize("text, residence, source", [
+    # "sou/soy/I'm … in <city>" says where the person is, not a nationality
+    ("im a translator in recife, freelance. a company in Lisbon pays me every month, can portugal tax it?",
+     "BR", "PT"),
+    ("Soy diseñadora autónoma en Sevilla y facturo a una agencia de Curitiba. ¿Brasil puede retenerme?",
+     "ES", "BR"),
+    # the company that hires is the payer ("contratada pela empresa"), the one invoiced is the client
+    ("Vivo em Coimbra e sou contratado pela empresa brasileira como consultor. Podem reter IR?", "PT", "BR"),
+    ("I live in Madrid and invoice a company in Fortaleza for my translations. Can Brazil withhold?", "ES", "BR"),
+])
+def test_the_freelancer_is_where_they_work_from_and_the_client_pays(text, residence, source):
+    query = understand(text, rules.known_treaties())
+    assert (query.residence_state, query.source_state) == (residence, source)
+
+
+@pytest.mark.parametrize("text, nations", [
+    ("Sou brasileira e não tenho nacionalidade portuguesa; vivo em Faro e recebo pensão do Estado brasileiro.",
+     ("BR",)),
+    ("Soy español, sin nacionalidad brasileña, y vivo en Salvador con mi pensión de funcionario.", ("ES",)),
+    ("I'm Portuguese and have applied for Brazilian citizenship; I live in Recife on a civil service pension.",
+     ("PT",)),
+])
+def test_a_denied_or_requested_nationality_is_not_held(text, nations):
+    query = q(text)
+    assert query.tiebreaker is None or query.tiebreaker.nationality in (None, nations)
+    assert query.facts.national_of_residence_state is not True

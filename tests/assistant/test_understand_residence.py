@@ -147,3 +147,18 @@ def test_a_companys_city_is_not_a_home_of_the_person():
                        "portuguesa. Portugal pode tributar o meu salário?", TREATIES)
     assert query.topic == "employment"
     assert query.tiebreaker is None or tuple(query.tiebreaker.permanent_home_in or ()) in ((), ("BR",))
+
+
+@pytest.mark.parametrize("text, homes", [
+    # hotels and tourist flats where one stays for work are no permanent home
+    ("Paso unos 200 días al año en Oporto, siempre en apartamentos turísticos; mi piso en propiedad está en "
+     "Fortaleza. ¿Dónde soy residente?", ("BR",)),
+    ("I stay in Tokyo in a serviced apartment for my project; my own house is in Lisbon. Where am I resident?",
+     ("PT",)),
+    # a home named in a clause of its own, then the place with the family: the home is there too
+    ("Tenho nacionalidade portuguesa. A minha casa (comprada em 2015), a mulher e os filhos estão em Vitória. "
+     "De onde sou residente?", ("BR",)),
+])
+def test_a_place_to_stay_is_no_home_and_a_home_takes_the_place_named_after_it(text, homes):
+    query = understand(text, TREATIES, topic="residence")
+    assert query.tiebreaker is not None and query.tiebreaker.permanent_home_in == homes

@@ -140,6 +140,8 @@ def test_a_yearly_amount_in_dollars():
              "US$ 7.500 no total. A Espanha tributa?").facts.student_annual_usd == 7500
     assert q("I'm a Brazilian student doing a 4-month internship in Lisbon, paid 6,000 dollars in total by a "
              "Portuguese firm. Does Portugal tax it?").facts.student_annual_usd == 6000
+    assert q("Sou estudante de Lisboa num estágio de 6 meses em Campinas e vou ganhar no total cerca de 5.200 "
+             "dólares pagos pela empresa. O Brasil tributa?").facts.student_annual_usd == 5200
 
 
 def test_shares_whose_value_comes_from_real_estate():
