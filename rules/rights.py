@@ -99,6 +99,17 @@ def _state_rights(data: TreatyData, case: CaseSpec, residence: str, source: str,
     return out, notes
 
 
+def _same_as_met(chosen: list[tuple[CaseSpec, list[Condition]]]) -> list[tuple[CaseSpec, list[Condition]]]:
+    """The met case alone when it has conditions of its own and every undecided case before it gives the same
+    rights: which one applies then changes nothing (a student's job within PT-BR 21(2) is exempt whether or
+    not 21(1)'s money from abroad is also received). A fallback ("in all other cases") decides nothing."""
+    met = chosen[-1][0]
+    same = all(c.rights == met.rights and c.cap_from == met.cap_from and not c.redirect for c, _ in chosen[:-1])
+    if any(c.code != "otherwise" for c in met.when) and not met.redirect and same:
+        return chosen[-1:]
+    return chosen
+
+
 def _cases(data: TreatyData, income: str, residence: str, source: str, facts: Facts, assumptions: list[Condition],
            seen: tuple[str, ...] = ()) -> tuple[list[RightsCase], list[str]]:
     spec = data.rights[income]
@@ -115,6 +126,7 @@ def _cases(data: TreatyData, income: str, residence: str, source: str, facts: Fa
             continue
         chosen.append((case, conditions))
         if status == "met":
+            chosen = _same_as_met(chosen)
             break
     out: list[RightsCase] = []
     missing = [f for _, conds in chosen for c in conds if c.status == "unknown" for f in c.facts]
