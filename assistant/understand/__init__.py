@@ -22,7 +22,7 @@ from assistant.understand.query import Query, Reading
 from assistant.understand.rights_facts import inviting_state, read_rights_facts
 from assistant.understand.safety import MAX_QUESTION_CHARS, evasion, injection, mentions_mli, validate_question
 from assistant.understand.topics import is_employment, lexicon_topics, read_topics
-from assistant.understand.treaty import Direction, direction
+from assistant.understand.treaty import Direction, direction, treaty_in_words
 from rules.facts import INCOME_TYPES, TiebreakerFacts
 
 __all__ = ["DecideTopic", "LANGUAGES", "MAX_QUESTION_CHARS", "Query", "Reading", "detect_language", "understand",
@@ -119,7 +119,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         sources = ("work", "source", "property", *homes, "pe")   # a salary comes from where the work is done
     hits = Hits(tokens)         # the fact cues, found once for the treaty, the stated facts and the rights facts
     way = direction(folded, mentions, treaties, residence_states, role(*sources), lang, bool(topic_list),
-                    third_named=bool(hits("third_state")))
+                    third_named=bool(hits("third_state")), named_in_words=treaty_in_words(tokens, mentions, treaties))
     first = topic_list[0] if topic_list else None
     trained = False      # the trained reader decided the residence (in the treaty's sense: a student's home)
     if read_residence is not None and first != "residence" and (first or len(residence_states) < 2):

@@ -6,8 +6,8 @@ import re
 from dataclasses import dataclass, replace
 from typing import Mapping
 
-from assistant.lexicon import countries
-from assistant.lexicon.text import fold
+from assistant.lexicon import countries, cues
+from assistant.lexicon.text import Token, fold
 from assistant.understand.places import Mention, unique
 from assistant.understand.query import Reading
 
@@ -24,6 +24,24 @@ def _named_treaty(folded: str, treaties: Treaties) -> str | None:
     for tid in treaties:
         parts = [re.escape(p) for p in fold(tid).split("-")]
         if len(parts) > 1 and re.search(r"\b" + r"\s*[-–/]\s*".join(parts) + r"\b", folded):
+            return tid
+    return None
+
+
+_TREATY_WINDOW = 6      # tokens between a treaty word and the two countries it names
+_PAIR_GAP = 3           # tokens between the two countries ("Portugal–Japão", "entre Portugal e o Brasil")
+
+
+def treaty_in_words(tokens: list[Token], mentions: list[Mention], treaties: Treaties) -> str | None:
+    """The treaty a question names in words: a treaty word and, close to it, two countries a treaty joins
+    ("pela convenção Portugal–Japão", "the Brazil-Spain treaty", "el convenio entre España y Brasil")."""
+    pairs = _pairs(treaties)
+    words = [i for i, tok in enumerate(tokens) if tok.norm in cues().treaty_words]
+    for a, b in zip(mentions, mentions[1:]):
+        tid = pairs.get(frozenset((a.code, b.code)))
+        if tid is None or b.start - a.end > _PAIR_GAP:
+            continue
+        if any(a.start - _TREATY_WINDOW <= i < a.start or b.end <= i < b.end + _TREATY_WINDOW for i in words):
             return tid
     return None
 
@@ -96,11 +114,13 @@ def _two_treaties(known: str, is_residence: bool, tids: list[str], treaties: Tre
 
 
 def direction(folded: str, mentions: list[Mention], treaties: Treaties, residence_states: tuple[str, ...],
-              source_states: tuple[str, ...], language: str, has_topic: bool, third_named: bool) -> Direction:
+              source_states: tuple[str, ...], language: str, has_topic: bool, third_named: bool,
+              named_in_words: str | None = None) -> Direction:
     """has_topic: without a treaty subject, one named country is no reason to answer for its treaties;
-    third_named: the question says "third country" / "terceiro país"."""
+    third_named: the question says "third country" / "terceiro país"; named_in_words: the treaty the question
+    names by its countries (treaty_in_words)."""
     pairs = _pairs(treaties)
-    named = _named_treaty(folded, treaties)
+    named = _named_treaty(folded, treaties) or named_in_words
     roles = {m.code: m.role for m in mentions}
     # a branch in a country no treaty covers ("a sucursal nas Ilhas Cayman"), or any such country when the
     # question says "third country", is a third State: a fact of the question, not one of the treaty's pair

@@ -201,3 +201,17 @@ def test_a_denied_or_requested_nationality_is_not_held(text, nations):
     query = q(text)
     assert query.tiebreaker is None or query.tiebreaker.nationality in (None, nations)
     assert query.facts.national_of_residence_state is not True
+
+
+@pytest.mark.parametrize("text, treaty", [
+    # a treaty named by its two countries decides the pair, whatever other nationality the ticket mentions
+    ("Meu avô é brasileiro com cidadania portuguesa, trabalhou numa fábrica em Toyohashi e recebe a aposentadoria "
+     "japonesa (kosei nenkin). Desde 2023 mora em Coimbra. O Japão desconta imposto. Pela convenção Portugal–Japão, "
+     "essa aposentadoria pode ser tributada no Japão?", "PT-JP"),
+    ("Soy argentino, vivo en Valencia y cobro alquileres de un piso en Recife. ¿Qué dice el convenio entre España y "
+     "Brasil?", "BR-ES"),
+    ("I'm a US citizen in Lisbon with a Japanese company pension: under the Japan–Portugal tax treaty, who taxes "
+     "it?", "PT-JP"),
+])
+def test_a_treaty_named_by_its_countries_is_the_pair(text, treaty):
+    assert understand(text, rules.known_treaties()).treaty == treaty
