@@ -106,6 +106,11 @@ def _pension_kind(hits: Hits, g: Grammar, topic_list: tuple[str, ...]) -> str | 
 _ENTERPRISE_TOPICS = {"permanent_establishment", "business_profits", "branch_profits", "shipping"}
 
 
+# words after a bank that make it the one paying or withholding, not the one receiving
+_BANK_PAYS = {"retuvo", "retiene", "retienen", "reteve", "retem", "retinha", "withheld", "withholds",
+              "withholding", "deducted", "descontou", "desconta", "me", "nos", "lhe", "le", "les"}
+
+
 def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employment: bool,
                       topic_list: tuple[str, ...] = ()) -> str | None:
     if hits("individual"):
@@ -121,6 +126,8 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
         loan_from = any(0 <= m.start - end <= 3 for end in loan_ends)   # "empréstimo de um banco": the lender
         if m.start in not_bank or ("from_preps" in g.categories_before(m.start - 1, 2) and not (lends or loan_from)):
             continue                                   # a bank account, or interest "from a bank": the payer
+        if m.end < len(g.tokens) and (g.tokens[m.end].norm in _BANK_PAYS or g.right(m.end)[1] == "pay_verbs"):
+            continue                                   # "el banco retuvo un 15%", "the bank pays me": the payer
         return "financial_institution"
     if employment:
         return None                                    # "a minha empresa destacou-me": the employer, not a beneficiary
@@ -392,6 +399,16 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
                        amounts.stated_rates, amounts.stay_unit, amounts.stay_in_one_year)
 
 
+_OTHER = {"outra", "outro", "outras", "outros", "otra", "otro", "otras", "otros", "other", "mais", "mas", "more"}
+
+
+def _no_place(tokens: list[Token], start: int, lang: str) -> bool:
+    """A place of business denied ("no tenemos oficina"), not one besides another named ("no tiene otra
+    presencia en España" beside a building site: the site is the presence)."""
+    before = {t.norm for t in tokens[max(0, start - 3):start]}
+    return _negated(tokens, start, lang) and not before & _OTHER
+
+
 def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple[str, ...]], parties: set[str],
               pe_named: bool) -> tuple[bool | None, bool | None]:
     """(attributable to a PE in the source State, paid to a PE in a third State)."""
@@ -404,7 +421,8 @@ def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple
     attributable = _flag(hits, tokens, lang, "attributable_pe", "attributable_pe_false")
     if attributable is None:       # the way the business is done there: an agent with authority, or not a PE
         attributable = _flag(hits, tokens, lang, "pe_agent")
-        if not attributable and hits("pe_no_pe_activity"):
+        if not attributable and (hits("pe_no_pe_activity") or any(_no_place(tokens, m.start, lang)
+                                                                  for m in hits("pe_place"))):
             attributable = False
     if third and attributable:
         attributable = None

@@ -185,7 +185,9 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                 after = [c.code for c in countries if c.start > f.start]
                 if f.value == "management" and after:
                     attached[i] = [c for c in attached[i] if c in after]
-            for b in (m for m in here if m.value == "both" and parties):
+            # "both" before a management word counts people, not States ("los dos administradores")
+            for b in (m for m in here if m.value == "both" and parties and
+                      not any(f.start == m.end and f.value == "management" for f in here)):
                 i = min(range(len(facts)), key=lambda k: _distance(facts[k].start, facts[k].end, b.start))
                 attached[i] = list(parties)
         if countries:

@@ -162,6 +162,13 @@ def test_where_the_pe_is(text, state):
      "tax our profit?", "attributable_to_pe", False),
     ("Tenemos en Lisboa una oficina de representación que solo recoge información de mercado para la matriz de "
      "Sevilla. ¿Hay establecimiento permanente?", "attributable_to_pe", False),
+    # the bank that pays or withholds is not the one receiving
+    ("Vivo en Bilbao y tengo un depósito en Brasil; el banco retuvo un 15% de los intereses. ¿Es correcto?",
+     "beneficiary_kind", "individual"),
+    ("Exportamos cortiça de Santa Maria da Feira para Osaka; não temos escritório nem pessoal no Japão. O Japão pode "
+     "tributar o lucro?", "attributable_to_pe", False),
+    ("We make olive oil in Jaén and sell to shops in Recife; we have no office, warehouse or agent in Brazil. Can "
+     "Brazil tax the profit?", "attributable_to_pe", False),
 ])
 def test_more_deciding_facts(text, name, value):
     assert read(text).get(name) == value

@@ -162,3 +162,17 @@ def test_a_companys_city_is_not_a_home_of_the_person():
 def test_a_place_to_stay_is_no_home_and_a_home_takes_the_place_named_after_it(text, homes):
     query = understand(text, TREATIES, topic="residence")
     assert query.tiebreaker is not None and query.tiebreaker.permanent_home_in == homes
+
+
+@pytest.mark.parametrize("text, treaty, management", [
+    # a company's residence: where its directors decide, even when "the two" of them are named
+    ("Somos una SL de Zaragoza, pero los dos socios administradores viven en Fortaleza y todas las decisiones se "
+     "toman allí. ¿De qué país es residente la sociedad según el convenio?", "BR-ES", "BR"),
+    ("Our company was incorporated in Portugal (Lda) but the sole director lives in Osaka and runs everything from "
+     "there. Which country is it resident in under the treaty?", "PT-JP", "JP"),
+])
+def test_a_company_is_resident_where_it_is_managed(text, treaty, management):
+    query = understand(text, TREATIES, topic="residence")
+    assert query.treaty == treaty
+    assert query.tiebreaker is not None and query.tiebreaker.person == "company"
+    assert query.tiebreaker.effective_management_in == management
