@@ -463,6 +463,8 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
         employer_in_work = True
     elif employer_states and work_state:
         employer_in_work = employer_states[0] == work_state
+    elif work_state and hits("paid_from_home"):
+        employer_in_work = False                 # "continuo a receber o ordenado cá" while working abroad
     borne = None
     if "employment" in topic_list:
         for b in hits("borne"):

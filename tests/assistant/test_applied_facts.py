@@ -196,6 +196,23 @@ def test_a_company_said_not_to_be_in_the_work_state_is_not_an_employer_there(tex
     assert query.employer_resident_in_work_state is not True
 
 
+@pytest.mark.parametrize("text, employer_in_work_state", [
+    # the salary still paid at home during the stay: the employer is not of the work State
+    ("Somos uma metalúrgica de Águeda e vamos enviar o Eng. Hugo para Sendai durante quatro meses. Continua a "
+     "receber o ordenado pela nossa empresa, em Portugal. O Japão pode tributar o salário dele?", False),
+    ("Trabajo en una consultora de Sevilla que me desplaza cinco meses a Recife; sigo cobrando la nómina en "
+     "España. ¿Brasil puede gravar mi sueldo?", False),
+    # who hires names the employer
+    ("Portuguese resident working four months on a platform off Rio, employed by a Brazilian driller. Can "
+     "Brazil tax my pay?", True),
+])
+def test_who_pays_the_salary_during_a_stay_names_the_employers_state(text, employer_in_work_state):
+    from assistant.understand import understand
+
+    query = understand(text, rules.known_treaties(), topic="employment")
+    assert query.employer_resident_in_work_state is employer_in_work_state
+
+
 def test_a_groups_holding_does_not_turn_a_sites_duration_into_a_holding_period():
     """"os mesmos sócios detêm 100%" elsewhere in the ticket: a building site's "11 meses" is its duration."""
     from assistant.understand import understand
