@@ -124,6 +124,10 @@ def test_taxing_rights_sub_cases_are_read(text, field, value):
     ("Sou freelancer em Lisboa e faturo a um cliente de São Paulo; o Brasil pode tributar?", "independent_services"),
     ("Cobro senhas de presença de uma S.A. brasileira e vivo em Braga", "directors_fees"),
     ("Soy futbolista y juego una temporada en Brasil; vivo en Sevilla", "artistes_sportsmen"),
+    ("Nuestro club de Valencia ficha a un portero de Porto Alegre para dos partidos amistosos. ¿Quién grava lo que "
+     "le pagamos?", "artistes_sportsmen"),
+    ("A Lisbon club pays a Brazilian striker from Recife for a pre-season tournament. Can Portugal tax the fee?",
+     "artistes_sportsmen"),
     ("Our airline in Lisbon flies to Brazil; where are the profits from international traffic taxed?", "shipping"),
     ("A Receita fez um ajuste de preços de transferência à nossa filial brasileira", "associated_enterprises"),
 ])
