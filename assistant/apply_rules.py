@@ -15,7 +15,9 @@ from rules import (
     Figure,
     Message,
     NotCovered,
+    RightsCase,
     RulesInputError,
+    StateRight,
     TaxingRightsResult,
     TiebreakerResult,
     WithholdingResult,
@@ -251,10 +253,22 @@ def _with_management_state(result: TaxingRightsResult, query: Query) -> TaxingRi
     place = query.tiebreaker.effective_management_in if query.tiebreaker is not None else None
     if place not in (result.residence_state, result.source_state):
         return result
-    cases = [dataclasses.replace(case, rights=[dataclasses.replace(r, state=place)
-                                               if r.role == "effective_management" and r.state is None else r
-                                               for r in case.rights]) for case in result.cases]
+    cases = [_management_in(case, place, result) for case in result.cases]
     return dataclasses.replace(result, cases=cases)
+
+
+def _management_in(case: RightsCase, place: str, result: TaxingRightsResult) -> RightsCase:
+    """The management State's right given to its State; when that State is the residence, the two rights are
+    one: only the residence taxes ("uma companhia aérea com direção em Lisboa", the pilot living in Lisbon)."""
+    if not any(r.role == "effective_management" and r.state is None for r in case.rights):
+        return case
+    if place == result.residence_state:
+        return dataclasses.replace(case, relief=[], rights=[
+            StateRight(role="residence", state=place, right="exclusive"),
+            StateRight(role="source", state=result.source_state, right="none")])
+    return dataclasses.replace(case, rights=[dataclasses.replace(r, state=place)
+                                             if r.role == "effective_management" and r.state is None else r
+                                             for r in case.rights])
 
 
 def _with_origin(facts: Facts, query: Query, residence: str) -> Facts:

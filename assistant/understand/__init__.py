@@ -102,20 +102,22 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
             topic_list, method = (chosen, *(t for t in topic_list if t != chosen)), "exemplar"
     grammar = Grammar(tokens)
     mentions = find_mentions(text, tokens, lang)
-    assign_roles(mentions, grammar, is_employment(topic_list))
+    # the topic a reader decided is the subject, whatever income words stand beside it ("a software company")
+    employment = topic == "employment" or is_employment(topic_list)
+    assign_roles(mentions, grammar, employment)
     roles = roles_of(mentions)
 
     def role(*names: str) -> tuple[str, ...]:
         return unique(c for n in names for c in roles.get(n, ()))
 
-    residence_states = role("residence")
+    residence_states = role("residence") or role("base")    # "trabalho a partir de Aveiro": where one is
     # rent and gains come from where the property is; a job named beside them is context, not the source
     homes = ("home",) if {"immovable_property", "capital_gains"} & set(topic_list) else ()
     if not residence_states and not homes and len(role("home")) == 1:
         residence_states = role("home")          # "trabalho de casa, em Natal": one home, where one lives
     work = () if set(topic_list[:1]) & {"immovable_property", "capital_gains"} else ("work",)
     sources = ("source", *work, "property", *homes, "pe")
-    if work and is_employment(topic_list):
+    if work and employment:
         sources = ("work", "source", "property", *homes, "pe")   # a salary comes from where the work is done
     hits = Hits(tokens)         # the fact cues, found once for the treaty, the stated facts and the rights facts
     way = direction(folded, mentions, treaties, residence_states, role(*sources), lang, bool(topic_list),
@@ -126,8 +128,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         # a question of residence (two homes, no other subject) is the tie-breaker's to decide
         way, trained = _trained_direction(way, read_residence, text, tokens, mentions, treaties, first)
     parties = set(treaties.get(way.treaty, ())) if way.treaty else set()
-    work_state = (role("work") or (None,))[0]
-    if work_state is None and is_employment(topic_list):
+    work_state = (role("work") or role("base") or (None,))[0]
+    if work_state is None and employment:
         work_state = way.source
     stated = read_facts(tokens, hits, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
     host_state = inviting_state(topic_list, mentions, parties)

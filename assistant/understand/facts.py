@@ -126,7 +126,8 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
         loan_from = any(0 <= m.start - end <= 3 for end in loan_ends)   # "empréstimo de um banco": the lender
         if m.start in not_bank or ("from_preps" in g.categories_before(m.start - 1, 2) and not (lends or loan_from)):
             continue                                   # a bank account, or interest "from a bank": the payer
-        if m.end < len(g.tokens) and (g.tokens[m.end].norm in _BANK_PAYS or g.right(m.end)[1] == "pay_verbs"):
+        after = range(m.end, min(m.end + 2, len(g.tokens)))       # "o banco (português) reteve"
+        if any(g.tokens[i].norm in _BANK_PAYS or g.right(i)[1] == "pay_verbs" for i in after):
             continue                                   # "el banco retuvo un 15%", "the bank pays me": the payer
         return "financial_institution"
     if employment:
@@ -471,6 +472,8 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
             if any(0 <= start - b.end <= 6 for start, _ in pe_words):
                 borne = not _negated(tokens, b.start, lang)
                 break
+        if borne is None and hits("not_recharged"):
+            borne = False           # "a casa-mãe não nos debita o salário": the local branch bears nothing
         if borne is None and (attributable is False or any(_negated(tokens, start, lang) for start, _ in pe_words)):
             borne = False           # "no Portuguese branch", "sem abrir filial lá": no PE to bear the pay
     return employer_in_work, borne
@@ -490,7 +493,9 @@ def _tiebreaker(roles: dict[str, tuple[str, ...]], facts: Facts, clauses: Reside
         (clauses.management if company_named and not clauses.personal else ())
     if homes is None and not (abodes or nations or vital or management):
         return None
-    company = bool(management) or (facts.beneficiary_kind == "company" and not clauses.personal)
+    # a crew member's employer is managed somewhere; the person asking is still an individual
+    company = (bool(management) and facts.employment_kind != "ship_aircraft") or \
+        (facts.beneficiary_kind == "company" and not clauses.personal)
     return TiebreakerFacts(
         person="company" if company else "individual",
         permanent_home_in=homes,

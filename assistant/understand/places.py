@@ -1,4 +1,5 @@
-"""Countries named in a question and the role each plays (residence, source, work, home, ...).
+"""Countries named in a question and the role each plays (residence, source, work, home, ...; "base": the place
+the person works from, so both where they are and where the work is done).
 
 Country names, regions, cities and institutions come from assistant/lexicon/countries.yaml; the role
 comes from the cue words around each mention (assistant/lexicon/cues.yaml), read right to left.
@@ -120,6 +121,34 @@ def denied(tokens: list[Token], cue: int) -> bool:
     return False
 
 
+# "a partir de", "desde" after working words name the place the work is done from; English "from" only right
+# after them ("I work remotely from Lisbon", not "a company from Madrid")
+_BASE_WINDOW = 10
+_REMOTE = {"remotamente", "remoto", "remota", "remote", "remotely", "teletrabalho", "teletrabajo", "telework",
+           "teleworking", "online"}
+
+
+def _worked_from(g: Grammar, s: int) -> bool:
+    """Whether the from-preposition at s names the place worked from."""
+    tokens = g.tokens
+    word = tokens[s].norm
+    base = word == "desde" or (word in ("de", "do", "da") and s >= 2 and tokens[s - 1].norm == "partir"
+                               and tokens[s - 2].norm == "a")
+    if not base and word != "from":
+        return False
+    first = s - 2 if word in ("de", "do", "da") else s
+    window = 1 if word == "from" else _BASE_WINDOW
+    j = first - 1
+    while j >= 0 and first - j <= window and tokens[j].is_word:
+        start, cat = g.left(j)
+        if cat == "role:work" or tokens[j].norm in _REMOTE:
+            return True
+        if cat in ("pay_verbs", "receive_verbs", "income", "role:source"):
+            return False                             # "me pagan desde Brasil": the payer
+        j = start - 1
+    return False
+
+
 def _is_to_prep(tokens: list[Token], j: int, cat: str | None) -> bool:
     if cat == "to_preps":
         return True
@@ -211,6 +240,8 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
                 role = "former_residence" if prep == "from" else "residence"
             return role, prep, company, possessive
         elif cat == "from_preps":
+            if steps == 0 and _worked_from(g, s):
+                return "base", None, company, possessive    # "trabalho para eles a partir de Madrid"
             ls, lcat = g.left(s - 1) if s > 0 else (s, None)
             if prep is None and not company and lcat == "payer":         # "um cliente do Rio": who pays
                 return "source", "from", True, possessive

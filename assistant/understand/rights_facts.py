@@ -69,15 +69,13 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
             found["national_of_paying_state"] = source in nations
         if residence in parties and facts.national_of_residence_state is None:
             found["national_of_residence_state"] = residence in nations
-    work_state = next((c for c in roles.get("work", ()) if c in parties), None)    # named, not assumed
+    work_state = next((c for c in (*roles.get("work", ()), *roles.get("base", ())) if c in parties),
+                      None)                                                          # named, not assumed
     if "government_service" in topics and facts.services_in_residence_state is None and \
             hits("diplomatic_post") and source in parties and residence in parties and source != residence:
         # "chófer en la Embajada de Brasil", living in Madrid: a State's embassy or consulate is in the other
         # State, so the services are rendered where the person lives, whatever country the words name
         found["services_in_residence_state"] = True
-    elif "government_service" in topics and work_state in parties and residence in parties and \
-            facts.services_in_residence_state is None:
-        found["services_in_residence_state"] = work_state == residence
     elif "government_service" in topics and facts.services_in_residence_state is None and \
             hits("remote_work"):
         # "teletrabajo para el Gobierno brasileño" from Madrid: the services are rendered where the person
@@ -85,6 +83,9 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         found["services_in_residence_state"] = True
         if facts.resident_not_solely_for_services is None:
             found["resident_not_solely_for_services"] = True
+    elif "government_service" in topics and work_state in parties and residence in parties and \
+            facts.services_in_residence_state is None:
+        found["services_in_residence_state"] = work_state == residence
     if "government_service" in topics and facts.resident_not_solely_for_services is None and \
             hits("resident_before_service"):
         found["resident_not_solely_for_services"] = True      # "vine por mi cuenta", "ya vivía aquí"
@@ -118,7 +119,8 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         found["pension_kind"] = "private"          # paid by a company (a former employer): art. 18(1)
     if "students" in topics and facts.student_payment_origin is None:
         found["student_payment_origin"] = _student_origin(visited, roles, payers, parties)
-    if facts.gain_kind == "shares" and hits("value_from") and hits("gain_kind:immovable"):
+    if facts.gain_kind in ("shares", "immovable") and hits("value_from") and hits("gain_kind:immovable") and \
+            hits("gain_kind:shares"):
         found["gain_kind"] = "shares_immovable"     # "ações de uma sociedade cujo valor vem de imóveis"
     yearly = usd_per_year(folded)                  # the treaties' limits are US$ per calendar year
     if "pensions" in topics and facts.pension_annual_usd is None:

@@ -81,7 +81,7 @@ def _readings(named: str, candidates: list[str], treaties: Treaties, role: str |
     for tid in candidates:
         parties = tuple(dict.fromkeys(treaties[tid]))
         other = parties[1 - parties.index(named)]
-        if role == "residence":
+        if role in ("residence", "base"):
             out.append(Reading(tid, named, other, other, "source"))
         elif role in SOURCE_ROLES:
             out.append(Reading(tid, other, named, other, "residence"))
@@ -153,7 +153,7 @@ def direction(folded: str, mentions: list[Mention], treaties: Treaties, residenc
                                      treaties, language)       # "a holding em Portugal ou em Espanha"
         elif candidates:
             treaty = min(candidates)[1]
-        elif len(covered) == 1 and not any(roles.get(c) in (None, "residence", *SOURCE_ROLES)
+        elif len(covered) == 1 and not any(roles.get(c) in (None, "residence", "base", *SOURCE_ROLES)
                                            for c in codes if c != covered[0]):
             only = covered[0]                          # other countries only as nationality, home, ...
             with_it = [tid for pair, tid in pairs.items() if only in pair]

@@ -147,6 +147,11 @@ def test_a_named_branch_leaves_who_bears_the_pay_open(question):
     "office. Salary paid in Brazil, no Portuguese branch. Is it taxed in Portugal?",
     "Moro em Curitiba e a minha empresa brasileira, sem filial em Portugal, manda-me 100 dias para o Porto. "
     "Portugal tributa o salário?",
+    # the branch exists, but the employer at home does not pass the salary on to it
+    "Vivo em Osaka; a casa-mãe japonesa manda-me 80 dias à nossa filial de Lisboa e não lhe debita o meu salário. "
+    "Portugal tributa?",
+    "Vivo en Valencia y mi empresa española me manda 90 días a su sucursal de Recife; el sueldo no se repercute a la "
+    "sucursal. ¿Tributa en Brasil?",
 ])
 def test_a_branch_denied_is_no_pe_bearing_the_pay(question):
     from assistant.apply_rules import run_rules
@@ -170,6 +175,23 @@ def test_crew_pay_names_the_state_of_effective_management_and_no_183_day_conditi
     case = run.rights[0].cases[0]
     assert {r.role: r.state for r in case.rights} == {"effective_management": "PT", "residence": "BR"}
     assert [c.code for c in case.conditions] == ["employment_ship_aircraft"]
+
+
+@pytest.mark.parametrize("question, residence", [
+    ("Sou piloto e vivo em Cascais; voo para uma companhia aérea portuguesa com sede e direção em Lisboa, em rotas "
+     "para o Brasil. O Brasil pode tributar o meu salário?", "PT"),
+    ("Soy marinero, vivo en Vigo y trabajo en un buque de una naviera española con dirección en Bilbao que hace "
+     "viajes a Santos. ¿Brasil puede gravar mi sueldo?", "ES"),
+])
+def test_crew_of_an_enterprise_managed_where_they_live_is_taxed_only_there(question, residence):
+    from assistant.apply_rules import run_rules
+    from assistant.understand import understand
+
+    query = understand(question, rules.known_treaties(), topic="employment")
+    assert query.tiebreaker is not None and query.tiebreaker.person == "individual"
+    case = run_rules(query, query.facts).rights[0].cases[0]
+    assert {(r.role, r.state, r.right) for r in case.rights} >= {("residence", residence, "exclusive")}
+    assert not case.relief
 
 
 def test_a_client_the_employee_is_sent_to_is_not_the_employer():

@@ -165,6 +165,8 @@ def test_where_the_pe_is(text, state):
     # the bank that pays or withholds is not the one receiving
     ("Vivo en Bilbao y tengo un depósito en Brasil; el banco retuvo un 15% de los intereses. ¿Es correcto?",
      "beneficiary_kind", "individual"),
+    ("Tenho ações de uma empresa de Lisboa e o banco português reteve 25% dos dividendos. Qual o limite?",
+     "beneficiary_kind", None),
     ("Exportamos cortiça de Santa Maria da Feira para Osaka; não temos escritório nem pessoal no Japão. O Japão pode "
      "tributar o lucro?", "attributable_to_pe", False),
     ("We make olive oil in Jaén and sell to shops in Recife; we have no office, warehouse or agent in Brazil. Can "

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 import rules
+from assistant.lexicon.text import tokenize
 from assistant.understand import Query, understand
+from assistant.understand.places import Grammar, assign_roles, find_mentions
 
 TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"), "MLI": ()}
 
@@ -215,3 +217,23 @@ def test_a_denied_or_requested_nationality_is_not_held(text, nations):
 ])
 def test_a_treaty_named_by_its_countries_is_the_pair(text, treaty):
     assert understand(text, rules.known_treaties()).treaty == treaty
+
+
+@pytest.mark.parametrize("text, work", [
+    # "a partir de", "desde", "(remotely) from" after working words: the place the work is done from
+    ("Presto trabalho para uma empresa de Campinas a partir de Aveiro, onde vivo. O Brasil pode tributar?", "PT"),
+    ("Trabajo en remoto desde Bilbao para un banco de Curitiba. ¿Brasil puede gravar mi sueldo?", "ES"),
+    ("I'm working remotely from Kyoto for a software company in Porto. Who taxes my pay?", "JP"),
+])
+def test_the_place_worked_from_is_the_work_state(text, work):
+    query = understand(text, rules.known_treaties(), topic="employment")
+    assert query.work_state == work
+    assert query.facts.services_in_residence_state is not False
+
+
+def test_a_salary_paid_from_a_country_is_not_work_there():
+    text = "Vivo em Braga e a empresa paga-me o salário desde São Paulo. Quem tributa?"
+    tokens = tokenize(text)
+    mentions = find_mentions(text, tokens, "pt")
+    assign_roles(mentions, Grammar(tokens), employment=True)
+    assert [(m.code, m.role) for m in mentions] == [("PT", "residence"), ("BR", "source")]

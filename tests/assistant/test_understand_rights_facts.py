@@ -144,6 +144,16 @@ def test_a_yearly_amount_in_dollars():
              "dólares pagos pela empresa. O Brasil tributa?").facts.student_annual_usd == 5200
 
 
+@pytest.mark.parametrize("text", [
+    "I live in Kobe and hold 25% of a Portuguese Lda whose main asset is an office building in Porto. Who taxes "
+    "the gain if I sell my quota?",
+    "Vivo en Osaka y vendo mis participaciones de una sociedad portuguesa; el edificio de Faro es casi todo el "
+    "patrimonio, el 85% del valor de la sociedad. ¿Quién grava la ganancia?",
+])
+def test_a_company_whose_main_asset_is_a_building(text):
+    assert q(text).facts.gain_kind == "shares_immovable"
+
+
 def test_shares_whose_value_comes_from_real_estate():
     r = q("Vivo em Osaka e vendi quotas de uma empresa portuguesa cujo valor resulta sobretudo de terrenos no Algarve.")
     assert r.facts.gain_kind == "shares_immovable"
@@ -203,6 +213,9 @@ def test_a_fee_paid_by_private_people_falls_on_no_company():
 @pytest.mark.parametrize("text", [
     "Sou português, vivo em Brasília e trabalho como motorista na Embaixada de Portugal. Quem tributa o salário?",
     "Soy uruguaya, vivo en Valencia y trabajo de secretaria en el Consulado de Brasil. ¿Dónde tributa mi sueldo?",
+    # a State's cultural institute abroad, like its consulate
+    "Soy brasileño y vivo en Recife; trabajo como administrativo en el Instituto Cervantes de Recife, pagado por "
+    "el Estado español. ¿Brasil puede gravar mi sueldo?",
 ])
 def test_an_embassy_or_consulate_of_the_paying_state_is_in_the_other_state(text):
     facts = understand(text, TREATIES, topic="government_service").facts
