@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import rules
 from assistant.lexicon import cues, topics
 from assistant.lexicon.text import tokenize
+from assistant.understand.facts import Hits
 from assistant.understand.language import detect_language
 from assistant.understand.places import find_mentions
 from assistant.understand.sentences import Span, asking
@@ -88,9 +89,12 @@ def _side_word(span: Span) -> str | None:
 
 
 def _same_part(part: PartTopic, span: Span, topic: str) -> bool:
-    """A sentence on the part's topic adds to it; two side questions are two parts when they ask about
-    different things (VAT, then a form), each with its own note."""
-    return part.topic == topic and (topic != OUT_OF_SCOPE or _side_word(part.question) == _side_word(span))
+    """A sentence on the part's topic adds to it; two side questions are one part only when they name the
+    same side matter (VAT twice); else each is its own part with its own note ("Preciso de CPF?")."""
+    if part.topic != topic:
+        return False
+    word = _side_word(span)
+    return topic != OUT_OF_SCOPE or (word is not None and _side_word(part.question) == word)
 
 
 # Pay has special articles beside art. 15 (PT-BR 15(1): "Com ressalva do disposto nos artigos 16.º, 18.º e
@@ -110,6 +114,26 @@ def _special_pay(span: Span, scores: TopicScores) -> TopicScores:
     special = named.pop()
     rest = tuple((t, p) for t, p in scores.ranked[1:] if t != special)
     return TopicScores(((special, scores.confidence), *rest))
+
+
+def _profit_not_pay(span: Span, scores: TopicScores, text: str) -> TopicScores:
+    """A question about an enterprise's profit ("can Brazil tax the profit from the bridge?") is not one of
+    employment, whatever the crews and months around it: the enterprise topic read next takes its place, else
+    the PE's when the ticket names a site or a PE, else business profits."""
+    if scores.topic != "employment":
+        return scores
+    hits = Hits(tokenize(span.text))
+    if not hits("enterprise_profit") or hits("wage_words"):
+        return scores
+    enterprise = next((t for t, _ in scores.ranked[1:] if t in _ENTERPRISE), None)
+    if enterprise is None:
+        named = {m.value for m in topics().index.find(tokenize(text))}
+        enterprise = "permanent_establishment" if "permanent_establishment" in named else "business_profits"
+    rest = tuple((t, p) for t, p in scores.ranked[1:] if t != enterprise)
+    return TopicScores(((enterprise, scores.confidence), *rest))
+
+
+_ENTERPRISE = ("permanent_establishment", "business_profits")
 
 
 def _other_treaty(span: Span, language: str) -> bool:
@@ -133,7 +157,7 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
         other = _other_treaty(span, language)
         if other:
             scores = TopicScores(((OUT_OF_SCOPE, max(scores.confidence, SAME_TOPIC_KEPT)),))
-        scores = _special_pay(span, scores)
+        scores = _profit_not_pay(span, _special_pay(span, scores), text)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
             continue

@@ -14,7 +14,9 @@ from assistant.lexicon.text import tokenize
 
 # A sentence ends at ? ! ; or a line break, or at a full stop followed by a space and a capital or an
 # opening mark (never inside "art. 10", "Lda. em", "10.5" or "U.S.").
-_END = re.compile(r"[?!]+|;|\n+|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$")
+_END = re.compile(r"[?!]+|;|\n+|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|:(?=\s*\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]\s)")
+# An item of a list of questions: "(i) qual a taxa…;", "b) se…", "2. Como…", "- what…".
+_ITEM = re.compile(r"^(?:\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]|[-•*–])\s+", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -52,8 +54,34 @@ def _requests(span: Span) -> bool:
     return not span.text.endswith(":") and bool(asking_words().requests.find(tokenize(span.text)))
 
 
+def _opens_question(item: str) -> bool:
+    words = [t for t in tokenize(_ITEM.sub("", item)) if t.is_word]
+    found = asking_words().interrogatives.find(words[:4])
+    return bool(found) and found[0].start == 0
+
+
+def _listed_questions(spans: list[Span]) -> set[int]:
+    """Items of a list a request introduces ("Agradecíamos que nos indicassem: (i) qual a taxa…; (ii) se…"):
+    each asks, question mark or not, when the introduction requests or an item opens with an interrogative."""
+    out: set[int] = set()
+    for k, intro in enumerate(spans):
+        if not intro.text.endswith(":"):
+            continue
+        items = []
+        for j in range(k + 1, len(spans)):
+            if not _ITEM.match(spans[j].text):
+                break
+            items.append(j)
+        requested = bool(asking_words().requests.find(tokenize(intro.text)))
+        if items and (requested or any(_opens_question(spans[j].text) for j in items)):
+            out.update(items)
+    return out
+
+
 def asking(text: str) -> list[Span]:
-    """The sentences that ask, in order: a question mark or a request phrase; the last sentence when none."""
+    """The sentences that ask, in order: a question mark, a request phrase, or an item of a list of questions;
+    the last sentence when none."""
     spans = sentences(text)
-    asked = [s for s in spans if s.asks or _requests(s)]
+    listed = _listed_questions(spans)
+    asked = [s for k, s in enumerate(spans) if s.asks or _requests(s) or k in listed]
     return asked or spans[-1:] or [Span(0, len(text), text)]

@@ -7,8 +7,6 @@ import pytest
 import rules
 from rules.labels import unit_label
 
-MISREAD = "the trained topic reader reads this building-site question as employment"
-
 
 def _site_months(treaty: str) -> int:
     fig = next(f for f in rules.figures(treaty, "permanent_establishment") if f.id.endswith(".pe.construction-site"))
@@ -22,8 +20,8 @@ def _site_months(treaty: str) -> int:
     # strict so that the marker must go when the reader gets it right (its Spanish twin is now read right).
     ("Nuestra constructora española tiene una obra en Brasil de 8 meses. ¿Quién grava el beneficio?",
      "BR-ES", "es", 8, True, None),
-    pytest.param("Our Portuguese company has a building site in Brazil lasting 6 months. Who taxes the profit?",
-                 "PT-BR", "en", 6, False, "Portugal", marks=pytest.mark.xfail(strict=True, reason=MISREAD)),
+    ("Our Portuguese company has a building site in Brazil lasting 6 months. Who taxes the profit?",
+     "PT-BR", "en", 6, False, "Portugal"),
     ("Nossa construtora paulista vai tocar uma obra em Portugal por 10 meses. Há estabelecimento estável?",
      "PT-BR", "pt", 10, True, None),
 ])

@@ -199,3 +199,35 @@ def test_a_question_about_a_treaty_outside_the_corpus_is_out_of_scope(question, 
     parts = read_parts(text, model)
     assert [p.topic for p in parts] == ["out_of_scope" if out else "pensions"]
     assert (out_of_scope_code(text, parts[0]) == "other_treaty") is out
+
+
+@pytest.mark.parametrize("text, ranked, topic", [
+    # a profit question read as employment (crews, months on site) is the enterprise's: the next enterprise reading
+    ("A nossa construtora vai ter uma obra de 7 meses em Santos. O Brasil pode tributar o lucro?",
+     (("employment", 0.6), ("business_profits", 0.2)), "business_profits"),
+    # none read: the PE's, when the ticket names a site
+    ("Nuestra empresa monta una planta en Recife durante 8 meses, una obra grande. ¿Brasil grava los beneficios?",
+     (("employment", 0.7), ("pensions", 0.1)), "permanent_establishment"),
+    # a salary question stays employment, profit words or not
+    ("A obra dura 7 meses em Santos. O Brasil tributa o salário que a empresa me paga com os lucros?",
+     (("employment", 0.7), ("business_profits", 0.2)), "employment"),
+])
+def test_a_profit_question_is_not_one_of_employment(text, ranked, topic):
+    asked = asking(text)[-1].text
+    parts = read_parts(text, ScriptedTopics({asked: ranked}))
+    assert [p.topic for p in parts] == [topic]
+
+
+@pytest.mark.parametrize("text, asked", [
+    # a request introduces a list of questions without question marks: each item asks
+    ("A nossa SGPS detém 30% de uma Ltda. de Goiânia. Agradecemos que nos indiquem: (i) a taxa máxima sobre os "
+     "dividendos; (ii) se há dedução em Portugal.",
+     ["(i) a taxa máxima sobre os dividendos;", "(ii) se há dedução em Portugal."]),
+    ("Tenemos dos dudas:\na) cuál es la retención sobre los intereses\nb) cómo se elimina la doble imposición",
+     ["a) cuál es la retención sobre los intereses", "b) cómo se elimina la doble imposición"]),
+    # a list of facts is not a list of questions
+    ("Dados do caso:\n- comprei em 2019\n- vendi em 2024 por 300 mil.\nQuem tributa a mais-valia?",
+     ["Quem tributa a mais-valia?"]),
+])
+def test_items_of_a_list_of_questions_each_ask(text, asked):
+    assert [s.text for s in asking(text)] == asked

@@ -48,6 +48,16 @@ def test_fees_paid_by_a_company_resident_in_the_other_state():
     assert r.topic == "independent_services" and r.facts.paid_by_source_resident is True
 
 
+@pytest.mark.parametrize("text, source", [
+    ("Sou psicóloga em Curitiba e atendo por vídeo pacientes em Lisboa, que me pagam por transferência. "
+     "Portugal pode tributar?", "PT"),
+    ("Soy traductora autónoma en Málaga y trabajo para una editorial de Fortaleza. ¿Brasil puede retener?", "BR"),
+])
+def test_patients_and_publishers_are_the_payers(text, source):
+    r = understand(text, TREATIES, topic="independent_services")
+    assert r.source_state == source and r.facts.paid_by_source_resident is True
+
+
 def test_a_foreign_company_after_and_is_the_payer_not_a_second_home():
     r = q("I'm a freelance architect living in Madrid and a Brazilian firm pays my design fees.")
     assert r.residence_states == ("ES",) and r.source_state == "BR"
