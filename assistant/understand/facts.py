@@ -291,6 +291,10 @@ def _direct(stated: bool | None, holding_pct: float | None) -> bool | None:
     return stated
 
 
+# "comprámos 30% de uma empresa de Curitiba em março de 2024": the purchase's object sits between verb and date
+_SINCE_WITHIN = 10
+
+
 def _dates(hits: Hits, folded: str, tokens: list[Token], fiscal_year: int | None, months: bool):
     """Stay ranges, and the holding's start and the payment date; `months`: a month alone counts (a question
     where a holding's length decides: "vivo aqui desde março de 2019" is no holding)."""
@@ -304,7 +308,7 @@ def _dates(hits: Hits, folded: str, tokens: list[Token], fiscal_year: int | None
             continue
         i = token_at(tokens, d.start)
         bounds = _sentence_bounds(tokens, i)
-        ds = _nearest([m for m in since_cues if m.end <= i], i, bounds, 6)
+        ds = _nearest([m for m in since_cues if m.end <= i], i, bounds, _SINCE_WITHIN)
         dp = _nearest([m for m in pay_cues if m.end <= i], i, bounds, 6)
         # a month alone ("desde março de 2020", "paid in June 2025"): held from its last day, paid on its first,
         # so the holding read is never longer than the one stated
@@ -407,7 +411,26 @@ def _no_place(tokens: list[Token], start: int, lang: str) -> bool:
     """A place of business denied ("no tenemos oficina"), not one besides another named ("no tiene otra
     presencia en España" beside a building site: the site is the presence)."""
     before = {t.norm for t in tokens[max(0, start - 3):start]}
-    return _negated(tokens, start, lang) and not before & _OTHER
+    # the negation just before ("no office, warehouse or agent") or earlier in the clause ("sin que la empresa
+    # tenga oficina allí")
+    negated = _negated(tokens, start, lang) or _negated(tokens, start, lang, start - _clause_start(tokens, start))
+    return negated and not before & _OTHER
+
+
+_CONTRACT_AFTER = 4     # tokens from a signing verb to the contracts it signs
+
+
+def _agent_concludes(hits: Hits, tokens: list[Token], lang: str) -> bool | None:
+    """A signing verb, the contracts it signs and the authority it signs them with, in one sentence: an agent
+    who concludes contracts for the enterprise (art. 5: a dependent agent is a PE). None when not said."""
+    for verb in hits("sign_verbs"):
+        if _negated(tokens, verb.start, lang):
+            continue
+        signs = any(0 <= c.start - verb.end <= _CONTRACT_AFTER for c in hits("contract_words"))
+        start, end = _sentence_bounds(tokens, verb.start)
+        if signs and any(start <= a.start < end for a in hits("agent_authority")):
+            return True
+    return None
 
 
 def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple[str, ...]], parties: set[str],
@@ -422,6 +445,8 @@ def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple
     attributable = _flag(hits, tokens, lang, "attributable_pe", "attributable_pe_false")
     if attributable is None:       # the way the business is done there: an agent with authority, or not a PE
         attributable = _flag(hits, tokens, lang, "pe_agent")
+        if attributable is None:
+            attributable = _agent_concludes(hits, tokens, lang)
         if not attributable and (hits("pe_no_pe_activity") or any(_no_place(tokens, m.start, lang)
                                                                   for m in hits("pe_place"))):
             attributable = False

@@ -162,6 +162,16 @@ def test_where_the_pe_is(text, state):
      "tax our profit?", "attributable_to_pe", False),
     ("Tenemos en Lisboa una oficina de representación que solo recoge información de mercado para la matriz de "
      "Sevilla. ¿Hay establecimiento permanente?", "attributable_to_pe", False),
+    # the verb, the contracts and the authority, in any order of words
+    ("Our sales manager travels to Recife and signs the distribution contracts there in the company's name. Can "
+     "Brazil tax our profit?", "attributable_to_pe", True),
+    ("Nuestro delegado en Oporto firma los pedidos con poder notarial de la empresa. ¿Puede Portugal gravar el "
+     "beneficio?", "attributable_to_pe", True),
+    # the local subsidiary or branch pays the salary: it bears it; a place denied anywhere in the clause
+    ("Vamos destacar um técnico de Aveiro 5 meses para Goiânia; o salário é pago pela nossa filial brasileira. "
+     "O Brasil tributa?", "borne_by_pe", True),
+    ("Nuestra empresa de Zaragoza vende maquinaria en Brasil sin que la empresa tenga oficina allí. ¿Puede Brasil "
+     "gravar el beneficio?", "attributable_to_pe", False),
     # the bank that pays or withholds is not the one receiving
     ("Vivo en Bilbao y tengo un depósito en Brasil; el banco retuvo un 15% de los intereses. ¿Es correcto?",
      "beneficiary_kind", "individual"),

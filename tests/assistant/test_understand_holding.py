@@ -47,6 +47,11 @@ def test_company_as_holder_and_ten_percent():
      "Qual a taxa?", date(2022, 5, 31), date(2024, 4, 1)),
     ("Poseemos el 60% de una sociedad de Recife desde febrero de 2019; el dividendo se pagará en julio de 2023. "
      "¿Qué retención?", date(2019, 2, 28), date(2023, 7, 1)),
+    # the purchase verb with its object before the date; the payment read from "recebe"
+    ("A nossa SGPS comprou 30% de uma empresa de Curitiba em março de 2024 e recebe dividendos em dezembro de "
+     "2025. Qual a taxa?", date(2024, 3, 31), date(2025, 12, 1)),
+    ("Compramos el 40% de una sociedad de Fortaleza en junio de 2023 y recibimos el dividendo en mayo de 2025. "
+     "¿Qué retención?", date(2023, 6, 30), date(2025, 5, 1)),
 ])
 def test_a_month_and_year_start_the_holding_and_date_the_payment(text, since, paid):
     """The month's last day starts the holding and the payment month's first day ends it: never longer than
