@@ -217,8 +217,26 @@ _DATE_PATTERNS = (
 )
 
 
-def dates(folded: str) -> list[DateMention]:
-    """Dates and months, non-overlapping, earlier patterns (more precise) winning."""
+# A year said relative to today, right after a date: "1 de setembro deste ano", "31 de marzo del año que viene",
+# "March 31 next year" (folded text).
+_RELATIVE_YEAR = re.compile(
+    r"\s*,?\s*(?:(?P<this>(?:de\s+|of\s+)?(?:d?este|this)\s+ano|(?:de\s+|of\s+)?this\s+year|do\s+ano\s+corrente|"
+    r"do\s+corrente\s+ano|del\s+ano\s+en\s+curso)"
+    r"|(?P<next>(?:do|del)\s+ano\s+que\s+(?:vem|viene)|(?:do|del)\s+proximo\s+ano|(?:of\s+)?next\s+year)"
+    r"|(?P<last>(?:do|del)\s+ano\s+passado|(?:del\s+)?ano\s+pasado|(?:of\s+)?last\s+year))\b")
+
+
+def _relative(folded: str, end: int, today: date | None) -> tuple[int, int] | None:
+    """(year, end of the phrase) of a relative year right after position `end`."""
+    m = _RELATIVE_YEAR.match(folded, end) if today is not None else None
+    if m is None or today is None:
+        return None
+    return today.year + (1 if m.group("next") else -1 if m.group("last") else 0), m.end()
+
+
+def dates(folded: str, today: date | None = None) -> list[DateMention]:
+    """Dates and months, non-overlapping, earlier patterns (more precise) winning; with `today`, a year said
+    relative to it ("deste ano", "del año que viene", "last year") completes the date."""
     taken: list[tuple[int, int]] = []
     found: list[DateMention] = []
     for pattern in _DATE_PATTERNS:
@@ -235,8 +253,12 @@ def dates(folded: str) -> list[DateMention]:
                 continue
             if groups.get("mname") == "may" and day is None:     # English modal verb
                 continue
-            taken.append((m.start(), m.end()))
-            found.append(DateMention(m.start(), m.end(), year, month, day))
+            end = m.end()
+            relative = _relative(folded, end, today) if year is None else None
+            if relative is not None:
+                year, end = relative
+            taken.append((m.start(), end))
+            found.append(DateMention(m.start(), end, year, month, day))
     return sorted(found, key=lambda d: d.start)
 
 

@@ -295,10 +295,10 @@ def _direct(stated: bool | None, holding_pct: float | None) -> bool | None:
 _SINCE_WITHIN = 10
 
 
-def _dates(hits: Hits, folded: str, tokens: list[Token], fiscal_year: int | None, months: bool):
+def _dates(hits: Hits, folded: str, tokens: list[Token], fiscal_year: int | None, months: bool, today: date):
     """Stay ranges, and the holding's start and the payment date; `months`: a month alone counts (a question
     where a holding's length decides: "vivo aqui desde março de 2019" is no holding)."""
-    mentions = dates(folded)
+    mentions = dates(folded, today)
     ranges = date_ranges(folded, mentions, fiscal_year)
     in_range = {id(a) for a, _, _, _ in ranges} | {id(b) for _, b, _, _ in ranges}
     since_cues, pay_cues = hits("holding_since"), hits("payment")
@@ -355,7 +355,8 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
     employment = "employment" in topic_list and not set(topic_list) & set(INCOME_TYPES)
     fiscal_year = fiscal_year_of(folded)
     holding = not topic_list or bool(set(topic_list) & set(HOLDING_TOPICS))  # "vivo en Madrid desde 2017": none
-    stays, holding_since, payment = _dates(hits, folded, tokens, fiscal_year, months=holding)
+    stays, holding_since, payment = _dates(hits, folded, tokens, fiscal_year, months=holding,
+                                           today=today or date.today())
     amounts = _amounts(hits, folded, tokens, lang, topic_list)
     holding_months = amounts.holding_months
     if holding_months is None and holding_since is None and payment is None and fiscal_year is None and holding:

@@ -104,11 +104,14 @@ def _same_part(part: PartTopic, span: Span, topic: str) -> bool:
 SPECIAL_PAY = ("directors_fees", "artistes_sportsmen", "government_service", "professors", "students")
 
 
-def _special_pay(span: Span, scores: TopicScores) -> TopicScores:
+def _special_pay(span: Span, scores: TopicScores, language: str) -> TopicScores:
     """The special article named in a salary question takes the salary reading's place (and probability)."""
     if scores.topic != "employment":
         return scores
-    named = {m.value for m in topics().index.find(tokenize(span.text))} & set(SPECIAL_PAY)
+    tokens = tokenize(span.text)
+    ignored = topics().not_in_language.get(language, frozenset())
+    skip = {i for i, t in enumerate(tokens) if t.norm in ignored}      # "funcionário": any employee in pt
+    named = {m.value for m in topics().index.find(tokens, skip)} & set(SPECIAL_PAY)
     if len(named) != 1:
         return scores
     special = named.pop()
@@ -157,7 +160,7 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
         other = _other_treaty(span, language)
         if other:
             scores = TopicScores(((OUT_OF_SCOPE, max(scores.confidence, SAME_TOPIC_KEPT)),))
-        scores = _profit_not_pay(span, _special_pay(span, scores), text)
+        scores = _profit_not_pay(span, _special_pay(span, scores, language), text)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
             continue

@@ -27,7 +27,7 @@ _LANGUAGE_ADJ = {"portugues", "ingles", "espanhol", "espanol", "castelhano", "ca
 # A group company named beside the employer ("a Brazilian subsidiary") is not, by default, the employer.
 _GROUP = {"subsidiary", "subsidiaries", "subsidiaria", "subsidiarias", "affiliate", "affiliates", "participada"}
 _RELATIVES = {"que", "which", "that", "who", "whom", "quien", "quienes", "cujo", "cuja", "cuyo", "cuya"}
-_INHERITED_ROLES = {"residence", "home", "nationality", "abode", "work", "source", "pe"}
+_INHERITED_ROLES = {"residence", "home", "nationality", "abode", "work", "source", "pe", "moved"}
 _LINKS = {"no", "na", "nos", "nas", "em", "en", "in", "el", "la", "the", "o", "a"}
 _PLACE_LINKS = _LINKS | {"nos", "de", "do", "da", "del", "of"}
 # a title's full stop does not end the clause: "vamos enviar o Eng. Rui Pacheco para Nagoya"
@@ -237,7 +237,7 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             elif role == "work" and company:
                 role = "employer"
             elif role == "move":
-                role = "former_residence" if prep == "from" else "residence"
+                role = "former_residence" if prep == "from" else "moved"
             return role, prep, company, possessive
         elif cat == "from_preps":
             if steps == 0 and _worked_from(g, s):
@@ -344,10 +344,19 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
         if role is None and not company and _nationality_apposition(m, g.tokens):
             role = "nationality"
         m.role, m.company = role, company
+    _last_move_is_home(mentions)
     if any(m.role == "borrower" for m in mentions):          # the lender is the beneficiary of the interest
         for m in mentions:
             m.role = "source" if m.role == "borrower" else "residence" if m.role == "source" and m.company \
                 else m.role
+
+
+def _last_move_is_home(mentions: list[Mention]) -> None:
+    """Of several moves ("emigrei para São Paulo em 1989 e regressei a Viseu"), the last is where the person
+    lives; the earlier ones were homes."""
+    moved = [m for m in mentions if m.role == "moved"]
+    for m in moved:
+        m.role = "residence" if m.code == moved[-1].code else "former_residence"
 
 
 def unique(codes) -> tuple[str, ...]:

@@ -231,3 +231,16 @@ def test_a_profit_question_is_not_one_of_employment(text, ranked, topic):
 ])
 def test_items_of_a_list_of_questions_each_ask(text, asked):
     assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, topic", [
+    # Spanish "funcionaria" names the civil servant's article; Portuguese "funcionário" is any employee
+    ("Soy funcionaria del Ministerio destinada en São Paulo. ¿Puede Brasil gravar mi sueldo de funcionaria?",
+     "government_service"),
+    ("Sou funcionário de uma empresa de Lisboa e vou 3 meses para o Rio. O Brasil tributa o meu salário de "
+     "funcionário?", "employment"),
+])
+def test_a_civil_servants_salary_question_is_government_service(text, topic):
+    asked = asking(text)[-1].text
+    parts = read_parts(text, ScriptedTopics({asked: (("employment", 0.7), ("pensions", 0.1))}))
+    assert [p.topic for p in parts] == [topic]

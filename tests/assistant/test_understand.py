@@ -309,6 +309,30 @@ def test_stays_from_date_ranges():
     assert r.stays == ((date(2023, 11, 1), date(2024, 2, 29)),)
 
 
+@pytest.mark.parametrize("text, start, end", [
+    ("De 1 de setembro deste ano até 31 de março do ano que vem", date(2026, 9, 1), date(2027, 3, 31)),
+    ("del 1 de febrero al 30 de junio del año que viene", date(2027, 2, 1), date(2027, 6, 30)),
+    ("from 3 March to 20 August last year", date(2025, 3, 3), date(2025, 8, 20)),
+])
+def test_a_year_said_relative_to_today_dates_the_range(text, start, end):
+    from assistant.lexicon.quantities import date_ranges, dates
+    from assistant.lexicon.text import fold
+
+    folded = fold(text)
+    assert [(a, b) for _, _, a, b in date_ranges(folded, dates(folded, date(2026, 12, 2)))] == [(start, end)]
+
+
+def test_a_stay_across_new_year_is_counted_per_calendar_year():
+    """BR-ES counts the days in the calendar year: September to March is under 183 days in each year."""
+    from assistant.apply_rules import run_rules
+
+    r = understand("Moro em Campinas; a minha empresa brasileira manda-me para Madrid de 1 de setembro deste ano até "
+                   "31 de março do ano que vem, sem filial em Espanha. A Espanha tributa?",
+                   {"BR-ES": ("BR", "ES")}, topic="employment")
+    assert len(r.stays) == 1 and r.stays[0][1].year == r.stays[0][0].year + 1
+    assert run_rules(r, r.facts).employment.taxable_in_work_state is False
+
+
 def test_employer_and_pe_facts():
     r = q("Sou residente no Brasil e trabalho em Espanha para uma empresa portuguesa; o salário não é "
           "suportado por nenhum estabelecimento estável em Espanha.")

@@ -172,6 +172,9 @@ def test_where_the_pe_is(text, state):
      "O Brasil tributa?", "borne_by_pe", True),
     ("Nuestra empresa de Zaragoza vende maquinaria en Brasil sin que la empresa tenga oficina allí. ¿Puede Brasil "
      "gravar el beneficio?", "attributable_to_pe", False),
+    # the host invites in the active voice
+    ("Sou professora em Braga; a Universidade de Brasília convidou-me para ensinar um ano lá. O Brasil tributa?",
+     "invited_to_teach_or_research", True),
     # the bank that pays or withholds is not the one receiving
     ("Vivo en Bilbao y tengo un depósito en Brasil; el banco retuvo un 15% de los intereses. ¿Es correcto?",
      "beneficiary_kind", "individual"),

@@ -237,3 +237,14 @@ def test_a_salary_paid_from_a_country_is_not_work_there():
     mentions = find_mentions(text, tokens, "pt")
     assign_roles(mentions, Grammar(tokens), employment=True)
     assert [(m.code, m.role) for m in mentions] == [("PT", "residence"), ("BR", "source")]
+
+
+@pytest.mark.parametrize("text, residence", [
+    # of several moves, the last is home: "emigrei para São Paulo … e regressei a Viseu"
+    ("Emigrei para Curitiba em 1995 e voltei para Leiria no ano passado; recebo a aposentadoria do INSS. Quem "
+     "tributa?", "PT"),
+    ("Me fui a Osaka en 2010 y regresé a Valencia en 2024. ¿Japón puede gravar mi pensión japonesa?", "ES"),
+])
+def test_the_last_move_is_where_the_person_lives(text, residence):
+    query = understand(text, rules.known_treaties(), topic="pensions")
+    assert query.residence_states == (residence,) and query.residence_state == residence
