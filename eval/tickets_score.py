@@ -16,6 +16,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
+from assistant.lexicon.quantities import dates
+from assistant.lexicon.text import fold
 from eval.gold import GoldArticle, normalise_article, parse_article_ref, parse_paragraph_ref
 from eval.score import percentile
 from eval.tickets import Expected, Ticket
@@ -111,6 +113,8 @@ def numbers_in(text: str) -> set[float]:
             out.add(float(whole + (("." + m.group("frac")[1:]) if m.group("frac") else "")))
         else:
             out.add(float(m.group("plain").replace(",", ".")))
+    # a date written in words holds its month's number too ("28 de julho de 2013" is 28/07/2013)
+    out |= {float(d.month) for d in dates(fold(text)) if d.day is not None}
     return out
 
 

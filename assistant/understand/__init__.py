@@ -69,17 +69,17 @@ def _domestic(mentions: list, treaty: str | None, topic_list: tuple[str, ...]) -
 
 def _trained_direction(way: Direction, read_residence: ReadResidence, text: str, tokens: list, mentions: list,
                        treaties: Mapping[str, tuple[str, ...]], topic: str | None) -> tuple[Direction, bool]:
-    """The trained reader's residence of the treaty's two States, when it is sure (then True); the other is
-    the source."""
+    """The trained reader's residence of the treaty's two States, when it is sure or agrees with the grammar's
+    (then True); the other is the source."""
     parties = tuple(dict.fromkeys(treaties.get(way.treaty or "", ())))
     if len(parties) != 2:
         return way, False
     state, probability = read_residence(text, tokens, mentions, (parties[0], parties[1]), topic, way.residence)
+    if state == way.residence and way.source is not None:
+        return way, True                 # both readers agree: the reading stands, however sure the model is
     if probability < DECIDE_AT:
         return way, False
     other = parties[1 - parties.index(state)]
-    if state == way.residence and way.source is not None:
-        return way, True
     return replace(way, residence=state, source=other), True
 
 

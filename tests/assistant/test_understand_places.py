@@ -248,3 +248,20 @@ def test_a_salary_paid_from_a_country_is_not_work_there():
 def test_the_last_move_is_where_the_person_lives(text, residence):
     query = understand(text, rules.known_treaties(), topic="pensions")
     assert query.residence_states == (residence,) and query.residence_state == residence
+
+
+def _roles(text: str, language: str) -> list[tuple[str, str | None]]:
+    tokens = tokenize(text)
+    mentions = find_mentions(text, tokens, language)
+    assign_roles(mentions, Grammar(tokens), employment=False)
+    return [(m.code, m.role) for m in mentions]
+
+
+@pytest.mark.parametrize("text, language, roles", [
+    # the Spanish spelling of Rio names Brazil (capitalised: "río" is a river)
+    ("Una editorial de Río me paga derechos de autor.", "es", [("BR", "source")]),
+    ("Vivo en Río de Janeiro y alquilo un piso junto al río en Sevilla.", "es",
+     [("BR", "residence"), ("ES", "property")]),
+])
+def test_rio_in_spanish(text, language, roles):
+    assert _roles(text, language) == roles

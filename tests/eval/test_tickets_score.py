@@ -115,6 +115,12 @@ def test_numbers_are_read_with_any_separator_and_dates_do_not_glue_to_the_next_n
     assert numbers_in("em 2019 183 dias, 0,5%") == {2019.0, 183.0, 0.5}
 
 
+def test_a_date_in_words_holds_its_month_number():
+    assert numbers_in("28/07/2013") <= numbers_in("em vigor desde 28 de julho de 2013")
+    assert numbers_in("in force since 28 July 2013") >= {28.0, 7.0, 2013.0}
+    assert 7.0 not in numbers_in("a pensão de julho")          # a month alone is no date
+
+
 def test_fact_precision_and_recall_with_tolerance_and_wrong_values():
     read = {"stay_months": 5.0, "employer_resident_in_work_state": True, "holding_months": 480}
     score = score_ticket(TWO_PARTS, reading(PartReading("employment", PredictedOutcome("both")), facts=read))
