@@ -308,6 +308,25 @@ def _nationality_apposition(m: Mention, tokens: list[Token]) -> bool:
                                                                                          "and")))
 
 
+_CONTRACTED_NOT = {"haven", "hasn", "didn", "wasn", "weren"}     # "haven't": the tokens "haven", "t"
+
+
+def _denied_visit(tokens: list[Token], start: int) -> bool:
+    """A destination after a negation in the few words before it: a place not gone to."""
+    before = {t.norm for t in tokens[max(0, start - 5):start]}
+    return bool(before & (cues().negation | _CONTRACTED_NOT))
+
+
+def _company_after(g: Grammar, end: int) -> bool:
+    """A company or employer word right after a country, or after one more word ("a Brazilian tech company",
+    "a Japanese software firm")."""
+    first = g.right(end)[1]
+    if first in ("company", "role:employer"):
+        return True
+    return first is None and end < len(g.tokens) and g.tokens[end].is_word and \
+        g.right(end + 1)[1] in ("company", "role:employer")
+
+
 def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
     by_end = {m.end - 1: i for i, m in enumerate(mentions)}
     starts = {m.start for m in mentions}
@@ -326,8 +345,10 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
         if role == "government":                         # a State that pays, unless it receives ("o Estado detém")
             role = "residence" if _right_role(k, mentions, g, starts)[0] == "residence" else "source"
         right, right_company = _right_role(k, mentions, g, starts) if role is None else \
-            (None, g.right(m.end)[1] in ("company", "role:employer"))   # "from my former Japanese employer"
+            (None, _company_after(g, m.end))   # "from my former Japanese employer", "a Brazilian tech company"
         company = company or right_company
+        if role == "work" and company:
+            role = "employer"                            # "my job with a Brazilian tech company"
         if role in (None, "work") and employment and g.right(m.end)[1] == "role:employer":
             role, company = "employer", True             # "(working) for my Portuguese employer"
         if role is None and employment and company and g.tokens[min(m.end, len(g.tokens) - 1)].norm not in _GROUP:
@@ -335,6 +356,8 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
         if role is None and prep == "from" and right == "residence" and \
                 g.tokens[min(m.end, len(g.tokens) - 1)].norm not in ("received", "recebidos", "recibidos"):
             role = "residence"                           # "a Câmara Municipal de Lisboa recebe juros": the holder
+        if role is None and prep == "to" and _denied_visit(g.tokens, m.start):
+            prep = None                                  # "I haven't been to Japan since", "nunca fui ao Brasil"
         if role is None and prep is not None:
             role = "source" if prep == "from" else "residence"
         if role is None:

@@ -89,9 +89,10 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     if "government_service" in topics and facts.resident_not_solely_for_services is None and \
             hits("resident_before_service"):
         found["resident_not_solely_for_services"] = True      # "vine por mi cuenta", "ya vivía aquí"
+    # a stay stated beside "fully remote", "never set foot there" is a past one ("after six years in Japan")
+    no_stay = (stay_days is None and stay_months is None) or bool(hits("never_there"))
     if topics[:1] == ("employment",) and facts.services_in_residence_state is None and residence in parties and \
-            "services_in_residence_state" not in found and \
-            stay_days is None and stay_months is None and not dated_stays:
+            "services_in_residence_state" not in found and no_stay and not dated_stays:
         # no stay elsewhere stated: a salary for work done where one lives ("trabalho a partir de casa, em
         # Braga, para uma empresa brasileira") is taxed only there (art. 15(1)); work named in the other State
         # is done there

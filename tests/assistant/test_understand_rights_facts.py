@@ -248,6 +248,12 @@ def test_an_embassy_or_consulate_of_the_paying_state_is_in_the_other_state(text)
     # an employment contract of the employer's State says nothing of where the work is done
     ("Tenho contrato de trabalho espanhol com uma empresa de Bilbao, mas trabalho de casa em Natal e nunca "
      "fui a Espanha. A Espanha pode tributar o meu salário?", True),
+    # years abroad in the past, and no trip since: the work is all done at home now
+    ("I came back to Lisbon after eight years in Osaka; my Osaka employer lets me work fully remotely and I "
+     "haven't been to Japan since. Can Japan tax my salary?", True),
+    # a demonym, one word, then the company: the employer ("a Brazilian fintech company"), not the work place
+    ("Moved to Faro last year and kept my job with a Brazilian fintech company, working from my flat. Can Brazil "
+     "tax my salary?", True),
 ])
 def test_where_the_employment_is_exercised(text, at_home):
     r = understand(text, TREATIES, topic="employment")      # the topic as the trained reader gives it
