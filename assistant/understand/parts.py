@@ -17,6 +17,7 @@ from assistant.understand.language import detect_language
 from assistant.understand.places import find_mentions
 from assistant.understand.sentences import Span, asking
 from assistant.understand.topic_model import OUT_OF_SCOPE, TopicModel, TopicScores, context_of
+from assistant.understand.topics import topic_matches
 
 # Runner-up within this much of the best topic's probability: the reading is uncertain, both are answered.
 CLOSE = 0.15
@@ -108,10 +109,7 @@ def _special_pay(span: Span, scores: TopicScores, language: str) -> TopicScores:
     """The special article named in a salary question takes the salary reading's place (and probability)."""
     if scores.topic != "employment":
         return scores
-    tokens = tokenize(span.text)
-    ignored = topics().not_in_language.get(language, frozenset())
-    skip = {i for i, t in enumerate(tokens) if t.norm in ignored}      # "funcionário": any employee in pt
-    named = {m.value for m in topics().index.find(tokens, skip)} & set(SPECIAL_PAY)
+    named = {m.value for m in topic_matches(tokenize(span.text), language)} & set(SPECIAL_PAY)
     if len(named) != 1:
         return scores
     special = named.pop()
@@ -119,7 +117,10 @@ def _special_pay(span: Span, scores: TopicScores, language: str) -> TopicScores:
     return TopicScores(((special, scores.confidence), *rest))
 
 
-def _profit_not_pay(span: Span, scores: TopicScores, text: str) -> TopicScores:
+_ENTERPRISE = ("permanent_establishment", "business_profits")
+
+
+def _profit_not_pay(span: Span, scores: TopicScores, text: str, language: str) -> TopicScores:
     """A question about an enterprise's profit ("can Brazil tax the profit from the bridge?") is not one of
     employment, whatever the crews and months around it: the enterprise topic read next takes its place, else
     the PE's when the ticket names a site or a PE, else business profits."""
@@ -130,13 +131,10 @@ def _profit_not_pay(span: Span, scores: TopicScores, text: str) -> TopicScores:
         return scores
     enterprise = next((t for t, _ in scores.ranked[1:] if t in _ENTERPRISE), None)
     if enterprise is None:
-        named = {m.value for m in topics().index.find(tokenize(text))}
+        named = {m.value for m in topic_matches(tokenize(text), language)}
         enterprise = "permanent_establishment" if "permanent_establishment" in named else "business_profits"
     rest = tuple((t, p) for t, p in scores.ranked[1:] if t != enterprise)
     return TopicScores(((enterprise, scores.confidence), *rest))
-
-
-_ENTERPRISE = ("permanent_establishment", "business_profits")
 
 
 def _other_treaty(span: Span, language: str) -> bool:
@@ -160,7 +158,7 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
         other = _other_treaty(span, language)
         if other:
             scores = TopicScores(((OUT_OF_SCOPE, max(scores.confidence, SAME_TOPIC_KEPT)),))
-        scores = _profit_not_pay(span, _special_pay(span, scores, language), text)
+        scores = _profit_not_pay(span, _special_pay(span, scores, language), text, language)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
             continue

@@ -33,6 +33,7 @@ from assistant.understand.fitted import load_or_fit
 from assistant.understand.language import detect_language
 from assistant.understand.places import Grammar, assign_roles, find_mentions
 from assistant.understand.sentences import asking
+from assistant.understand.topics import topic_matches
 from rules.facts import TOPICS
 
 OUT_OF_SCOPE = "out_of_scope"
@@ -136,10 +137,8 @@ def lexicon_features(text: str, question: str) -> np.ndarray:
     where = text.find(question)
     lo, hi = (where, where + len(question)) if where >= 0 else (len(text), len(text))
     lang = detect_language(text, tokens)
-    skip = {i for i, t in enumerate(tokens) if t.norm in topics().not_in_language.get(lang, frozenset())}
-    lex = topics()
-    hits = [(m, m.value) for m in lex.index.find(tokens, skip)] + \
-        [(m, f"oos:{m.value}") for m in lex.out_of_scope.find(tokens)]
+    hits = [(m, m.value) for m in topic_matches(tokens, lang)] + \
+        [(m, f"oos:{m.value}") for m in topics().out_of_scope.find(tokens)]
     for m, name in hits:
         k = index.get(name)
         if k is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from assistant.lexicon import cues, topics
-from assistant.lexicon.text import Token
+from assistant.lexicon.text import Match, Token
 from rules.facts import INCOME_TYPES
 
 _ENDS = {".", ";", "?", "!"}
@@ -42,11 +42,16 @@ def _focus(tokens: list[Token]) -> tuple[int, int]:
     return start, end
 
 
+def topic_matches(tokens: list[Token], language: str) -> list[Match[str]]:
+    """The lexicon's topic words in the tokens, but not the words that are no topic in this language
+    ("funcionário" is any employee in Portuguese, a civil servant in Spanish)."""
+    ignored = topics().not_in_language.get(language, frozenset())
+    return topics().index.find(tokens, {i for i, t in enumerate(tokens) if t.norm in ignored})
+
+
 def lexicon_topics(tokens: list[Token], language: str) -> tuple[str, ...]:
     lex = topics()
-    ignored = lex.not_in_language.get(language, frozenset())
-    skip = {i for i, t in enumerate(tokens) if t.norm in ignored}
-    matches = lex.index.find(tokens, skip)
+    matches = topic_matches(tokens, language)
     found: list[str] = []
     for m in matches:
         if m.value not in found:
