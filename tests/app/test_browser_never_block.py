@@ -30,7 +30,8 @@ def test_sources_reply_and_feedback_do_not_wait_for_the_model(tmp_path):
                 page.goto(url)
                 box = page.get_by_test_id("stChatInputTextArea")
                 box.wait_for(timeout=180_000)
-                page.wait_for_load_state("networkidle")   # the page's scripts loaded (the code view among them)
+                # the page's scripts loaded (the code view among them); a busy machine takes more than 30 s
+                page.wait_for_load_state("networkidle", timeout=120_000)
                 box.fill(QUESTION)
                 box.press("Enter")
                 page.locator("[class*='st-key-card-'] a[href^='#src-']").first.wait_for(timeout=ANSWER_MS)
