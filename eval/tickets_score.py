@@ -94,6 +94,7 @@ def score_facts(ticket: Ticket, read: dict[str, Any]) -> FactScore:
 # --------------------------------------------------------------------------- outcomes
 
 _EQUIVALENT = {"exempt": "residence_only"}  # "the source State may not tax" is "only the residence State"
+_EXCLUSIVE = {"residence_only", "source_only"}
 
 
 def _same_outcome(gold: str, pred: str) -> bool:
@@ -136,6 +137,10 @@ def answer_correct(expected: Expected, part: PartReading | None) -> bool:
         return pred.outcome == "capped" and {float(r) for r in wanted if r is not None} == set(pred.rates)
     if expected.outcome == "both" and pred.outcome == "capped":
         return True        # both States tax, the source within a cap: "both" with the cap the gold leaves unsaid
+    if {expected.outcome, pred.outcome} == _EXCLUSIVE and expected.state and pred.state:
+        # "only Portugal may tax" is one answer whichever role the reading gives Portugal (a diplomat posted
+        # abroad: the paying State read as the residence)
+        return expected.state.upper() == pred.state.upper()
     if not _same_outcome(expected.outcome, pred.outcome):
         return False
     if expected.state is None or pred.state is None:

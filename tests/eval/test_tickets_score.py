@@ -95,6 +95,11 @@ def test_the_answer_must_say_what_the_expected_outcome_says():
     assert answer_correct(both, PartReading("double_taxation_relief", PredictedOutcome("capped", rates=(15.0,))))
     assert not answer_correct(both, PartReading("double_taxation_relief", PredictedOutcome("residence_only", "PT")))
     assert not answer_correct(capped, PartReading("dividends", PredictedOutcome("both")))   # the cap was asked
+    # only one State taxes: the same State is the same answer, whichever role the reading gave it
+    posted = Expected(outcome="source_only", state="PT", articles=["19(2)"])
+    assert answer_correct(posted, PartReading("government_service", PredictedOutcome("residence_only", state="PT")))
+    assert not answer_correct(posted, PartReading("government_service", PredictedOutcome("residence_only", state="BR")))
+    assert not answer_correct(posted, PartReading("government_service", PredictedOutcome("residence_only")))
 
 
 def test_a_figure_answer_is_checked_in_the_parts_own_text():
