@@ -117,6 +117,18 @@ def _special_pay(span: Span, scores: TopicScores, language: str) -> TopicScores:
     return TopicScores(((special, scores.confidence), *rest))
 
 
+def _public_pay(scores: TopicScores, hits: Hits) -> TopicScores:
+    """Pay read as a salary in a ticket whose employer is a State's (a ministry's school, a consulate, a city
+    hall, the armed forces: "pension_kind:government" and "diplomatic_post" cues) is pay for government
+    service (art. 19), which art. 15 yields to; beside a private employer ("a minha mulher, numa escola privada")
+    the salary may be that one's."""
+    public = hits("pension_kind:government") or hits("diplomatic_post")
+    if scores.topic != "employment" or not public or hits("private_employer"):
+        return scores
+    rest = tuple((t, p) for t, p in scores.ranked[1:] if t != "government_service")
+    return TopicScores((("government_service", scores.confidence), *rest))
+
+
 _ENTERPRISE = ("permanent_establishment", "business_profits")
 
 
@@ -154,11 +166,12 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
     """The ticket's parts in the order they are asked."""
     parts: list[PartTopic] = []
     language = detect_language(text)
+    hits = Hits(tokenize(text))
     for span, scores in _split(text, asking(text), model):
         other = _other_treaty(span, language)
         if other:
             scores = TopicScores(((OUT_OF_SCOPE, max(scores.confidence, SAME_TOPIC_KEPT)),))
-        scores = _profit_not_pay(span, _special_pay(span, scores, language), text, language)
+        scores = _profit_not_pay(span, _public_pay(_special_pay(span, scores, language), hits), text, language)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
             continue

@@ -293,13 +293,14 @@ def _right_role(k: int, mentions: list[Mention], g: Grammar, starts: set[int]) -
     return None, company
 
 
-# "brasileiro nato", "Spanish-born", "japonés de nacimiento": the person's nationality
-_BORN = {"nato", "nata", "natos", "natas", "nativo", "nativa", "born", "nacimiento", "nascimento", "nascenca"}
+# "brasileiro nato", "Spanish-born", "japonés de nacimiento", "Brazilian citizen": the person's nationality
+_BORN = {"nato", "nata", "natos", "natas", "nativo", "nativa", "born", "nacimiento", "nascimento", "nascenca",
+         "citizen", "citizens", "national", "nationals", "passport"}
 
 
 def _nationality_apposition(m: Mention, tokens: list[Token]) -> bool:
-    """A demonym set off by commas or followed by "born" describes the person: "(professora), brasileira, e
-    moro em Aveiro", "sou militar, brasileiro nato"."""
+    """A demonym set off by commas or followed by "born" or "citizen" describes the person: "(professora),
+    brasileira, e moro em Aveiro", "sou militar, brasileiro nato", "Brazilian citizen living in Portugal"."""
     if m.end - m.start != 1 or tokens[m.start].norm not in countries().demonyms:
         return False
     before = tokens[m.start - 1].norm if m.start else ""

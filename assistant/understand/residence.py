@@ -166,9 +166,10 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
         if facts:
             for c in countries:
                 i = min(range(len(facts)), key=lambda k: _distance(facts[k].start, facts[k].end, c.start))
-                if facts[i].value == "nationality" and c.role in _OTHER_ROLES and \
+                if facts[i].value == "nationality" and c.role in _OTHER_ROLES | {"residence"} and \
                         _distance(facts[i].start, facts[i].end, c.start)[0] > 1:
-                    continue                   # "a Brazilian citizen … for the Spanish government": the payer
+                    continue                   # "a Brazilian citizen … for the Spanish government": the payer;
+                                               # "Spanish citizen living in Lisbon": where the person lives
                 if c.company and facts[i].value != "management":
                     continue                   # "trabalho de casa em Curitiba pra uma empresa de Lisboa"
                 attached[i].append(c.code)

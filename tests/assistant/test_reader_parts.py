@@ -244,3 +244,19 @@ def test_a_civil_servants_salary_question_is_government_service(text, topic):
     asked = asking(text)[-1].text
     parts = read_parts(text, ScriptedTopics({asked: (("employment", 0.7), ("pensions", 0.1))}))
     assert [p.topic for p in parts] == [topic]
+
+
+@pytest.mark.parametrize("text, topic", [
+    # the employer is a State's (a city hall, a consulate, a ministry's school): the salary is government service
+    ("Trabalho para a Prefeitura de Recife, em teletrabalho desde Braga. Quem tributa o meu salário?",
+     "government_service"),
+    ("I'm local staff at the Spanish consulate in São Paulo. Who taxes my pay?", "government_service"),
+    # a private employer named too: the salary may be that one's
+    ("Eu sou militar e a minha mulher dá aulas numa escola privada no Rio. Quem tributa o salário dela?",
+     "employment"),
+    ("Trabalho numa fábrica de Setúbal e vou 3 meses ao Rio. Quem tributa o meu salário?", "employment"),
+])
+def test_a_salary_paid_by_a_public_employer_is_government_service(text, topic):
+    asked = asking(text)[-1].text
+    parts = read_parts(text, ScriptedTopics({asked: (("employment", 0.7), ("pensions", 0.1))}))
+    assert [p.topic for p in parts] == [topic]

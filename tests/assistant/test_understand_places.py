@@ -110,8 +110,9 @@ def test_an_uncovered_source_is_not_hidden_by_readings():
     ("Sou professora aposentada da UFMG, brasileira, e moro em Aveiro. A aposentadoria paga IRS?", ("BR",)),
     ("Militar reformado, português nato, a viver em Curitiba: a pensão paga imposto onde?", ("PT",)),
     ("Tengo una pensión del Estado, soy jubilada (española de nacimiento) y vivo en Recife.", ("ES",)),
+    ("Retired teacher, Spanish citizen living in Lisbon: is my state pension taxed in Portugal?", ("ES",)),
 ])
-def test_a_demonym_set_off_by_commas_or_born_is_the_persons_nationality(text, nations):
+def test_a_demonym_set_off_by_commas_or_born_or_citizen_is_the_persons_nationality(text, nations):
     assert q(text).tiebreaker is not None and q(text).tiebreaker.nationality == nations
 
 
