@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from assistant.lexicon import cues
 from assistant.lexicon.quantities import durations
-from assistant.lexicon.text import Token, token_at
+from assistant.lexicon.text import Match, Token, token_at
 from assistant.understand.places import Mention, denied, unique
 
 
@@ -75,18 +75,38 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
     let = [m for m in found if m.value == "let_out"]
     sold = [m for m in found if m.value == "sold"]
     lives = [m for m in found if m.value == "lives"]
+    rents = [m for m in found if m.value == "tenancy"]
     negation = cues().negation
     out = set()
     for h in (m for m in found if m.value == "home"):
+        if any(0 <= h.start - m.end < _NEAR and _same_clause(tokens, m.end, h.start) for m in rents):
+            continue                           # "I rent a flat", "alquilamos un piso": the tenant's home
         near_let = any((0 <= m.start - h.end < _NEAR and _same_clause(tokens, h.end, m.start)) or
                        (0 <= h.start - m.end < _NEAR and _same_clause(tokens, m.end, h.start)) for m in let)
         near_sold = any(0 <= m.start - h.end < _SOLD_AFTER or 0 <= h.start - m.end < _NEAR for m in sold)
         denied = any(t.norm in negation for t in tokens[max(0, h.start - _NEAR):h.start])
         lived_in = any(m.end <= h.start and _same_clause(tokens, m.end, h.start)
-                       and not any(m.end <= c.start < h.start for c in mentions) for m in lives)
+                       and not any(m.end <= c.start < h.start for c in mentions) for m in lives) or \
+            _lived_in_country(h, lives, tokens, mentions)
         if (near_let or near_sold or denied) and not lived_in:
             out.add(h.start)
     return out
+
+
+def _lived_in_country(home: Match[str], lives: list[Match[str]], tokens: list[Token], mentions: list[Mention]) -> bool:
+    """"Moro em Lisboa com a família, temos casa alugada aqui": a rented home in the country the sentence says
+    the person lives in is theirs; one in another country ("moro em Lisboa e tenho um apartamento alugado no
+    Porto" is the same country, "… alugado em Recife" is not) is let."""
+    for m in (m for m in lives if m.end <= home.start and _same_sentence(tokens, m.end, home.start)):
+        lived = {c.code for c in mentions if m.end <= c.start < home.start}
+        after = [c for c in mentions if c.start >= home.end and _same_clause(tokens, home.end, c.start)]
+        if len(lived) == 1 and (not after or after[0].code in lived):
+            return True
+    return False
+
+
+def _same_sentence(tokens: list[Token], start: int, end: int) -> bool:
+    return all(t.norm not in ".;?!" for t in tokens[start:end])
 
 
 def _same_clause(tokens: list[Token], start: int, end: int) -> bool:
@@ -145,7 +165,7 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     named = sorted(named + _pointed(tokens, named), key=lambda m: m.start)
     stays = _long_stays(tokens, folded, lang, found, named)
     found = [replace(m, value="let_home") if m.value == "home" and m.start in let else m
-             for m in found if m.value not in ("let_out", "lives", "sold", "spent")]
+             for m in found if m.value not in ("let_out", "lives", "sold", "spent", "tenancy")]
     out = ResidenceFacts()
     by_fact: dict[str, list[str]] = {name: [] for name in _TAKES_COUNTRIES}
     by_fact["abode"] += stays

@@ -72,11 +72,22 @@ def test_a_home_let_to_others_is_an_income_source_not_a_tiebreaker_home(text, re
     assert query.tiebreaker is None or query.tiebreaker.permanent_home_in in (None, (residence,))
 
 
-def test_a_rented_home_the_person_lives_in_is_still_a_home():
-    query = understand("Moro numa casa alugada em Lisboa e tenho casa própria em Campinas, onde vive a minha "
-                       "mulher. De que país sou residente?", TREATIES)
-    assert query.topic == "residence"
-    assert set(query.tiebreaker.permanent_home_in) == {"PT", "BR"}
+@pytest.mark.parametrize("text, homes", [
+    ("Moro numa casa alugada em Lisboa e tenho casa própria em Campinas, onde vive a minha mulher. De que país sou "
+     "residente?", {"PT", "BR"}),
+    # a tenancy verb before the home
+    ("Vim para Madrid com a família. Alquilamos un piso en Madrid, pero tengo casa en Recife. ¿De qué país soy "
+     "residente según el convenio?", {"ES", "BR"}),
+    ("I rent a flat in Lisbon and kept my house in Curitiba. Which country am I resident in under the treaty?",
+     {"PT", "BR"}),
+    # a rented home where the sentence says the person lives ("aqui"), not a flat let in another country
+    ("Vivo em Lisboa com o meu marido, temos casa alugada aqui; mantive o apartamento de São Paulo. Se os dois "
+     "países me consideram residente, qual prevalece pela convenção?", {"PT", "BR"}),
+])
+def test_a_rented_home_the_person_lives_in_is_still_a_home(text, homes):
+    query = understand(text, TREATIES)
+    assert "residence" in query.topics
+    assert set(query.tiebreaker.permanent_home_in or ()) == homes
 
 
 @pytest.mark.parametrize("text, treaty, homes, vital, abodes, result", [
