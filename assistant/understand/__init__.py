@@ -127,7 +127,10 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     if read_residence is not None and first != "residence" and (first or len(residence_states) < 2):
         # a question of residence (two homes, no other subject) is the tie-breaker's to decide
         way, trained = _trained_direction(way, read_residence, text, tokens, mentions, treaties, first)
-    parties = set(treaties.get(way.treaty, ())) if way.treaty else set()
+    # one country named ("cliente brasileiro"): the States of every candidate treaty, so that facts about the
+    # named State (who pays, who works where) are read for each reading
+    parties = set(treaties.get(way.treaty, ())) if way.treaty else \
+        {c for r in way.readings for c in treaties.get(r.treaty, ())}
     work_state = (role("work") or role("base") or (None,))[0]
     if work_state is None and employment:
         work_state = way.source

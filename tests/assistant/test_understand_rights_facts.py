@@ -58,6 +58,13 @@ def test_patients_and_publishers_are_the_payers(text, source):
     assert r.source_state == source and r.facts.paid_by_source_resident is True
 
 
+def test_a_client_in_the_one_country_named_pays_under_every_candidate_treaty():
+    r = understand("Freelancer aqui, programação. O meu cliente é uma empresa brasileira e vai reter IR sobre o meu "
+                   "pagamento: a convenção permite?", TREATIES, topic="independent_services")
+    assert r.treaty is None and {x.treaty for x in r.readings} == {"PT-BR", "BR-ES"}
+    assert r.facts.paid_by_source_resident is True
+
+
 def test_a_foreign_company_after_and_is_the_payer_not_a_second_home():
     r = q("I'm a freelance architect living in Madrid and a Brazilian firm pays my design fees.")
     assert r.residence_states == ("ES",) and r.source_state == "BR"
