@@ -298,9 +298,10 @@ def date_ranges(folded: str, mentions: list[DateMention],
 
 _USD_WORDS = (r"(?:us\s?\$|usd|u\.s\.\s?dollars?|dolares(?:\s+americanos|\s+norte\s?americanos|\s+estadunidenses)?"
               r"|dollars?)")
-_AMOUNT = r"(?P<num>\d{1,3}(?:[.,\s]\d{3})+|\d+)"
-_USD_RE = re.compile(rf"(?:(?:us\s?\$|usd)\s*{_AMOUNT}|{_AMOUNT.replace('num', 'num2')}\s*{_USD_WORDS})"
-                     rf"(?P<per>\s+(?:por|per|a|al|ao|each|cada)\s+(?:ano|year|mes|month|ano\s+civil)"
+_AMOUNT = r"(?P<num>\d{1,3}(?:[.,\s]\d{3})+|\d+)(?P<mil>\s*(?:mil|thousand|k)\b)?"     # "14 mil", "14k"
+_USD_RE = re.compile(rf"(?:(?:us\s?\$|usd)\s*{_AMOUNT}|"
+                     rf"{_AMOUNT.replace('num', 'num2').replace('mil>', 'mil2>')}\s*{_USD_WORDS})"
+                     rf"(?P<per>\s+(?:por|per|a|al|ao|no|each|cada)\s+(?:ano|year|mes|month|ano\s+civil)"
                      rf"|\s+(?:in|no|en|ao|al)\s+(?:total|todo))?")
 
 
@@ -320,7 +321,8 @@ def usd_per_year(folded: str) -> float | None:
         if not per:
             continue
         digits = re.sub(r"[.,\s]", "", m.group("num") or m.group("num2"))
-        found.add(float(digits) * (12 if per[-1] in ("mes", "month") else 1))
+        thousands = 1000 if m.group("mil") or m.group("mil2") else 1
+        found.add(float(digits) * thousands * (12 if per[-1] in ("mes", "month") else 1))
     return found.pop() if len(found) == 1 else None
 
 

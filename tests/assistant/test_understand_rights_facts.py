@@ -159,6 +159,16 @@ def test_a_yearly_amount_in_dollars():
              "Portuguese firm. Does Portugal tax it?").facts.student_annual_usd == 6000
     assert q("Sou estudante de Lisboa num estágio de 6 meses em Campinas e vou ganhar no total cerca de 5.200 "
              "dólares pagos pela empresa. O Brasil tributa?").facts.student_annual_usd == 5200
+    # thousands in words, "no ano"
+    assert q("Faço um estágio remunerado no Porto, estudante brasileira, 12 mil dólares no ano. Portugal "
+             "tributa?").facts.student_annual_usd == 12000
+    assert q("Brazilian trainee in Lisbon on USD 9k a year: does Portugal tax it?").facts.student_annual_usd == 9000
+
+
+def test_a_trainees_pay_comes_from_the_job_where_the_training_is():
+    r = understand("Sou estudante brasileiro e faço um estágio remunerado em Lisboa, 14 mil dólares por ano. "
+                   "Portugal tributa?", TREATIES, topic="students")
+    assert r.facts.student_practical_training is True and r.facts.student_payment_origin == "local"
 
 
 @pytest.mark.parametrize("text", [
