@@ -16,6 +16,7 @@ from assistant.answer import Answer, AnswerPart, CitationRef, Guardrail, RateLin
 from assistant.apply_rules import RuleRun, merge_facts, run_rules
 from assistant.claims import Grounds, check_sentence, tax_outcome
 from assistant.guardrail import numbers_in, without_percentages
+from assistant.lexicon.text import tokenize
 from assistant.llm import LlmInfo, LlmUnavailable, SentenceBuffer, make_chat_model, stream_tokens
 from assistant.machine import threads_for_load
 from assistant.presentation.build import Part as CardPart
@@ -42,8 +43,10 @@ from assistant.ticket_query import TicketQuery, ticket_query
 from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
 from assistant.understand.direction_model import DirectionModel, trained_direction
 from assistant.understand.exemplars import ExemplarClassifier
+from assistant.understand.language import detect_language
 from assistant.understand.parts import PartTopic, out_of_scope_code, read_parts
 from assistant.understand.topic_model import TopicModel, context_of, trained_model
+from assistant.understand.topics import topic_matches
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
 from ingest.chunks import Chunk
@@ -511,7 +514,10 @@ def _own_kinds(facts: Facts, asking: str, topic: str) -> Facts:
     """The facts with the kinds of income the asking words themselves name ("o complemento do fundo de
     pensões", "the company pension") over those the rest of the ticket names (an INSS pension beside it)."""
     own = understand(asking, rules.known_treaties(), topic=topic).facts
-    kinds = {k: getattr(own, k) for k in OWN_KINDS if getattr(own, k) is not None}
+    kinds: dict[str, Any] = {k: getattr(own, k) for k in OWN_KINDS if getattr(own, k) is not None}
+    if topic == "dividends" and facts.interest_on_equity and own.interest_on_equity is None and \
+            any(m.value == "dividends" for m in topic_matches(tokenize(asking), detect_language(asking))):
+        kinds["interest_on_equity"] = None   # "(i) a taxa sobre os JCP; (ii) a taxa sobre os dividendos"
     return dataclasses.replace(facts, **kinds) if kinds else facts
 
 

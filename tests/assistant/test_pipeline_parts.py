@@ -53,3 +53,15 @@ def test_the_pension_the_question_names_decides_over_another_named_before(make_a
     part = answer.parts[0]
     states = {(r.state, r.right) for c in part.rule_results.rights[0].cases for r in c.rights}
     assert states == {("BR", "exclusive"), ("PT", "none")}
+
+
+def test_a_dividends_question_beside_one_on_interest_on_equity_is_about_dividends(make_assistant):
+    """JCP are interest under PT-BR Protocol 4; the ticket's other question, about the dividends proper, is
+    capped by art. 10(2)(a) (a company holding 25% or more for two years: 10%), not redirected to interest."""
+    answer = make_assistant().ask(
+        "A nossa SGPS do Porto detém diretamente 40% de uma Ltda. de Campinas há seis anos; a participada vai "
+        "pagar juros sobre o capital próprio e dividendos. Indiquem-nos: (i) a taxa máxima sobre os juros sobre o "
+        "capital próprio; (ii) a taxa máxima sobre os dividendos.")
+    caps = {p.topic: {float(w.rate) for w in p.rule_results.withholding if w.rate is not None}
+            for p in answer.parts if not p.alternative}
+    assert caps == {"interest": {15.0}, "dividends": {10.0}}
