@@ -161,6 +161,7 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     found = [m for m in cues().tiebreaker.find(tokens)
              if not (m.value == "nationality" and denied(tokens, m.start))]    # "não tenho nacionalidade brasileira"
     let = _let_homes(found, tokens, mentions)
+    let_cues = [m.start for m in found if m.value == "let_out"]
     named = sorted((m for m in mentions if not parties or m.code in parties), key=lambda m: m.start)
     named = sorted(named + _pointed(tokens, named), key=lambda m: m.start)
     stays = _long_stays(tokens, folded, lang, found, named)
@@ -192,6 +193,9 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                                                # "Spanish citizen living in Lisbon": where the person lives
                 if c.company and facts[i].value != "management":
                     continue                   # "trabalho de casa em Curitiba pra uma empresa de Lisboa"
+                if facts[i].value == "home" and any(0 <= s - c.end <= 2 and _same_clause(tokens, c.end, s)
+                                                    for s in let_cues):
+                    continue                   # "… em Lisboa e o de São Paulo está alugado": let, not a home
                 attached[i].append(c.code)
             if not countries:
                 attached = {i: list(previous[-1:]) for i in attached}     # "…, onde mora a família"

@@ -81,6 +81,9 @@ def test_a_home_let_to_others_is_an_income_source_not_a_tiebreaker_home(text, re
     ("I rent a flat in Lisbon and kept my house in Curitiba. Which country am I resident in under the treaty?",
      {"PT", "BR"}),
     # a rented home where the sentence says the person lives ("aqui"), not a flat let in another country
+    # the home of a country followed by "está alugado" is let
+    ("Tenho apartamento próprio em Lisboa e o de São Paulo está alugado para terceiros. Pela convenção, sou "
+     "residente de qual país?", {"PT"}),
     ("Vivo em Lisboa com o meu marido, temos casa alugada aqui; mantive o apartamento de São Paulo. Se os dois "
      "países me consideram residente, qual prevalece pela convenção?", {"PT", "BR"}),
 ])
