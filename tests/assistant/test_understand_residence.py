@@ -23,6 +23,13 @@ TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"),
     ("Tenho casa em Coimbra e em Osaka, não se consegue determinar o centro de interesses vitais, "
      "e moro habitualmente no Japão. Onde sou residente?", "PT-JP", {"PT", "JP"}, "undetermined", {"JP"}, None,
      "JP"),
+    # the writer cannot tell where life is centred; half the year in each home
+    ("I own a flat in Porto and a house in Osaka; my work is half and half, so honestly I can't say which "
+     "country my life is centred in. I live mostly in Osaka. Which State am I resident of under the treaty?",
+     "PT-JP", {"PT", "JP"}, "undetermined", {"JP"}, None, "JP"),
+    ("Tenho casa em Braga e em Fortaleza. Passo metade do ano em cada uma e não sei dizer qual é o centro da "
+     "minha vida. Sou só brasileiro. Pela convenção, onde sou residente?", "PT-BR", {"PT", "BR"}, "undetermined",
+     {"PT", "BR"}, {"BR"}, "BR"),
 ])
 def test_tiebreaker_facts_by_clause(text, treaty, homes, vital, abodes, nationality, result):
     query = understand(text, TREATIES)
