@@ -153,6 +153,9 @@ def test_company_effective_management():
     ("O MLI e o teste do objetivo principal aplicam-se?", "anti_abuse"),
     ("Existe arbitragem na convenção?", "arbitration"),
     ("juros sobre o capital próprio pagos por empresa brasileira", "interest"),
+    ("Compré Letras del Tesoro brasileñas desde Bilbao; ¿me retienen algo en Brasil?", "interest"),
+    ("Tenho um CDB num banco de São Paulo e vivo em Braga", "interest"),
+    ("I hold Brazilian government bonds and live in Lisbon; who taxes the coupons?", "interest"),
 ])
 def test_topic(text, topic):
     r = q(text)
@@ -261,9 +264,21 @@ def test_interest_on_equity():
     ("regalías por una patente", "patent"),
     ("royalties pelo aluguer de equipamento industrial", "equipment"),
     ("pagamentos por assistência técnica", "technical_services"),
+    ("a produtora paga-me royalties pelos direitos de exibição do meu documentário", "copyright_film"),
+    ("licensing the streaming rights of our documentary series", "copyright_film"),
 ])
 def test_royalty_kind(text, kind):
     assert q(text).facts.royalty_kind == kind
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("Vendi os meus bitcoins com lucro. Onde pago a mais-valia?", "other"),
+    ("La ganancia patrimonial por vender criptomonedas en un exchange, ¿tributa en España?", "other"),
+    ("Who taxes my capital gain? I sold a villa on the Algarve coast last year", "immovable"),
+    ("Vendí el chalet que tenía en Marbella: ¿dónde pago la plusvalía?", "immovable"),
+])
+def test_gain_kind(text, kind):
+    assert q(text).facts.gain_kind == kind
 
 
 def test_pe_flags():

@@ -169,6 +169,19 @@ def test_sending_someone_named_with_a_title_names_the_work_state(text, work):
     assert query.work_state == work and query.residence_state != work
 
 
+@pytest.mark.parametrize("text, work", [
+    # the person writes that the employer sent them: the place is where they work, not where they moved to
+    ("Mi empresa me desplazó a Brasil en marzo y sigo cobrando de la matriz española. ¿Dónde tributo?", "BR"),
+    ("Moro no Porto e a minha empresa destacou-me... aliás, me destacou para Belém por 5 meses. Quem tributa?",
+     "BR"),
+    ("I live in Seville and my employer seconded me to Curitiba for 100 days. Is my salary taxed in Brazil?",
+     "BR"),
+])
+def test_being_sent_by_the_employer_names_the_work_state(text, work):
+    query = q(text)
+    assert query.work_state == work and query.residence_state != work
+
+
 @pytest.mark.parametrize("text, treaty", [
     ("Sou doutoranda em Coimbra com bolsa da CAPES. Pago IRS sobre a bolsa?", "PT-BR"),
     ("Tengo una beca de la FAPESP para un máster en Salamanca. ¿Tributa en España?", "BR-ES"),
