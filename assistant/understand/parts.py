@@ -149,6 +149,22 @@ def _profit_not_pay(span: Span, scores: TopicScores, text: str, language: str) -
     return TopicScores(((enterprise, scores.confidence), *rest))
 
 
+def _company_residence(scores: TopicScores, text: str, language: str) -> TopicScores:
+    """A ticket that says where a company's decisions are taken and asks about residence ("a AT considera-a
+    residente cá, a Receita lá: como se resolve?") asks art. 4's last paragraph (place of effective
+    management), not a domestic question; a company of a country no treaty joins stays out of scope."""
+    if scores.topic != OUT_OF_SCOPE:
+        return scores
+    tokens = tokenize(text)
+    if not any(m.value == "management" for m in cues().tiebreaker.find(tokens)) or \
+            not any(t.norm.startswith("resid") for t in tokens):
+        return scores
+    covered = {c for parties in rules.known_treaties().values() for c in parties}
+    if any(m.code not in covered for m in find_mentions(text, tokens, language)):
+        return scores
+    return TopicScores((("residence", scores.confidence), *scores.ranked[1:]))
+
+
 def _other_treaty(span: Span, language: str) -> bool:
     """A question about a treaty the corpus does not hold: it names a country outside every treaty ("Is the UK
     State Pension taxable in Portugal?", "does France get to tax me?"), or a treaty between two countries no
@@ -171,6 +187,8 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
         other = _other_treaty(span, language)
         if other:
             scores = TopicScores(((OUT_OF_SCOPE, max(scores.confidence, SAME_TOPIC_KEPT)),))
+        else:
+            scores = _company_residence(scores, text, language)
         scores = _profit_not_pay(span, _public_pay(_special_pay(span, scores, language), hits), text, language)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):

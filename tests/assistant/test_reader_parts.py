@@ -260,3 +260,21 @@ def test_a_salary_paid_by_a_public_employer_is_government_service(text, topic):
     asked = asking(text)[-1].text
     parts = read_parts(text, ScriptedTopics({asked: (("employment", 0.7), ("pensions", 0.1))}))
     assert [p.topic for p in parts] == [topic]
+
+
+@pytest.mark.parametrize("text, topic", [
+    # where a company's decisions are taken, and a residence claimed by both: art. 4's last paragraph
+    ("A nossa Lda de Aveiro é gerida de facto a partir de Campinas: os dois gerentes vivem lá e as reuniões "
+     "fazem-se lá. As Finanças e a Receita consideram-na residente. Como fica?", "residence"),
+    ("Our Tokyo KK holds all its board meetings in Lisbon, where both directors live; both countries treat it "
+     "as resident. What now?", "residence"),
+    # a company of a country no treaty joins stays out of scope
+    ("Os administradores de uma sociedade francesa vivem no Porto e tomam as decisões cá. Fica residente em "
+     "Portugal?", "out_of_scope"),
+    # no decisions named: nothing to decide on
+    ("Sou residente em Portugal e tenho uma Lda; que taxa de IRC pago?", "out_of_scope"),
+])
+def test_a_company_managed_in_one_state_and_claimed_as_resident_asks_the_tie_breaker(text, topic):
+    asked = asking(text)[-1].text
+    parts = read_parts(text, ScriptedTopics({asked: (("out_of_scope", 0.6), ("residence", 0.2))}))
+    assert [p.topic for p in parts] == [topic]

@@ -30,6 +30,13 @@ TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"),
     ("Tenho casa em Braga e em Fortaleza. Passo metade do ano em cada uma e não sei dizer qual é o centro da "
      "minha vida. Sou só brasileiro. Pela convenção, onde sou residente?", "PT-BR", {"PT", "BR"}, "undetermined",
      {"PT", "BR"}, {"BR"}, "BR"),
+    # a client's or relative's stays, in the third person: the longer one is the habitual abode
+    ("A minha mãe não tem casa em nenhum dos países (fica em hotéis) e passa uns 220 dias em Coimbra e o resto "
+     "em Quioto. Onde é residente pela convenção?", "PT-JP", set(), None, {"PT"}, None, "PT"),
+    # a family split between the two is no centre of vital interests
+    ("Mi cliente tiene piso en Sevilla y otro en Recife, la familia repartida, y pasó 200 días en Sevilla el "
+     "año pasado. ¿De qué país es residente según el convenio?", "BR-ES", {"ES", "BR"}, "undetermined", {"ES"},
+     None, "ES"),
 ])
 def test_tiebreaker_facts_by_clause(text, treaty, homes, vital, abodes, nationality, result):
     query = understand(text, TREATIES)
