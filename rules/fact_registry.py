@@ -14,6 +14,7 @@ from rules.facts import (
     BENEFICIARY_KINDS,
     EMPLOYMENT_KINDS,
     GAIN_KINDS,
+    PE_ACTIVITIES,
     PENSION_KINDS,
     ROYALTY_KINDS,
     STUDENT_PAYMENT_ORIGINS,
@@ -69,6 +70,7 @@ _CHOICES = {
     "loan_purpose": (LOAN_PURPOSES, "loan_purpose"),
     "pension_kind": (PENSION_KINDS, "pension_kind"),
     "gain_kind": (GAIN_KINDS, "gain_kind"),
+    "pe_activity": (PE_ACTIVITIES, "pe_activity"),
     "employment_kind": (EMPLOYMENT_KINDS, "employment_kind"),
     "student_payment_origin": (STUDENT_PAYMENT_ORIGINS, "student_payment_origin"),
 }

@@ -13,6 +13,8 @@ from rules.lookup import treaty_or_not_covered
 from rules.results import Citation, Condition, Figure, NotCovered, RulesInputError, Serialisable
 
 SITE_FIGURE = ".pe.construction-site"        # id suffix of the site-duration figure in every treaty file
+# id suffix of the figure that says an activity is no PE, by the pe_activity it applies to
+EXCLUSION_FIGURES = {"auxiliary": ".pe.auxiliary", "independent_agent": ".pe.independent-agent"}
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,33 @@ def construction_site(treaty: str, months: float) -> SiteTest | None:
         return None
     return SiteTest(treaty=site.treaty, months=float(months), figure=site,
                     permanent_establishment=float(months) > float(site.value))
+
+
+@dataclass(frozen=True)
+class ExclusionTest(Serialisable):
+    """What the enterprise does in the other State is what the treaty says is no PE (a storage-only warehouse,
+    an independent agent): there is no PE there."""
+    treaty: str
+    activity: str
+    figure: Figure
+
+    @property
+    def citations(self) -> list[Citation]:
+        return list(self.figure.citations)
+
+
+def pe_exclusion(treaty: str, activity: str) -> ExclusionTest | None:
+    """The treaty's paragraph that makes `activity` (one of PE_ACTIVITIES) no PE; None when the corpus holds
+    none for that treaty (the PT-JP summary)."""
+    suffix = EXCLUSION_FIGURES.get(activity)
+    if suffix is None:
+        raise RulesInputError("unknown_value", name="pe_activity", value=repr(activity),
+                              known=", ".join(EXCLUSION_FIGURES))
+    found = figures(treaty, "permanent_establishment")
+    if isinstance(found, NotCovered):
+        return None
+    figure = next((f for f in found if f.id.endswith(suffix)), None)
+    return None if figure is None else ExclusionTest(treaty=figure.treaty, activity=activity, figure=figure)
 
 
 def stated_days(treaty: str, days: float, one_year: bool = False) -> Condition | None:

@@ -25,6 +25,7 @@ from assistant.presentation.values import (
     condition,
     phrase_of,
 )
+from rules.thresholds import ExclusionTest, SiteTest
 
 T = TypeVar("T")
 Cite = Callable[[rules.Citation], "int | None"]     # a rule's citation -> its [n], when shown
@@ -194,14 +195,18 @@ class _Builder:
     # ---- the whole run --------------------------------------------------------------------------
     def site(self, run: RuleRun) -> list[Line]:
         """"7 meses < 9 meses: o estaleiro não é estabelecimento estável; só Portugal pode tributar (art. 7.º)":
-        a stated site duration against the treaty's figure, and who taxes the profits as the rights decide."""
-        test = run.site
-        if test is None or not isinstance(test.figure.value, (int, float)):
+        a stated site duration against the treaty's figure, or a stated activity the treaty says is no PE, and
+        who taxes the profits as the rights decide."""
+        test: SiteTest | ExclusionTest | None = run.site or run.exclusion
+        if isinstance(test, ExclusionTest):
+            text: Value = say(f"thresholds.no_pe.{test.activity}")
+        elif test is not None and isinstance(test.figure.value, (int, float)):
+            limit = float(test.figure.value)
+            sign = ">" if test.permanent_establishment else "=" if test.months == limit else "<"
+            text = say("thresholds.site_pe" if test.permanent_establishment else "thresholds.site_no_pe",
+                       stated=Stated(Num(round(test.months, 1), "months")), op=sign, limit=Num(limit, "months"))
+        else:
             return []
-        limit = float(test.figure.value)
-        sign = ">" if test.permanent_establishment else "=" if test.months == limit else "<"
-        text: Value = say("thresholds.site_pe" if test.permanent_establishment else "thresholds.site_no_pe",
-                          stated=Stated(Num(round(test.months, 1), "months")), op=sign, limit=Num(limit, "months"))
         decided = next((r for r in run.rights if r.outcome == "decided" and r.income == "business_profits"), None)
         only = None if decided is None else next(
             (r for r in decided.cases[0].rights if r.right == "exclusive" and r.state), None)

@@ -84,6 +84,21 @@ def _sub_case(hits: Hits, field: str) -> str | None:
     return None
 
 
+_ENTERPRISE_TOPICS = {"permanent_establishment", "business_profits"}
+
+
+def _pe_activity(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...]) -> str | None:
+    """What the enterprise does in the other State when the treaty says it is no PE: an independent agent, or a
+    warehouse, a representative office, advertising or information only; not beside contracts concluded there,
+    a branch, a factory or a shop (words the treaty makes a PE)."""
+    if not _ENTERPRISE_TOPICS & set(topic_list):
+        return None
+    if any(not _negated(tokens, m.start, lang) for m in hits("pe_is_pe")):
+        return None
+    return "independent_agent" if hits("pe_activity:independent_agent") else \
+        "auxiliary" if hits("pe_activity:auxiliary") else None
+
+
 def _paid_by_government(hits: Hits, g: Grammar) -> bool:
     """"do governo português", "from the Brazilian government", "pelo Estado": a government pays; not "uma
     agência 100% do Governo", "propriedade do Estado": an entity the government owns."""
@@ -378,6 +393,7 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         interest_on_equity=True if hits("interest_on_equity") else None,
         royalty_kind=_royalty_kind(hits) if kinds else None,
         attributable_to_pe=attributable,
+        pe_activity=_pe_activity(hits, tokens, lang, topic_list),
         paid_to_pe_third_state=third,
         free_zone_regime=_flag(hits, tokens, lang, "free_zone"),
         registered_central_bank=_flag(hits, tokens, lang, "central_bank"),

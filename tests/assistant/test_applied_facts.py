@@ -40,6 +40,34 @@ def test_a_site_duration_is_applied_to_the_figure(make_assistant, question, trea
         assert f"**{only}**" in answer.card.split(line)[1].split("\n")[0]   # "…; só Portugal pode tributar (art. 7)"
 
 
+@pytest.mark.parametrize("question, activity, only, line", [
+    ("A nossa empresa de Guimarães arrendou um armazém em Campinas só para guardar stock e entregar aos clientes; "
+     "as vendas fecham-se todas em Portugal. O Brasil pode tributar o lucro?", "auxiliary", "Portugal",
+     "não é estabelecimento estável"),
+    ("Somos una empresa de Zaragoza y vendemos en Brasil solo por medio de un agente comercial independiente que "
+     "trabaja para varias empresas. ¿Tenemos establecimiento permanente en Brasil?", "independent_agent", "España",
+     "no crea establecimiento permanente"),
+    ("We're a Brazilian firm with a liaison office in Lisbon that only does market research. Is that a permanent "
+     "establishment in Portugal?", "auxiliary", "Brazil", "is not a permanent establishment"),
+])
+def test_an_activity_the_treaty_says_is_no_pe_decides_who_taxes_the_profits(make_assistant, question, activity,
+                                                                            only, line):
+    answer = make_assistant().ask(question)
+    run = answer.rule_results
+    assert run.exclusion is not None and run.exclusion.activity == activity
+    profits = [r for r in run.rights if r.income == "business_profits"]
+    assert profits and profits[0].outcome == "decided"
+    assert {r.role: r.right for r in profits[0].cases[0].rights} == {"residence": "exclusive", "source": "none"}
+    shown = next(text for text in answer.card.split("\n") if line in text)
+    assert f"**{only}**" in shown                                  # "…; só Portugal pode tributar (art. 7)"
+
+
+def test_contracts_concluded_there_are_not_an_auxiliary_activity(make_assistant):
+    answer = make_assistant().ask("A nossa empresa de São Paulo tem um armazém em Lisboa e dois vendedores que "
+                                  "fecham contratos com clientes portugueses. Há estabelecimento estável?")
+    assert answer.rule_results.exclusion is None
+
+
 def test_days_stated_without_dates_meet_the_short_stay_condition(make_assistant):
     answer = make_assistant().ask("Estuve 120 días en Portugal trabajando para mi empresa de Brasil, que no tiene "
                                   "establecimiento permanente en Portugal; vivo en São Paulo. "

@@ -281,6 +281,24 @@ def test_gain_kind(text, kind):
     assert q(text).facts.gain_kind == kind
 
 
+@pytest.mark.parametrize("text, activity", [
+    ("Temos só um armazém em Vigo para guardar o stock; há estabelecimento estável em Espanha?", "auxiliary"),
+    ("Nuestra oficina de representación en São Paulo solo hace estudios de mercado. ¿Es establecimiento "
+     "permanente?", "auxiliary"),
+    ("We sell in Portugal only through an independent sales agent. Do we have a permanent establishment?",
+     "independent_agent"),
+    # what the treaty makes a PE: contracts concluded there, a branch
+    ("O armazém de Vigo tem dois vendedores que fecham contratos. Há estabelecimento estável?", None),
+    ("Abrimos una sucursal con almacén en Recife. ¿Hay establecimiento permanente?", None),
+    # not concluding contracts there is no bar
+    ("Um armazém em Vigo, ninguém lá fecha contratos. Há estabelecimento estável?", "auxiliary"),
+    # outside a PE or business-profits question the words decide nothing
+    ("Vendi o armazém que tinha em Vigo. Quem tributa a mais-valia?", None),
+])
+def test_an_activity_the_treaty_says_is_no_pe(text, activity):
+    assert q(text).facts.pe_activity == activity
+
+
 def test_pe_flags():
     r = q("Os dividendos são atribuíveis a um estabelecimento estável que a empresa portuguesa tem no Brasil")
     assert r.facts.attributable_to_pe is True

@@ -32,3 +32,25 @@ def test_stated_days_against_the_short_stay_limit():
     assert stated_days("BR-ES", 200).status == "unknown"            # a calendar year: it may straddle two
     assert stated_days("BR-ES", 200, one_year=True).status == "not_met"
     assert stated_days("PT-BR", 120).params["days"] == 120
+
+
+@pytest.mark.parametrize("treaty, activity, article, paragraph, words", [
+    ("PT-BR", "auxiliary", "5", "4", "armazenar, expor ou entregar"),
+    ("PT-BR", "independent_agent", "5", "6", "agente independente"),
+    ("BR-ES", "auxiliary", "5", "3", "armazenagem"),
+    ("BR-ES", "independent_agent", "5", "6", "estatuto"),
+])
+def test_an_activity_the_treaty_says_is_no_pe_is_cited_from_its_paragraph(treaty, activity, article, paragraph,
+                                                                         words):
+    from rules.thresholds import pe_exclusion
+    test = pe_exclusion(treaty, activity)
+    assert test is not None and test.activity == activity
+    assert {(c.article, c.paragraph) for c in test.citations} == {(article, paragraph)}
+    assert any(words in c.quote for c in test.citations)
+
+
+def test_no_exclusion_where_the_corpus_has_none_and_unknown_activities_refused():
+    from rules.thresholds import pe_exclusion
+    assert pe_exclusion("PT-JP", "auxiliary") is None          # the summary lists no art. 5 exclusions
+    with pytest.raises(RulesInputError):
+        pe_exclusion("PT-BR", "sales_office")
