@@ -129,6 +129,16 @@ def _public_pay(scores: TopicScores, hits: Hits) -> TopicScores:
     return TopicScores((("government_service", scores.confidence), *rest))
 
 
+def _self_employed(scores: TopicScores, hits: Hits) -> TopicScores:
+    """Work read as a salary in a ticket that says the person works for themselves ("trabalhadora independente",
+    "recibos verdes", "an independent consultant … his invoices") and names no employment contract or salary:
+    the fees are independent services (art. 14, or art. 7 where the treaty has none)."""
+    if scores.topic != "employment" or not hits("self_employed") or hits("employee_contract"):
+        return scores
+    rest = tuple((t, p) for t, p in scores.ranked[1:] if t != "independent_services")
+    return TopicScores((("independent_services", scores.confidence), *rest))
+
+
 _ENTERPRISE = ("permanent_establishment", "business_profits")
 
 
@@ -189,7 +199,8 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
             scores = TopicScores(((OUT_OF_SCOPE, max(scores.confidence, SAME_TOPIC_KEPT)),))
         else:
             scores = _company_residence(scores, text, language)
-        scores = _profit_not_pay(span, _public_pay(_special_pay(span, scores, language), hits), text, language)
+        scores = _profit_not_pay(span, _self_employed(_public_pay(_special_pay(span, scores, language), hits), hits),
+                                 text, language)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
             continue

@@ -278,3 +278,18 @@ def test_a_company_managed_in_one_state_and_claimed_as_resident_asks_the_tie_bre
     asked = asking(text)[-1].text
     parts = read_parts(text, ScriptedTopics({asked: (("out_of_scope", 0.6), ("residence", 0.2))}))
     assert [p.topic for p in parts] == [topic]
+
+
+@pytest.mark.parametrize("text, topic", [
+    # working for oneself said outright: fees, not a salary
+    ("Sou tradutora com recibos verdes em Braga e um cliente de São Paulo paga-me todos os meses. O Brasil pode "
+     "tributar?", "independent_services"),
+    ("I'm a self-employed designer in Valencia billing a Brazilian client by invoice. Can Brazil tax what it "
+     "pays me?", "independent_services"),
+    # an employment contract named too: the salary reading stays
+    ("Sou autônoma mas agora tenho contrato de trabalho com uma empresa de Lisboa. Quem tributa?", "employment"),
+])
+def test_work_for_oneself_is_not_a_salary(text, topic):
+    asked = asking(text)[-1].text
+    parts = read_parts(text, ScriptedTopics({asked: (("employment", 0.7), ("pensions", 0.1))}))
+    assert [p.topic for p in parts] == [topic]
