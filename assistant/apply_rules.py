@@ -144,7 +144,7 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
     parties = rules.known_treaties().get(treaty, ())
     try:
         sources: list[str | None] = [query.source_state]
-        if topic in rules.INCOME_TYPES and not query.source_state:     # each party but the residence State
+        if topic in rules.INCOME_TYPES and not query.source_state and parties:   # each party but the residence
             sources = [p for p in parties if p != query.residence_state]
             run.source_unknown = len(sources) > 1
             if run.source_unknown:

@@ -26,7 +26,7 @@ def _codes(data: TreatyData, topic: str, seen: frozenset[str] = frozenset()) -> 
         codes |= {c.code for case in rights.cases for c in case.when}
         for target in {case.redirect for case in rights.cases if case.redirect} - seen - {topic}:
             codes |= _codes(data, target, seen | {topic})
-    codes |= {c.code for f in data.figures if f.topic == topic for c in f.conditions}
+    codes |= {c.code for f in data.figures if f.answers(topic) for c in f.conditions}
     codes |= {c.code for r in data.relief if topic in r.incomes or (not r.incomes and topic ==
                                                                      "double_taxation_relief") for c in r.when}
     return codes

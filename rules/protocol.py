@@ -46,6 +46,8 @@ def rule_for(*topics: str) -> Callable[[Rule], Rule]:
 
 @rule_for(*INCOME_TYPES)
 def _withholding(data: TreatyData, case: Case) -> Result:
+    if not data.parties:          # an instrument (the MLI) caps no rate: its figures on the income, if any
+        return figures(data.treaty, case.topic)
     return withholding_cap(data.treaty, case.topic, case.source_state or "", case.facts)
 
 

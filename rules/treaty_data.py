@@ -167,6 +167,7 @@ class FigureSpec(Frozen):
     effective_from: date | None = None
     notes: Notes = ()
     incomes: Ids = ()                     # a relief figure that holds for these incomes only (empty = all)
+    also_topics: Ids = ()                 # other topics whose questions it answers (MLI 8 for a dividend question)
     description: Message                  # data.figures.<id>, set from the id
 
     @model_validator(mode="before")
@@ -182,6 +183,17 @@ class FigureSpec(Frozen):
         if topic not in TOPICS:
             raise ValueError(f"tópico desconhecido {topic!r}")
         return topic
+
+    @field_validator("also_topics")
+    @classmethod
+    def _also_topics(cls, topics: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [t for t in topics if t not in TOPICS]
+        if unknown:
+            raise ValueError(f"tópicos desconhecidos {unknown!r}")
+        return topics
+
+    def answers(self, topic: str) -> bool:
+        return topic == self.topic or topic in self.also_topics
 
 
 class Modification(Frozen):

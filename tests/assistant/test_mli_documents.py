@@ -18,3 +18,18 @@ def test_mli_text_never_joins_pt_br_or_br_es_answers() -> None:
     assert "mli-pt-2019" not in _docs("PT-BR") and "pt-br-2000" in _docs("PT-BR")
     assert "mli-pt-2019" not in _docs("BR-ES")
     assert "mli-pt-2019" in _docs("PT-JP")                    # the summary says MLI art. 9(4) applies
+
+
+def test_a_dividend_question_under_the_mli_gets_its_holding_period(make_assistant) -> None:
+    """No treaty pair named, the MLI named: the dividend question is answered with MLI art. 8's 365 days (the
+    MLI caps no rate), not abstained for want of a pair."""
+    from assistant.understand.sentences import asking
+    from tests.fakes import ScriptedTopics
+    text = ("Our Lisbon holding bought 12% of a foreign opco in January and wants dividends in June. Under the MLI "
+            "dividend-transfer rule, do we meet the holding requirement?")
+    assistant = make_assistant()
+    assistant.reader = ScriptedTopics({asking(text)[-1].text: (("dividends", 0.8), ("anti_abuse", 0.1))})
+    answer = assistant.ask(text)
+    assert not answer.abstained
+    assert any(c.article == "8" for f in answer.rule_results.figures for c in f.citations)
+    assert "365" in answer.card

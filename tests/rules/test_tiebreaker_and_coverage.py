@@ -92,3 +92,25 @@ def test_coverage_lists_every_data_file() -> None:
     assert set(by_id) == {"PT-BR", "BR-ES", "PT-JP", "MLI"}
     assert by_id["PT-JP"].coverage == "summary" and "technical_services" not in by_id["PT-JP"].incomes
     assert by_id["PT-BR"].to_dict()["documents"] == ["pt-br-2000", "br-portaria-pt-br"]
+
+
+def test_an_instruments_figures_answer_the_incomes_they_name() -> None:
+    """The MLI caps no rate: a dividend question under it gets art. 8's 365 days (and art. 10's third-jurisdiction
+    PE test); a royalty question only art. 10; an income it does not touch, nothing."""
+    from rules.protocol import Case, apply
+
+    def articles(topic: str) -> set[str]:
+        found = apply("MLI", Case(topic=topic))
+        return set() if isinstance(found, NotCovered) else {c.article for f in found for c in f.citations}
+    assert articles("dividends") == {"8", "10"}
+    assert articles("royalties") == {"10"}
+    assert articles("pensions") == set()
+
+
+def test_a_figure_for_an_unknown_topic_is_refused() -> None:
+    from pydantic import ValidationError
+
+    from rules.treaty_data import FigureSpec
+    with pytest.raises(ValidationError):
+        FigureSpec.model_validate({"id": "x.y", "topic": "dividends", "unit": "days", "also_topics": ["dividendz"],
+                                   "citations": [{"doc": "mli-pt-2019", "article": "8", "quote": "365 dias"}]})
