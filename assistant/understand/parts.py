@@ -139,6 +139,22 @@ def _self_employed(scores: TopicScores, hits: Hits) -> TopicScores:
     return TopicScores((("independent_services", scores.confidence), *rest))
 
 
+# Topics whose questions also ask "from when" ("a partir de quando?" of a deadline or of a residence).
+_DATED_TOPICS = ("entry_into_force", "mutual_agreement", "residence", "arbitration")
+
+
+def _in_force(span: Span, scores: TopicScores, language: str) -> TopicScores:
+    """A question whose own words ask when the treaty applies ("a convenção já valia para esse pagamento de
+    2001?", "¿a partir de qué fecha se aplicaron sus disposiciones?") asks its entry into force, whatever
+    income it names."""
+    if scores.topic in _DATED_TOPICS:
+        return scores
+    if "entry_into_force" not in {m.value for m in topic_matches(tokenize(span.text), language)}:
+        return scores
+    rest = tuple((t, p) for t, p in scores.ranked[1:] if t != "entry_into_force")
+    return TopicScores((("entry_into_force", scores.confidence), *rest))
+
+
 _ENTERPRISE = ("permanent_establishment", "business_profits")
 
 
@@ -198,7 +214,7 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
         if other:
             scores = TopicScores(((OUT_OF_SCOPE, max(scores.confidence, SAME_TOPIC_KEPT)),))
         else:
-            scores = _company_residence(scores, text, language)
+            scores = _in_force(span, _company_residence(scores, text, language), language)
         scores = _profit_not_pay(span, _self_employed(_public_pay(_special_pay(span, scores, language), hits), hits),
                                  text, language)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)

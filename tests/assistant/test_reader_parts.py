@@ -293,3 +293,19 @@ def test_work_for_oneself_is_not_a_salary(text, topic):
     asked = asking(text)[-1].text
     parts = read_parts(text, ScriptedTopics({asked: (("employment", 0.7), ("pensions", 0.1))}))
     assert [p.topic for p in parts] == [topic]
+
+
+@pytest.mark.parametrize("text, read, topic", [
+    # the question asks when the treaty applies, whatever income it names
+    ("A empresa de Campinas pagou dividendos a um sócio de Lisboa em 2001. A convenção já valia para esse "
+     "pagamento?", "dividends", "entry_into_force"),
+    ("Pagamos intereses a un banco de Oporto. ¿A partir de qué fecha se aplica el convenio a esas retenciones?",
+     "interest", "entry_into_force"),
+    # a deadline "counted from when" is the mutual agreement's
+    ("Qual é o prazo para pedir o procedimento amigável, e contado a partir de quando?", "mutual_agreement",
+     "mutual_agreement"),
+])
+def test_a_question_on_when_the_treaty_applies_is_its_entry_into_force(text, read, topic):
+    asked = asking(text)[-1].text
+    parts = read_parts(text, ScriptedTopics({asked: ((read, 0.7), ("pensions", 0.1))}))
+    assert [p.topic for p in parts] == [topic]
