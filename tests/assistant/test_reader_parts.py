@@ -302,7 +302,7 @@ def test_work_for_oneself_is_not_a_salary(text, topic):
     ("Pagamos intereses a un banco de Oporto. ¿A partir de qué fecha se aplica el convenio a esas retenciones?",
      "interest", "entry_into_force"),
     # a deadline "counted from when" is the mutual agreement's
-    ("Qual é o prazo para pedir o procedimento amigável, e contado a partir de quando?", "mutual_agreement",
+    ("Qual é o prazo do procedimento amigável contado a partir de quando?", "mutual_agreement",
      "mutual_agreement"),
 ])
 def test_a_question_on_when_the_treaty_applies_is_its_entry_into_force(text, read, topic):
