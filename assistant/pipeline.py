@@ -268,6 +268,7 @@ class Assistant:
                                                read_residence=self.direction_reader.residence), treaty=treaty)
             if not alternative:   # what kind of income the question itself names wins ("E a do fundo de pensões?")
                 q = dataclasses.replace(q, facts=_own_kinds(q.facts, part.question.text, topic))
+            q = _relief_of_first(q, topic, asked[0].topic)
             out.append(_Part(None, q, run_rules(q, merge_facts(q.facts, extra_facts)), part, alternative))
         return out
 
@@ -536,6 +537,17 @@ def _with_parts(query: Query, asked: list[PartTopic]) -> Query:
             return query
         return dataclasses.replace(query, out_of_scope=query.out_of_scope or codes[0])
     return dataclasses.replace(query, side_notes=tuple(dict.fromkeys(query.side_notes + codes)))
+
+
+RELIEF_TOPICS = ("double_taxation_relief", "tax_sparing")
+
+
+def _relief_of_first(query: Query, topic: str, first: str) -> Query:
+    """"…can Brazil tax the rent? And how do I avoid paying twice?": a later relief question is about the income
+    the ticket's first question asks, not whatever income its words name first."""
+    if topic not in RELIEF_TOPICS or query.treaty is None or first not in rules.rights_incomes(query.treaty):
+        return query
+    return dataclasses.replace(query, topics=(topic, first, *(t for t in query.topics if t not in (topic, first))))
 
 
 def _readings(query: Query, treaty: str | None) -> list[tuple[Reading | None, Query]]:

@@ -65,3 +65,18 @@ def test_a_dividends_question_beside_one_on_interest_on_equity_is_about_dividend
     caps = {p.topic: {float(w.rate) for w in p.rule_results.withholding if w.rate is not None}
             for p in answer.parts if not p.alternative}
     assert caps == {"interest": {15.0}, "dividends": {10.0}}
+
+
+def test_a_later_relief_question_is_about_the_income_the_first_one_asks(make_assistant):
+    """"Can Brazil tax the rent? And how do I avoid paying twice?": the relief section answers for the rent
+    (art. 6 and the residence State's credit), not for the salary the ticket also names."""
+    from assistant.understand.sentences import asking
+    from tests.fakes import ScriptedTopics
+    text = ("Vivo em Setúbal, trabalho por conta de outrem numa empresa de logística e herdei um apartamento "
+            "arrendado no Recife. As rendas podem ser tributadas no Brasil? E como evito pagar imposto duas vezes?")
+    first, second = (s.text for s in asking(text)[-2:])
+    assistant = make_assistant()
+    assistant.reader = ScriptedTopics({first: (("immovable_property", 0.9),),
+                                       second: (("double_taxation_relief", 0.9),)})
+    relief = [p for p in assistant.ask(text).parts if p.topic == "double_taxation_relief"]
+    assert relief and [r.income for r in relief[0].rule_results.rights] == ["immovable_property"]
