@@ -69,11 +69,11 @@ def test_a_dividends_question_beside_one_on_interest_on_equity_is_about_dividend
 
 def test_a_later_relief_question_is_about_the_income_the_first_one_asks(make_assistant):
     """"Can Brazil tax the rent? And how do I avoid paying twice?": the relief section answers for the rent
-    (art. 6 and the residence State's credit), not for the salary the ticket also names."""
+    (art. 6 and the residence State's credit), not for the lawyer's fees the ticket's words also suggest."""
     from assistant.understand.sentences import asking
     from tests.fakes import ScriptedTopics
-    text = ("Vivo em Setúbal, trabalho por conta de outrem numa empresa de logística e herdei um apartamento "
-            "arrendado no Recife. As rendas podem ser tributadas no Brasil? E como evito pagar imposto duas vezes?")
+    text = ("Vivo em Setúbal e herdei um apartamento arrendado no Recife; um advogado de lá recebe as rendas e "
+            "paga o condomínio. As rendas podem ser tributadas no Brasil? E como evito pagar imposto duas vezes?")
     first, second = (s.text for s in asking(text)[-2:])
     assistant = make_assistant()
     assistant.reader = ScriptedTopics({first: (("immovable_property", 0.9),),
