@@ -24,7 +24,7 @@ from rules import (
 )
 from rules.conditions import describe
 from rules.protocol import Case, Result, apply
-from rules.thresholds import ExclusionTest, SiteTest, construction_site, pe_exclusion, stated_days
+from rules.thresholds import ActivityTest, SiteTest, construction_site, pe_activity_rule, stated_days
 
 MLI_TOPICS = ("anti_abuse", "arbitration", "capital_gains")
 MLI_ONLY_TOPICS = ("anti_abuse", "arbitration")     # capital gains: only an MLI change the corpus states
@@ -32,7 +32,7 @@ HOST_INCOMES = ("students", "professors")
 
 
 RuleResult = (WithholdingResult | EmploymentResult | TiebreakerResult | Figure | rules.DocumentApplication
-              | TaxingRightsResult | rules.Relief | SiteTest | ExclusionTest | NotCovered)
+              | TaxingRightsResult | rules.Relief | SiteTest | ActivityTest | NotCovered)
 
 
 @dataclass
@@ -45,7 +45,7 @@ class RuleRun:
     rights: list[TaxingRightsResult] = field(default_factory=list)   # who may tax, and the relief
     relief: list[rules.Relief] = field(default_factory=list)         # relief methods (a relief question, no income)
     site: SiteTest | None = None                                     # a stated site duration against the figure
-    exclusion: ExclusionTest | None = None                           # a stated activity the treaty says is no PE
+    activity: ActivityTest | None = None                            # a stated activity against the treaty's art. 5
     facts: Facts | None = None                                       # the facts the rules were given
     stated: list[Condition] = field(default_factory=list)            # conditions the question says are met
     not_covered: NotCovered | None = None
@@ -64,7 +64,7 @@ class RuleRun:
                 found += result.citations
         for fig in self.figures:
             found += fig.citations
-        for test in (self.site, self.exclusion):
+        for test in (self.site, self.activity):
             if test is not None:
                 found += test.citations
         for doc in self.documents:
@@ -79,7 +79,7 @@ class RuleRun:
         return list(unique.values())
 
     def results(self) -> list[RuleResult]:
-        items = [*self.withholding, self.employment, self.tiebreaker, *self.figures, self.site, self.exclusion,
+        items = [*self.withholding, self.employment, self.tiebreaker, *self.figures, self.site, self.activity,
                  *self.documents, *self.rights, *self.relief, self.not_covered]
         return [x for x in items if x is not None]
 
@@ -175,15 +175,15 @@ SITE_TOPICS = ("permanent_establishment", "business_profits")
 
 def _site(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts) -> Facts:
     """A site duration the question states decides whether there is a PE, and so who may tax the profits
-    (art. 7): longer than the treaty's figure, the source State may tax what is attributable to it. An activity
-    the treaty says is no PE (a storage-only warehouse, an independent agent) decides it too: no PE."""
+    (art. 7): longer than the treaty's figure, the source State may tax what is attributable to it. What the
+    enterprise does there decides it too: a branch or an office is a PE; a storage-only warehouse or an
+    independent agent is not (a fact stated the other way wins)."""
     if topic not in SITE_TOPICS:
         return facts
-    excluded = None if facts.pe_activity is None or facts.attributable_to_pe else \
-        pe_exclusion(treaty, facts.pe_activity)
-    if excluded is not None:
-        run.exclusion = excluded
-        return dataclasses.replace(facts, attributable_to_pe=False)
+    activity = None if facts.pe_activity is None else pe_activity_rule(treaty, facts.pe_activity)
+    if activity is not None and facts.attributable_to_pe in (None, activity.permanent_establishment):
+        run.activity = activity
+        return dataclasses.replace(facts, attributable_to_pe=activity.permanent_establishment)
     if facts.attributable_to_pe is not None:
         return facts
     months = query.stay_months if query.stay_months is not None else \

@@ -577,7 +577,7 @@ def _combined(runs: list[RuleRun]) -> RuleRun:
         out.employment = out.employment or run.employment
         out.tiebreaker = out.tiebreaker or run.tiebreaker
         out.site = out.site or run.site
-        out.exclusion = out.exclusion or run.exclusion
+        out.activity = out.activity or run.activity
         out.facts = out.facts or run.facts
         out.not_covered = out.not_covered or run.not_covered
         out.source_unknown = out.source_unknown or run.source_unknown

@@ -64,11 +64,12 @@ PENSION_KINDS = ("private", "social_security", "government", "annuity")
 # "shares_immovable" = shares deriving more than 50% of their value from immovable property (PT-JP summary,
 # MLI 9(4)); "shares" = other shares; "other" = any other property or right.
 GAIN_KINDS = ("immovable", "pe_assets", "ships_aircraft", "shares_immovable", "shares", "other")
-# pe_activity (art. 5): all the enterprise does in the other State is what the treaty says makes no PE:
+# pe_activity (art. 5): what the enterprise does in the other State, in the treaty's words on it:
 # "auxiliary" = a place used only to store, display or deliver its goods, to buy goods or gather information,
-# or for another preparatory or auxiliary activity (PT-BR 5(4), BR-ES 5(3)); "independent_agent" = it acts
-# there only through a broker, general commission agent or other independent agent (PT-BR, BR-ES 5(6)).
-PE_ACTIVITIES = ("auxiliary", "independent_agent")
+# or for another preparatory or auxiliary activity (PT-BR 5(4), BR-ES 5(3)): no PE; "independent_agent" = it
+# acts there only through a broker, general commission agent or other independent agent (PT-BR, BR-ES 5(6)):
+# no PE; "place_of_business" = a branch, an office, a factory or a workshop there (PT-BR, BR-ES 5(2)): a PE.
+PE_ACTIVITIES = ("auxiliary", "independent_agent", "place_of_business")
 # employment_kind: "general" = art. 15(1)-(2); "ship_aircraft" = aboard a ship or aircraft in international
 # traffic (art. 15(3)); "director" = member of a board of a company (art. 16: directors' fees).
 EMPLOYMENT_KINDS = ("general", "ship_aircraft", "director")
@@ -91,7 +92,7 @@ class Facts:
     interest_on_equity: bool | None = None   # juros sobre o capital próprio
     royalty_kind: str | None = None          # one of ROYALTY_KINDS
     attributable_to_pe: bool | None = None   # income effectively connected with a PE / fixed base in the source state
-    pe_activity: str | None = None           # one of PE_ACTIVITIES: what the enterprise does there is no PE
+    pe_activity: str | None = None           # one of PE_ACTIVITIES: what the enterprise does there (art. 5)
     paid_to_pe_third_state: bool | None = None  # paid to a PE (branch) of the beneficiary in a third state
     free_zone_regime: bool | None = None     # beneficiary enjoys a free-zone regime excluded by the protocol
     registered_central_bank: bool | None = None  # investment/contract registered with the Banco Central do Brasil

@@ -13,8 +13,10 @@ from rules.lookup import treaty_or_not_covered
 from rules.results import Citation, Condition, Figure, NotCovered, RulesInputError, Serialisable
 
 SITE_FIGURE = ".pe.construction-site"        # id suffix of the site-duration figure in every treaty file
-# id suffix of the figure that says an activity is no PE, by the pe_activity it applies to
-EXCLUSION_FIGURES = {"auxiliary": ".pe.auxiliary", "independent_agent": ".pe.independent-agent"}
+# id suffix of the figure that says whether an activity is a PE, by the pe_activity it applies to
+ACTIVITY_FIGURES = {"auxiliary": ".pe.auxiliary", "independent_agent": ".pe.independent-agent",
+                    "place_of_business": ".pe.places"}
+NOT_A_PE = ("auxiliary", "independent_agent")
 
 
 @dataclass(frozen=True)
@@ -46,30 +48,34 @@ def construction_site(treaty: str, months: float) -> SiteTest | None:
 
 
 @dataclass(frozen=True)
-class ExclusionTest(Serialisable):
-    """What the enterprise does in the other State is what the treaty says is no PE (a storage-only warehouse,
-    an independent agent): there is no PE there."""
+class ActivityTest(Serialisable):
+    """What the enterprise does in the other State, against the treaty's words on it: a branch, an office, a
+    factory is a PE; a storage-only warehouse or an independent agent is not."""
     treaty: str
     activity: str
     figure: Figure
+
+    @property
+    def permanent_establishment(self) -> bool:
+        return self.activity not in NOT_A_PE
 
     @property
     def citations(self) -> list[Citation]:
         return list(self.figure.citations)
 
 
-def pe_exclusion(treaty: str, activity: str) -> ExclusionTest | None:
-    """The treaty's paragraph that makes `activity` (one of PE_ACTIVITIES) no PE; None when the corpus holds
-    none for that treaty (the PT-JP summary)."""
-    suffix = EXCLUSION_FIGURES.get(activity)
+def pe_activity_rule(treaty: str, activity: str) -> ActivityTest | None:
+    """The treaty's paragraph on `activity` (one of PE_ACTIVITIES); None when the corpus holds none for that
+    treaty (the PT-JP summary)."""
+    suffix = ACTIVITY_FIGURES.get(activity)
     if suffix is None:
         raise RulesInputError("unknown_value", name="pe_activity", value=repr(activity),
-                              known=", ".join(EXCLUSION_FIGURES))
+                              known=", ".join(ACTIVITY_FIGURES))
     found = figures(treaty, "permanent_establishment")
     if isinstance(found, NotCovered):
         return None
     figure = next((f for f in found if f.id.endswith(suffix)), None)
-    return None if figure is None else ExclusionTest(treaty=figure.treaty, activity=activity, figure=figure)
+    return None if figure is None else ActivityTest(treaty=figure.treaty, activity=activity, figure=figure)
 
 
 def stated_days(treaty: str, days: float, one_year: bool = False) -> Condition | None:

@@ -25,7 +25,7 @@ from assistant.presentation.values import (
     condition,
     phrase_of,
 )
-from rules.thresholds import ExclusionTest, SiteTest
+from rules.thresholds import ActivityTest, SiteTest
 
 T = TypeVar("T")
 Cite = Callable[[rules.Citation], "int | None"]     # a rule's citation -> its [n], when shown
@@ -197,9 +197,9 @@ class _Builder:
         """"7 meses < 9 meses: o estaleiro não é estabelecimento estável; só Portugal pode tributar (art. 7.º)":
         a stated site duration against the treaty's figure, or a stated activity the treaty says is no PE, and
         who taxes the profits as the rights decide."""
-        test: SiteTest | ExclusionTest | None = run.site or run.exclusion
-        if isinstance(test, ExclusionTest):
-            text: Value = say(f"thresholds.no_pe.{test.activity}")
+        test: SiteTest | ActivityTest | None = run.site or run.activity
+        if isinstance(test, ActivityTest):
+            text: Value = say(f"thresholds.pe_activity.{test.activity}")
         elif test is not None and isinstance(test.figure.value, (int, float)):
             limit = float(test.figure.value)
             sign = ">" if test.permanent_establishment else "=" if test.months == limit else "<"

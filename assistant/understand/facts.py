@@ -88,15 +88,18 @@ _ENTERPRISE_TOPICS = {"permanent_establishment", "business_profits"}
 
 
 def _pe_activity(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...]) -> str | None:
-    """What the enterprise does in the other State when the treaty says it is no PE: an independent agent, or a
-    warehouse, a representative office, advertising or information only; not beside contracts concluded there,
-    a branch, a factory or a shop (words the treaty makes a PE)."""
+    """What the enterprise does in the other State, in the words art. 5 decides on: an independent agent, or a
+    warehouse, a representative office, advertising or information only (no PE), unless people conclude
+    contracts there or the words name a branch, a factory, an office opened there (a PE)."""
     if not _ENTERPRISE_TOPICS & set(topic_list):
         return None
-    if any(not _negated(tokens, m.start, lang) for m in hits("pe_is_pe")):
-        return None
-    return "independent_agent" if hits("pe_activity:independent_agent") else \
-        "auxiliary" if hits("pe_activity:auxiliary") else None
+    place = any(not _negated(tokens, m.start, lang) for m in hits("pe_listed_place"))
+    if not place and not any(not _negated(tokens, m.start, lang) for m in hits("pe_contracts")):
+        if hits("pe_activity:independent_agent"):
+            return "independent_agent"
+        if hits("pe_activity:auxiliary"):
+            return "auxiliary"
+    return "place_of_business" if place else None
 
 
 def _paid_by_government(hits: Hits, g: Grammar) -> bool:

@@ -54,7 +54,7 @@ def test_an_activity_the_treaty_says_is_no_pe_decides_who_taxes_the_profits(make
                                                                             only, line):
     answer = make_assistant().ask(question)
     run = answer.rule_results
-    assert run.exclusion is not None and run.exclusion.activity == activity
+    assert run.activity is not None and run.activity.activity == activity
     profits = [r for r in run.rights if r.income == "business_profits"]
     assert profits and profits[0].outcome == "decided"
     assert {r.role: r.right for r in profits[0].cases[0].rights} == {"residence": "exclusive", "source": "none"}
@@ -62,10 +62,21 @@ def test_an_activity_the_treaty_says_is_no_pe_decides_who_taxes_the_profits(make
     assert f"**{only}**" in shown                                  # "…; só Portugal pode tributar (art. 7)"
 
 
+def test_a_branch_opened_there_is_a_pe_and_both_may_tax(make_assistant):
+    answer = make_assistant().ask("Uma empresa de Campinas vai abrir uma sucursal em Lisboa com cinco vendedores. "
+                                  "Passa a ter estabelecimento estável em Portugal e Portugal tributa os lucros?")
+    run = answer.rule_results
+    assert run.activity is not None and run.activity.permanent_establishment
+    profits = [r for r in run.rights if r.income == "business_profits"]
+    assert profits and {r.role: r.right for r in profits[0].cases[0].rights} == {"residence": "shared",
+                                                                                "source": "shared"}
+    assert "Uma sucursal, um escritório, uma fábrica ou uma oficina são estabelecimento estável" in answer.card
+
+
 def test_contracts_concluded_there_are_not_an_auxiliary_activity(make_assistant):
     answer = make_assistant().ask("A nossa empresa de São Paulo tem um armazém em Lisboa e dois vendedores que "
                                   "fecham contratos com clientes portugueses. Há estabelecimento estável?")
-    assert answer.rule_results.exclusion is None
+    assert answer.rule_results.activity is None
 
 
 def test_days_stated_without_dates_meet_the_short_stay_condition(make_assistant):

@@ -287,15 +287,17 @@ def test_gain_kind(text, kind):
      "permanente?", "auxiliary"),
     ("We sell in Portugal only through an independent sales agent. Do we have a permanent establishment?",
      "independent_agent"),
-    # what the treaty makes a PE: contracts concluded there, a branch
+    # what the treaty makes a PE: contracts concluded there (no storage-only exception), a branch, a factory
     ("O armazém de Vigo tem dois vendedores que fecham contratos. Há estabelecimento estável?", None),
-    ("Abrimos una sucursal con almacén en Recife. ¿Hay establecimiento permanente?", None),
+    ("Abrimos una sucursal con almacén en Recife. ¿Hay establecimiento permanente?", "place_of_business"),
+    ("We're opening a factory near Porto. Is that a permanent establishment?", "place_of_business"),
+    ("Não temos sucursal nem fábrica no Brasil, só um armazém. Há estabelecimento estável?", "auxiliary"),
     # not concluding contracts there is no bar
     ("Um armazém em Vigo, ninguém lá fecha contratos. Há estabelecimento estável?", "auxiliary"),
     # outside a PE or business-profits question the words decide nothing
     ("Vendi o armazém que tinha em Vigo. Quem tributa a mais-valia?", None),
 ])
-def test_an_activity_the_treaty_says_is_no_pe(text, activity):
+def test_an_activity_art_5_decides_on(text, activity):
     assert q(text).facts.pe_activity == activity
 
 

@@ -39,18 +39,21 @@ def test_stated_days_against_the_short_stay_limit():
     ("PT-BR", "independent_agent", "5", "6", "agente independente"),
     ("BR-ES", "auxiliary", "5", "3", "armazenagem"),
     ("BR-ES", "independent_agent", "5", "6", "estatuto"),
+    ("PT-BR", "place_of_business", "5", "2", "sucursal"),
+    ("BR-ES", "place_of_business", "5", "2", "sucursais"),
 ])
-def test_an_activity_the_treaty_says_is_no_pe_is_cited_from_its_paragraph(treaty, activity, article, paragraph,
-                                                                         words):
-    from rules.thresholds import pe_exclusion
-    test = pe_exclusion(treaty, activity)
+def test_an_activity_the_treaty_decides_on_is_cited_from_its_paragraph(treaty, activity, article, paragraph,
+                                                                       words):
+    from rules.thresholds import pe_activity_rule
+    test = pe_activity_rule(treaty, activity)
     assert test is not None and test.activity == activity
+    assert test.permanent_establishment is (activity == "place_of_business")
     assert {(c.article, c.paragraph) for c in test.citations} == {(article, paragraph)}
     assert any(words in c.quote for c in test.citations)
 
 
 def test_no_exclusion_where_the_corpus_has_none_and_unknown_activities_refused():
-    from rules.thresholds import pe_exclusion
-    assert pe_exclusion("PT-JP", "auxiliary") is None          # the summary lists no art. 5 exclusions
+    from rules.thresholds import pe_activity_rule
+    assert pe_activity_rule("PT-JP", "auxiliary") is None          # the summary lists no art. 5 exclusions
     with pytest.raises(RulesInputError):
-        pe_exclusion("PT-BR", "sales_office")
+        pe_activity_rule("PT-BR", "sales_office")
