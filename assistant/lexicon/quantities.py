@@ -302,21 +302,25 @@ _AMOUNT = r"(?P<num>\d{1,3}(?:[.,\s]\d{3})+|\d+)(?P<mil>\s*(?:mil|thousand|k)\b)
 _USD_RE = re.compile(rf"(?:(?:us\s?\$|usd)\s*{_AMOUNT}|"
                      rf"{_AMOUNT.replace('num', 'num2').replace('mil>', 'mil2>')}\s*{_USD_WORDS})"
                      rf"(?P<per>\s+(?:por|per|a|al|ao|no|each|cada)\s+(?:ano|year|mes|month|ano\s+civil)"
-                     rf"|\s+(?:in|no|en|ao|al)\s+(?:total|todo))?")
+                     rf"|\s+(?:in|no|en|ao|al)\s+(?:total|todo)"
+                     rf"|\s+(?:during|throughout|durante)\s+(?:the|o|a|el|la|todo|toda)?\s*"
+                     rf"(?:internship|traineeship|stay|estagio|estancia|estadia|practicas|pratica|programa|program))?")
 
 
 _TOTAL_BEFORE = 24      # characters before an amount where "no total" / "in total" may stand
 _TOTAL_RE = re.compile(r"\b(?:no|in|en|em|al)\s+total\b")
 
 
-def usd_per_year(folded: str) -> float | None:
+def usd_per_year(folded: str, within_a_year: bool = False) -> float | None:
     """A yearly amount stated in US dollars ("2.000 dolares al ano", "US$ 250 per month" = 3000), or None when
     none, several, or no period is stated (the treaty limits are per calendar year). A total for the whole
-    stay ("US$ 9,000 in total", "no total") bounds every calendar year's part of it, so it stands for one."""
+    stay ("US$ 9,000 in total", "no total", "during the internship") bounds every calendar year's part of it, so
+    it stands for one; so does an amount with no period when the stay lasts a year or less (`within_a_year`:
+    "8 meses … vou ganhar uns 9 mil dólares")."""
     found = set()
     for m in _USD_RE.finditer(folded):
         per = (m.group("per") or "").split()
-        if not per and _TOTAL_RE.search(folded[max(0, m.start() - _TOTAL_BEFORE):m.start()]):
+        if not per and (within_a_year or _TOTAL_RE.search(folded[max(0, m.start() - _TOTAL_BEFORE):m.start()])):
             per = ["total"]                  # "no total uns 6.500 dolares", "in total about US$ 9,000"
         if not per:
             continue

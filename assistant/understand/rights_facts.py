@@ -125,7 +125,9 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     if facts.gain_kind in ("shares", "immovable") and hits("value_from") and hits("gain_kind:immovable") and \
             hits("gain_kind:shares"):
         found["gain_kind"] = "shares_immovable"     # "ações de uma sociedade cujo valor vem de imóveis"
-    yearly = usd_per_year(folded)                  # the treaties' limits are US$ per calendar year
+    months = stay_months if stay_months is not None else None if stay_days is None else stay_days * 12 / 365
+    # the treaties' limits are US$ per calendar year; a stay of a year or less is paid within one
+    yearly = usd_per_year(folded, within_a_year=months is not None and months <= 12)
     if "pensions" in topics and facts.pension_annual_usd is None:
         found["pension_annual_usd"] = yearly
     if "students" in topics and facts.student_annual_usd is None:

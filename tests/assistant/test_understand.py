@@ -156,6 +156,9 @@ def test_company_effective_management():
     ("Compré Letras del Tesoro brasileñas desde Bilbao; ¿me retienen algo en Brasil?", "interest"),
     ("Tenho um CDB num banco de São Paulo e vivo em Braga", "interest"),
     ("I hold Brazilian government bonds and live in Lisbon; who taxes the coupons?", "interest"),
+    # art. 26's exchange of information: the bank files it with the competent authorities' procedure
+    ("A Receita pode pedir às Finanças a troca de informações sobre as minhas contas?", "mutual_agreement"),
+    ("¿Puede Brasil negarse al intercambio de información alegando el secreto bancario?", "mutual_agreement"),
 ])
 def test_topic(text, topic):
     r = q(text)

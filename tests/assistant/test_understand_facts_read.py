@@ -132,6 +132,20 @@ def test_a_pension_in_dollars_is_an_amount_not_a_country(text, usd):
     assert read_facts(q)["pension_annual_usd"] == usd
 
 
+@pytest.mark.parametrize("text, usd", [
+    # a stay of a year or less is paid within one: an amount without a period is that year's
+    ("Vou fazer um estágio de 6 meses em Campinas ligado ao curso de Coimbra e vou receber uns 7 mil dólares. "
+     "O Brasil tributa?", 7000),
+    # the pay for the whole internship bounds each year's part of it
+    ("Student from Recife on an internship in Lisbon tied to my degree, paid USD 12,000 during the internship. "
+     "Is it exempt in Portugal?", 12000),
+    # no stay length and no period: not a yearly amount
+    ("Sou estudante em Braga e trabalho numa loja; ganhei 5 mil dólares. O Brasil tributa?", None),
+])
+def test_a_trainees_pay_in_dollars_within_a_year(text, usd):
+    assert read_facts(understand(text, TREATIES, topic="students")).get("student_annual_usd") == usd
+
+
 @pytest.mark.parametrize("text, state", [
     ("A nossa sociedade espanhola tem uma sucursal em Curitiba. Quem tributa os lucros?", "BR"),
     ("Tenemos un establecimiento permanente en Oporto y la sociedad es española... no, brasileña.", "PT"),
