@@ -189,6 +189,11 @@ def test_a_named_branch_leaves_who_bears_the_pay_open(question):
     "Portugal tributa?",
     "Vivo en Valencia y mi empresa española me manda 90 días a su sucursal de Recife; el sueldo no se repercute a la "
     "sucursal. ¿Tributa en Brasil?",
+    # plural and cost-centre forms
+    "Vivo em Braga e a minha empresa portuguesa manda-me 60 dias à sua sucursal de Manaus; os salários não são "
+    "refaturados à sucursal. O Brasil tributa?",
+    "I live in Madrid; my Spanish employer sends me 50 days to its São Paulo branch and my pay is charged entirely "
+    "to the Madrid cost centre. Does Brazil tax it?",
 ])
 def test_a_branch_denied_is_no_pe_bearing_the_pay(question):
     from assistant.apply_rules import run_rules
