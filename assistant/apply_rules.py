@@ -29,6 +29,7 @@ from rules.thresholds import ActivityTest, SiteTest, construction_site, pe_activ
 MLI_TOPICS = ("anti_abuse", "arbitration", "capital_gains")
 MLI_ONLY_TOPICS = ("anti_abuse", "arbitration")     # capital gains: only an MLI change the corpus states
 HOST_INCOMES = ("students", "professors")
+RELIEF_TOPICS = ("double_taxation_relief", "tax_sparing")    # questions on relief: the income comes from elsewhere
 
 
 RuleResult = (WithholdingResult | EmploymentResult | TiebreakerResult | Figure | rules.DocumentApplication
@@ -201,7 +202,7 @@ def _rights_topic(data_topics: set[str], query: Query, topic: str, facts: Facts)
     attributable to it, the profits (art. 7)."""
     if topic in data_topics:
         return topic
-    if topic in ("double_taxation_relief", "tax_sparing"):
+    if topic in RELIEF_TOPICS:
         return next((t for t in query.topics if t in data_topics), None)
     if topic == "permanent_establishment" and "business_profits" in data_topics and \
             ("business_profits" in query.topics or facts.attributable_to_pe is not None):
@@ -314,7 +315,7 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
         # A student or visiting teacher lives in the host State; the treaty's "resident" is the home State.
         residences = [p for p in parties if p != query.residence_state]
     if income is None:
-        if topic in ("double_taxation_relief", "tax_sparing") and len(residences) == 1:
+        if topic in RELIEF_TOPICS and len(residences) == 1:
             found = rules.relief_methods(treaty, residences[0])
             run.relief = [] if isinstance(found, NotCovered) else found
         return

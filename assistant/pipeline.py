@@ -13,7 +13,7 @@ from typing import Any, Iterator, Sequence
 
 import rules
 from assistant.answer import Answer, AnswerPart, CitationRef, Guardrail, RateLine, ReadingChoice
-from assistant.apply_rules import RuleRun, merge_facts, run_rules
+from assistant.apply_rules import RELIEF_TOPICS, RuleRun, merge_facts, run_rules
 from assistant.claims import Grounds, check_sentence, tax_outcome
 from assistant.guardrail import numbers_in, without_percentages
 from assistant.lexicon.text import tokenize
@@ -537,9 +537,6 @@ def _with_parts(query: Query, asked: list[PartTopic]) -> Query:
             return query
         return dataclasses.replace(query, out_of_scope=query.out_of_scope or codes[0])
     return dataclasses.replace(query, side_notes=tuple(dict.fromkeys(query.side_notes + codes)))
-
-
-RELIEF_TOPICS = ("double_taxation_relief", "tax_sparing")
 
 
 def _relief_of_first(query: Query, topic: str, first: str) -> Query:

@@ -195,8 +195,8 @@ class _Builder:
     # ---- the whole run --------------------------------------------------------------------------
     def site(self, run: RuleRun) -> list[Line]:
         """"7 meses < 9 meses: o estaleiro não é estabelecimento estável; só Portugal pode tributar (art. 7.º)":
-        a stated site duration against the treaty's figure, or a stated activity the treaty says is no PE, and
-        who taxes the profits as the rights decide."""
+        a stated site duration against the treaty's figure, or a stated activity against the treaty's words on it
+        (a branch is a PE, a storage-only warehouse is not), and who taxes the profits as the rights decide."""
         test: SiteTest | ActivityTest | None = run.site or run.activity
         if isinstance(test, ActivityTest):
             text: Value = say(f"thresholds.pe_activity.{test.activity}")

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import rules
 from assistant.lexicon import cues, topics
-from assistant.lexicon.text import tokenize
+from assistant.lexicon.text import Token, tokenize
 from assistant.understand.facts import Hits
 from assistant.understand.language import detect_language
 from assistant.understand.places import find_mentions
@@ -105,14 +105,15 @@ def _same_part(part: PartTopic, span: Span, topic: str) -> bool:
 SPECIAL_PAY = ("directors_fees", "artistes_sportsmen", "government_service", "professors", "students")
 
 
-def _special_pay(span: Span, scores: TopicScores, language: str) -> TopicScores:
-    """The special article named in a salary question takes the salary reading's place (and probability)."""
+def _special_pay(named: set[str], scores: TopicScores) -> TopicScores:
+    """The special article named in a salary question (`named`: the topics its words name) takes the salary
+    reading's place (and probability)."""
     if scores.topic != "employment":
         return scores
-    named = {m.value for m in topic_matches(tokenize(span.text), language)} & set(SPECIAL_PAY)
-    if len(named) != 1:
+    specials = named & set(SPECIAL_PAY)
+    if len(specials) != 1:
         return scores
-    special = named.pop()
+    special = specials.pop()
     rest = tuple((t, p) for t, p in scores.ranked[1:] if t != special)
     return TopicScores(((special, scores.confidence), *rest))
 
@@ -143,13 +144,11 @@ def _self_employed(scores: TopicScores, hits: Hits) -> TopicScores:
 _DATED_TOPICS = ("entry_into_force", "mutual_agreement", "residence", "arbitration")
 
 
-def _in_force(span: Span, scores: TopicScores, language: str) -> TopicScores:
+def _in_force(named: set[str], scores: TopicScores) -> TopicScores:
     """A question whose own words ask when the treaty applies ("a convenção já valia para esse pagamento de
-    2001?", "¿a partir de qué fecha se aplicaron sus disposiciones?") asks its entry into force, whatever
-    income it names."""
-    if scores.topic in _DATED_TOPICS:
-        return scores
-    if "entry_into_force" not in {m.value for m in topic_matches(tokenize(span.text), language)}:
+    2001?", "¿a partir de qué fecha se aplicaron sus disposiciones?"; `named`: the topics its words name) asks
+    its entry into force, whatever income it names."""
+    if scores.topic in _DATED_TOPICS or "entry_into_force" not in named:
         return scores
     rest = tuple((t, p) for t, p in scores.ranked[1:] if t != "entry_into_force")
     return TopicScores((("entry_into_force", scores.confidence), *rest))
@@ -175,13 +174,12 @@ def _profit_not_pay(span: Span, scores: TopicScores, text: str, language: str) -
     return TopicScores(((enterprise, scores.confidence), *rest))
 
 
-def _company_residence(scores: TopicScores, text: str, language: str) -> TopicScores:
+def _company_residence(scores: TopicScores, text: str, tokens: list[Token], language: str) -> TopicScores:
     """A ticket that says where a company's decisions are taken and asks about residence ("a AT considera-a
     residente cá, a Receita lá: como se resolve?") asks art. 4's last paragraph (place of effective
     management), not a domestic question; a company of a country no treaty joins stays out of scope."""
     if scores.topic != OUT_OF_SCOPE:
         return scores
-    tokens = tokenize(text)
     if not any(m.value == "management" for m in cues().tiebreaker.find(tokens)) or \
             not any(t.norm.startswith("resid") for t in tokens):
         return scores
@@ -208,14 +206,16 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
     """The ticket's parts in the order they are asked."""
     parts: list[PartTopic] = []
     language = detect_language(text)
-    hits = Hits(tokenize(text))
+    tokens = tokenize(text)
+    hits = Hits(tokens)
     for span, scores in _split(text, asking(text), model):
+        named = {m.value for m in topic_matches(tokenize(span.text), language)}   # the topics its words name
         other = _other_treaty(span, language)
         if other:
             scores = TopicScores(((OUT_OF_SCOPE, max(scores.confidence, SAME_TOPIC_KEPT)),))
         else:
-            scores = _in_force(span, _company_residence(scores, text, language), language)
-        scores = _profit_not_pay(span, _self_employed(_public_pay(_special_pay(span, scores, language), hits), hits),
+            scores = _in_force(named, _company_residence(scores, text, tokens, language))
+        scores = _profit_not_pay(span, _self_employed(_public_pay(_special_pay(named, scores), hits), hits),
                                  text, language)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
