@@ -14,7 +14,7 @@ export TOKENIZERS_PARALLELISM := false
 export UV_CACHE_DIR := $(TREATY_CACHE_DIR)/uv
 UV_VERSION := 0.13.9
 
-.PHONY: install models models-draft index run test bench eval browser system-libs clean-index situations
+.PHONY: install models models-draft index readers run test bench eval browser system-libs clean-index situations
 
 # The local model runs in llama.cpp's own server from the prebuilt xllamacpp wheel (nothing compiles);
 # it needs the system's OpenMP runtime, libgomp.so.1 (Debian: libgomp1). The PDF export writes in DejaVu Sans
@@ -50,6 +50,11 @@ models-draft: install
 index: models
 	$(PY) -m ingest
 
+# The ticket readers, fitted once per training data and embedding model (the training questions' vectors: ~2 min
+# on a fresh machine, then cached), so the app's first question and the tests find them ready.
+readers: index
+	$(PY) -m assistant readers
+
 # Debian's chromium for the browser test (Playwright drives it; no browser download).
 browser:
 	@command -v chromium >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; }
@@ -57,7 +62,7 @@ browser:
 # The model server (loopback, free port; an already running one is reused) and the app together (the app's
 # launcher starts loading the models at once, before a browser connects);
 # Ctrl-C stops both.
-run: index
+run: readers
 	$(PY) -m assistant.llm_server run -- $(PY) -m app_support.serve --server.headless true \
 	  --server.port $${TREATY_APP_PORT:-8501} --browser.gatherUsageStats false --server.fileWatcherType none
 
@@ -66,13 +71,13 @@ run: index
 TEST_WORKERS ?= 2
 # The shared-store tests need a PostgreSQL server: a throwaway cluster on loopback (.ci/postgres.sh; Debian's
 # package, installed if missing), stopped when the recipe's shell exits.
-test: index browser
+test: readers browser
 	source .ci/postgres.sh && $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal --durations=25
 
-bench: index
+bench: readers
 	$(PY) -m eval.bench
 
-eval: index
+eval: readers
 	$(PY) -m eval.run
 
 # The situation tests of rules/cases/*.yaml and the data entries no situation decides.

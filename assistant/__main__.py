@@ -202,6 +202,8 @@ def _parser() -> argparse.ArgumentParser:
     ret.add_argument("-k", type=_k, default=5, help=f"passagens a mostrar ({K_RANGE[0]} a {K_RANGE[1]})")
     ret.add_argument("--json", action="store_true")
     ret.add_argument("--retriever", choices=list(RETRIEVERS), default="hybrid")
+    sub.add_parser("readers", help="treina (ou lê da cache) os leitores de tickets, com os vetores das perguntas "
+                                   "de treino (a primeira vez numa máquina nova: ~2 min)")
     cmp = sub.add_parser("compare", help="compara as convenções: quem pode tributar cada rendimento")
     cmp.add_argument("--json", action="store_true")
     cmp.add_argument("--lang", choices=["pt", "es", "en"], default="pt")
@@ -215,6 +217,8 @@ def main(argv: list[str] | None = None, assistant: "Assistant | None" = None) ->
     if args.command == "compare":
         from assistant.compare import main as compare_main
         return compare_main(args.json, args.lang)
+    if args.command == "readers":
+        return _readers()
     if (args.question is None) == (args.batch is None):
         parser.error("indique uma pergunta ou --batch FICHEIRO (não ambos)")
     if assistant is None:
@@ -237,6 +241,25 @@ def main(argv: list[str] | None = None, assistant: "Assistant | None" = None) ->
     if problem:
         print(f"aviso: {problem}; a responder só com a pesquisa por palavras e as regras", file=sys.stderr)
     return _ask(assistant, args)
+
+
+def _readers() -> int:
+    """Fit the readers once (the app's and the tests' first Assistant then loads them from the cache)."""
+    import time
+
+    from assistant.pipeline import Assistant
+    from ingest.embeddings import EmbeddingModelMissing
+    from ingest.index import IndexMissing
+
+    started = time.perf_counter()
+    try:
+        assistant = Assistant.from_settings(llm="none", dense=True)
+    except (IndexMissing, EmbeddingModelMissing) as exc:
+        print(f"erro: {exc}", file=sys.stderr)
+        return 2
+    vectors = "com" if assistant.reader.embed is not None else "sem"
+    print(f"[readers] leitores prontos em {time.perf_counter() - started:.1f} s ({vectors} vetores das perguntas)")
+    return 0
 
 
 def _retrieve(assistant: "Assistant", args: argparse.Namespace) -> int:

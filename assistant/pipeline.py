@@ -50,7 +50,7 @@ from assistant.understand.topics import topic_matches
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
 from ingest.chunks import Chunk
-from ingest.embedding_cache import query_embedder
+from ingest.embedding_cache import QueryVectors, named_query_vectors, query_embedder
 from ingest.index import read_chunks_file
 from ingest.ocr_reading import clean_passage
 from ingest.units import normalise_ws
@@ -83,7 +83,7 @@ class Assistant:
         self.llm_error = llm_error
         self.default_mode = "hybrid" if search.dense is not None else "bm25"
         self.classifier = _classifier_for(search.dense, settings)
-        self.reader: TopicModel = trained_model(settings.cache_dir)
+        self.reader: TopicModel = trained_model(settings.cache_dir, reader_vectors(search.dense, settings))
         self.direction_reader: DirectionModel = trained_direction(settings.cache_dir)
 
     @classmethod
@@ -478,6 +478,12 @@ class Assistant:
 
 
 _CLASSIFIERS: dict[int, ExemplarClassifier] = {}
+
+
+def reader_vectors(dense, settings: Settings) -> QueryVectors | None:
+    """The query vectors the topic reader uses: the dense index's model, when it is a named one."""
+    embeddings = getattr(dense, "embeddings", None)
+    return None if embeddings is None else named_query_vectors(embeddings, settings)
 
 
 def _classifier_for(dense, settings: Settings) -> ExemplarClassifier | None:

@@ -16,15 +16,15 @@ import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from tqdm import tqdm
 
-from assistant.understand.direction_model import DirectionModel, trained_direction
+from assistant.understand.direction_model import DirectionModel
 from assistant.understand.direction_model import bank_examples as direction_examples
 from assistant.understand.parts import read_parts
 from assistant.understand.stated import stated_facts
-from assistant.understand.topic_model import TopicModel, bank_examples, eval_examples, exemplar_examples, trained_model
+from assistant.understand.topic_model import TopicModel, bank_examples, eval_examples, exemplar_examples
 from eval.gold import load_eval_set
 from eval.tickets import Ticket, load
 from eval.tickets_score import (
@@ -38,6 +38,9 @@ from eval.tickets_score import (
     score_ticket,
     topic_accuracy,
 )
+
+if TYPE_CHECKING:
+    from ingest.embedding_cache import QueryVectors
 
 METHODS = ("lexicon", "nearest", "trained", "combined")
 FOLDS = 5
@@ -162,7 +165,7 @@ TopicMethod = Callable[[Ticket], list[str | None]]
 Readers = Callable[[Ticket], tuple[TopicModel, DirectionModel]]
 
 
-def fold_readers(tickets: Sequence[Ticket], folds: int = FOLDS) -> Readers:
+def fold_readers(tickets: Sequence[Ticket], vectors: QueryVectors | None, folds: int = FOLDS) -> Readers:
     """Cross-validation on the train split: each ticket is read by models (topic, direction) fitted without
     its page's fold (grouped by source page); the topic model also learns from the eval items and the
     example bank."""
@@ -173,7 +176,8 @@ def fold_readers(tickets: Sequence[Ticket], folds: int = FOLDS) -> Readers:
     pages = [t.page for t in tickets]
     for train, held in GroupKFold(min(folds, len(set(pages)))).split(tickets, groups=pages):
         fitted = [tickets[i] for i in train]
-        models = (TopicModel.fit(bank_examples(fitted) + base), DirectionModel.fit(direction_examples(fitted)))
+        models = (TopicModel.fit(bank_examples(fitted) + base, vectors),
+                  DirectionModel.fit(direction_examples(fitted)))
         by_id.update({tickets[i].id: models for i in held})
     return lambda ticket: by_id[ticket.id]
 
@@ -253,16 +257,16 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(tickets)} tickets; métodos: {', '.join(methods)}"
           + ("; leitor treinado em validação cruzada por página" if args.split == "train" else ""), file=sys.stderr)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    from assistant.pipeline import Assistant
+    from assistant.pipeline import Assistant, reader_vectors
     from config import load_settings
 
     started = time.perf_counter()
     assistant = Assistant.from_settings(load_settings(), llm="none", dense=True)
     load_s = time.perf_counter() - started
     if args.split == "train":   # the reader never reads a page it was fitted on
-        readers = fold_readers(load("train"))
+        readers = fold_readers(load("train"), reader_vectors(assistant.search.dense, assistant.settings))
     else:
-        models = (trained_model(assistant.settings.cache_dir), trained_direction(assistant.settings.cache_dir))
+        models = (assistant.reader, assistant.direction_reader)
         readers = lambda ticket: models  # noqa: E731
     scores, accuracies, records = run(tickets, assistant, methods, readers)
     rep = report(args.split, scores, accuracies)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 from array import array
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
@@ -49,32 +50,47 @@ def query_key(model_ref: str, text: str) -> str:
     return hashlib.sha256(f"query-vector\0{model_ref}\0{text}".encode()).hexdigest()
 
 
-def cached_queries(embed_query: Callable[[str], list[float]], cache: EmbeddingCache,
+def cached_queries(embed_many: Callable[[list[str]], list[list[float]]], cache: EmbeddingCache,
                    model_ref: str) -> Callable[[Sequence[str]], list[list[float]]]:
-    """embed(texts) that takes each query vector from the cache, computing and keeping only the missing.
-    Vectors of another length than the fresh ones are not trusted: all are computed again."""
+    """embed(texts) that takes each query vector from the cache, computing (in one batch) and keeping only the
+    missing. Vectors of another length than the fresh ones are not trusted: all are computed again."""
     def embed(texts: Sequence[str]) -> list[list[float]]:
         keys = [query_key(model_ref, t) for t in texts]
         found = cache.get_many(keys)
         if len({len(v) for v in found.values()}) > 1:
             found = {}
-        missing = {k: embed_query(t) for k, t in zip(keys, texts) if k not in found}
+        todo = {k: t for k, t in zip(keys, texts) if k not in found}
+        missing = dict(zip(todo, embed_many(list(todo.values())))) if todo else {}
         if found and missing and len(next(iter(missing.values()))) != len(next(iter(found.values()))):
             found = {}
-            missing = {k: embed_query(t) for k, t in zip(keys, texts)}
+            todo = dict(zip(keys, texts))
+            missing = dict(zip(todo, embed_many(list(todo.values()))))
         if missing:
             cache.put_many(missing)
         return [found.get(k) or missing[k] for k in keys]
     return embed
 
 
+def batch_queries(embeddings: Any) -> Callable[[list[str]], list[list[float]]]:
+    """Many texts embedded as queries in one call, ~5x faster than one by one on 2 cores. LangChain's
+    HuggingFaceEmbeddings has no public batch method for queries: its batch encoder (`_embed`, in the pinned
+    langchain-huggingface) runs with the query prompt. Any other embedder embeds one text at a time."""
+    encode = getattr(embeddings, "_embed", None)
+    kwargs = getattr(embeddings, "query_encode_kwargs", None)
+    if callable(encode) and kwargs:
+        return lambda texts: encode(list(texts), {**kwargs, "batch_size": 32})
+    return lambda texts: [embeddings.embed_query(t) for t in texts]
+
+
 def query_embedder(embeddings: Any, settings: Settings) -> Callable[[Sequence[str]], list[list[float]]]:
-    """embed(texts) embedding fixed texts as queries (the topic classifier's example bank, the eval's
-    questions), kept in the embedding cache. Cached only for a model named by its folder or hub id, keyed by
-    that model's own fingerprint; any other embedder (a test's fake), or a cache that cannot be opened,
+    """embed(texts) embedding fixed texts as queries (the readers' training questions, the example bank, the
+    eval's questions), kept in the embedding cache. Cached only for a model named by its folder or hub id, keyed
+    by that model's own fingerprint; any other embedder (a test's fake), or a cache that cannot be opened,
     embeds them directly."""
+    many = batch_queries(embeddings)
+
     def direct(texts: Sequence[str]) -> list[list[float]]:
-        return [embeddings.embed_query(t) for t in texts]
+        return many(list(texts)) if texts else []
 
     model_name = getattr(embeddings, "model_name", None)
     if not isinstance(model_name, str) or not model_name:
@@ -87,12 +103,35 @@ def query_embedder(embeddings: Any, settings: Settings) -> Callable[[Sequence[st
         except (OSError, sqlite3.Error):
             return direct(texts)
         try:
-            return cached_queries(embeddings.embed_query, cache, model_ref)(texts)
+            return cached_queries(many, cache, model_ref)(texts)
         except sqlite3.Error:
             return direct(texts)
         finally:
             cache.close()
     return embed
+
+
+@dataclass(frozen=True)
+class QueryVectors:
+    """Query vectors of one named model: `embed(texts)` for fixed texts (training questions), kept in the cache;
+    `embed_live(texts)` for what users ask, never written to disk; `ref`, the model's fingerprint (what a reader
+    trained on these vectors is keyed by)."""
+    embed: Callable[[Sequence[str]], list[list[float]]]
+    embed_live: Callable[[list[str]], list[list[float]]]
+    ref: str
+
+
+def named_query_vectors(embeddings: Any, settings: Settings) -> QueryVectors | None:
+    """QueryVectors for a model named by its folder or hub id; None for any other embedder (a test's fake),
+    whose vectors would teach a reader nothing it could use with the real model."""
+    model_name = getattr(embeddings, "model_name", None)
+    if not isinstance(model_name, str) or not model_name:
+        return None
+    try:
+        ref = model_fingerprint(model_name, settings.model_fingerprints_file)
+    except OSError:
+        return None
+    return QueryVectors(query_embedder(embeddings, settings), batch_queries(embeddings), ref)
 
 
 class CachedQueryEmbeddings(Embeddings):

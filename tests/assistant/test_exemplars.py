@@ -69,3 +69,18 @@ def test_a_fake_embedder_never_writes_the_real_models_bank_vectors(tmp_path):
     vectors = query_embedder(HashEmbedder(), settings)(["juros", "royalties"])
     assert len(vectors) == 2 and len(vectors[0]) == len(HashEmbedder().embed_query("x"))
     assert not settings.embedding_cache_file.exists()
+
+
+def test_the_real_reader_reads_the_asking_sentences_vector_and_batches_agree_with_single_queries(real_assistant):
+    """The product's topic reader is fitted with the real model's query vectors; the batch embedder that
+    computes the training questions' vectors gives the vectors embed_query gives."""
+    import numpy as np
+
+    from ingest.embedding_cache import batch_queries
+
+    assert real_assistant.reader.embed is not None and real_assistant.reader.features.embedded
+    embeddings = real_assistant.search.dense.embeddings
+    texts = ["Quem tributa a pensão do INSS?", "¿Quién grava los dividendos?"]
+    batch = np.asarray(batch_queries(embeddings)(texts))
+    single = np.asarray([embeddings.embed_query(t) for t in texts])
+    assert batch.shape == single.shape and np.allclose(batch, single, atol=1e-3)

@@ -309,3 +309,38 @@ def test_a_question_on_when_the_treaty_applies_is_its_entry_into_force(text, rea
     asked = asking(text)[-1].text
     parts = read_parts(text, ScriptedTopics({asked: ((read, 0.7), ("pensions", 0.1))}))
     assert [p.topic for p in parts] == [topic]
+
+
+def _topic_vectors(examples):
+    """A fake embedding model that knows each training question's topic: a one-hot vector per topic, and for
+    "xyzzy" (a word no n-gram was fitted on) the pensions vector."""
+    from ingest.embedding_cache import QueryVectors
+
+    topics = sorted({e.topic for e in examples})
+    of = {e.question: e.topic for e in examples} | {"xyzzy": "pensions"}
+
+    def embed(texts):
+        return [[1.0 if of.get(t) == topic else 0.0 for topic in topics] for t in texts]
+    return QueryVectors(embed, embed, "sha256:fake")
+
+
+def test_with_an_embedding_model_the_asking_sentences_vector_is_read_too(tmp_path):
+    """Words the n-grams never saw: the query vector decides (the real model's vectors carry the meaning)."""
+    vectors = _topic_vectors(EXAMPLES)
+    with_vectors = TopicModel.fit(EXAMPLES, vectors)
+    read = dict(with_vectors.score("xyzzy", "xyzzy").ranked)
+    unread = dict(TopicModel.fit(EXAMPLES).score("xyzzy", "xyzzy").ranked)
+    assert max(read, key=read.get) == "pensions" and read["pensions"] > unread["pensions"] + 0.2
+    without_embedder = TopicModel(with_vectors.classifier, with_vectors.features)
+    with pytest.raises(ValueError, match="embeddings"):
+        without_embedder.score("xyzzy", "xyzzy")
+
+
+def test_a_model_fitted_with_vectors_is_cached_apart_from_one_fitted_without(tmp_path):
+    vectors = _topic_vectors(EXAMPLES)
+    cached_model(EXAMPLES, tmp_path)
+    loaded = cached_model(EXAMPLES, tmp_path, vectors)
+    assert len(list((tmp_path / "topic_model").glob("*.joblib"))) == 2
+    again = cached_model(EXAMPLES, tmp_path, vectors)      # from its file, with the live embedder attached
+    assert again.embed is vectors.embed_live and again.score("xyzzy", "xyzzy").topic == "pensions"
+    assert loaded.score("xyzzy", "xyzzy").ranked == again.score("xyzzy", "xyzzy").ranked
