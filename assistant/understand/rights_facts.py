@@ -94,12 +94,13 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     if topics[:1] == ("employment",) and facts.services_in_residence_state is None and residence in parties and \
             "services_in_residence_state" not in found and no_stay and not dated_stays:
         # no stay elsewhere stated: a salary for work done where one lives ("trabalho a partir de casa, em
-        # Braga, para uma empresa brasileira") is taxed only there (art. 15(1)); work named in the other State
+        # Braga, para uma empresa brasileira") is taxed only there (art. 15(1)), whatever State the employer's
+        # city names ("trabalha remotamente para uma empresa de São Paulo"); else work named in the other State
         # is done there
-        if work_state in parties:
-            found["services_in_residence_state"] = work_state == residence
-        elif hits("work_at_home") or hits("remote_work"):
+        if hits("work_at_home") or hits("remote_work"):
             found["services_in_residence_state"] = True
+        elif work_state in parties:
+            found["services_in_residence_state"] = work_state == residence
     payers = _payers(mentions, parties)
     if "independent_services" in topics and facts.fee_borne_by_company_or_pe is None and \
             hits("payer_individual"):

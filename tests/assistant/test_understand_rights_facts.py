@@ -271,6 +271,11 @@ def test_an_embassy_or_consulate_of_the_paying_state_is_in_the_other_state(text)
     # a demonym, one word, then the company: the employer ("a Brazilian fintech company"), not the work place
     ("Moved to Faro last year and kept my job with a Brazilian fintech company, working from my flat. Can Brazil "
      "tax my salary?", True),
+    # working remotely for a company "em Campinas": the employer's city, not where the work is done
+    ("Vivo em Viseu desde 2022 e sou programador; trabalho para uma empresa com sede em Campinas, sempre "
+     "remotamente. O Brasil pode tributar o meu ordenado?", True),
+    ("Resido em Aveiro; o meu empregador fica no Recife mas não me desloco ao Brasil. Quem tributa o salário?",
+     True),
 ])
 def test_where_the_employment_is_exercised(text, at_home):
     r = understand(text, TREATIES, topic="employment")      # the topic as the trained reader gives it
