@@ -131,7 +131,7 @@ class Assistant:
         """What the card's retrieval finds for a question (the same reading, the same query)."""
         _, query = self._read(question)
         tq = self._search_query(question, query)
-        return self.search.search(tq.text, k, self._docs_for(query), mode, tq.focus, tq.articles)
+        return self.search.search(tq.text, k, self._docs_for(query), mode, tq.focus, tq.articles, tq.asked)
 
     def stream(self, question: str, extra_facts: dict[str, Any] | None = None) -> Iterator[StreamEvent]:
         started = time.perf_counter()
@@ -172,7 +172,8 @@ class Assistant:
         t = time.perf_counter()
         docs = self._docs_for(query, [p.query.treaty for p in parts], run)
         tq = self._search_query(question, query)
-        hits = self.search.search(tq.text, self.settings.retrieval_k, docs, self.default_mode, tq.focus, tq.articles)
+        hits = self.search.search(tq.text, self.settings.retrieval_k, docs, self.default_mode, tq.focus, tq.articles,
+                                  tq.asked)
         citations = self._citations(run, hits)
         timings["retrieve"] = _ms(t)
         problem = self.search.dense_problem() if self.default_mode == "hybrid" else None
@@ -481,9 +482,10 @@ _CLASSIFIERS: dict[int, ExemplarClassifier] = {}
 
 
 def reader_vectors(dense, settings: Settings) -> QueryVectors | None:
-    """The query vectors the topic reader uses: the dense index's model, when it is a named one."""
+    """The query vectors the topic reader uses: the dense index's model, when it is a named one; what users ask
+    is embedded through the index's memory, so dense search reads the asking sentences' vectors for free."""
     embeddings = getattr(dense, "embeddings", None)
-    return None if embeddings is None else named_query_vectors(embeddings, settings)
+    return None if embeddings is None else named_query_vectors(embeddings, settings, dense.embed_many)
 
 
 def _classifier_for(dense, settings: Settings) -> ExemplarClassifier | None:

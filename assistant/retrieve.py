@@ -22,6 +22,7 @@ from langchain_core.retrievers import BaseRetriever
 from rank_bm25 import BM25Okapi
 
 from ingest.chunks import Chunk
+from ingest.embedding_cache import batch_queries
 
 RRF_K = 60
 HEADING_TOP = 3     # the topic's articles vouch for a few passages, not for a whole article
@@ -119,23 +120,39 @@ class DenseIndex:
 
     def embed_query(self, query: str) -> list[float]:
         """The query's embedding, computed once per text (understanding and retrieval both use it)."""
+        return self.embed_many([query])[0]
+
+    def embed_many(self, queries: Sequence[str]) -> list[list[float]]:
+        """Each text's query embedding, the missing ones computed in one batch and kept: the topic reader embeds
+        the asking sentences, and dense search of the ticket reads the same vectors."""
         if self.embeddings is None:
             raise DenseUnavailable("sem modelo de embeddings")
-        if query not in self._vectors:
-            if len(self._vectors) > 32:
+        todo = list(dict.fromkeys(q for q in queries if q not in self._vectors))
+        if todo:
+            if len(self._vectors) + len(todo) > 32:
                 self._vectors.clear()
-            self._vectors[query] = self.embeddings.embed_query(query)
-        return self._vectors[query]
+            self._vectors.update(zip(todo, batch_queries(self.embeddings)(todo)))
+        return [self._vectors[q] for q in queries]
 
-    def search(self, query: str, k: int, docs: set[str] | None) -> list[tuple[Chunk, float]]:
+    def query_vector(self, texts: Sequence[str]) -> list[float]:
+        """One query vector for several asking sentences: the normalised mean of theirs."""
+        import numpy as np
+
+        mean = np.mean(np.asarray(self.embed_many(texts), dtype=np.float32), axis=0)
+        norm = float(np.linalg.norm(mean))
+        return (mean / norm if norm else mean).tolist()
+
+    def search(self, query: str | tuple[str, ...], k: int, docs: set[str] | None) -> list[tuple[Chunk, float]]:
+        """query: a text, or a ticket's asking sentences (searched by the mean of their vectors)."""
         store = self._ready()
         where = {"doc": {"$in": sorted(docs)}} if docs else None
         try:
             if self.embeddings is not None:
-                found = store.similarity_search_by_vector_with_relevance_scores(self.embed_query(query), k=k,
-                                                                                 filter=where)
+                vector = self.query_vector(query) if isinstance(query, tuple) else self.embed_query(query)
+                found = store.similarity_search_by_vector_with_relevance_scores(vector, k=k, filter=where)
             else:
-                found = store.similarity_search_with_score(query, k=k, filter=where)
+                text = " ".join(query) if isinstance(query, tuple) else query
+                found = store.similarity_search_with_score(text, k=k, filter=where)
         except Exception as exc:  # noqa: BLE001 - the store went away mid-session
             with self._lock:
                 self._try_connect()  # names the fault precisely (e.g. which server is down)
@@ -179,10 +196,11 @@ class HybridSearch:
         self.dense = dense
 
     def search(self, query: str, k: int = 6, docs: set[str] | None = None, mode: str = "hybrid",
-               focus: str = "", articles: Sequence[tuple[str, str]] = ()) -> list[Hit]:
+               focus: str = "", articles: Sequence[tuple[str, str]] = (), asked: tuple[str, ...] = ()) -> list[Hit]:
         """query: the whole question. Two more signals join the fusion: focus, the words that ask
         (assistant/ticket_query.py), searched like the query by the mode's retriever(s) (in hybrid mode dense
-        search reads the focus instead of the whole ticket); and articles,
+        search reads the focus instead of the whole ticket; given `asked`, the asking sentences alone, by the
+        mean of the vectors the topic reader already computed for them); and articles,
         (document, article) addresses of the topics read, whose passages form a ranking of their own (the
         treaty's own structure as a signal)."""
         if mode not in RETRIEVERS:
@@ -198,7 +216,7 @@ class HybridSearch:
         bm25_ids = _dedupe(pt_counterpart_id(c) for c, _ in bm25)
         dense_ids = _dedupe(pt_counterpart_id(c) for c, _ in dense)
         focus_bm25 = _ids(self.bm25.search(focus, depth, docs)) if focus and mode != "dense" else []
-        focused = self._dense(focus, depth, docs, mode == "dense") if focus and mode != "bm25" else []
+        focused = self._dense(asked or focus, depth, docs, mode == "dense") if focus and mode != "bm25" else []
         focus_dense = _ids(focused)
         similarity = _first_scores(dense if whole_dense else focused)
         rankings: list[list[str]] = []
@@ -246,7 +264,8 @@ class HybridSearch:
                  if (c.doc, c.article) in wanted and c.heading]
         return list(_dedupe(found))
 
-    def _dense(self, query: str, depth: int, docs: set[str] | None, required: bool) -> list[tuple[Chunk, float]]:
+    def _dense(self, query: str | tuple[str, ...], depth: int, docs: set[str] | None,
+               required: bool) -> list[tuple[Chunk, float]]:
         """Dense hits; in hybrid mode an unavailable store leaves BM25 alone (dense_problem() says why)."""
         try:
             return self.dense.search(query, depth, docs)

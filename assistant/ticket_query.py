@@ -117,6 +117,7 @@ class TicketQuery:
     text: str                          # the whole ticket (a one-sentence question: with the headings)
     focus: str                         # the asking sentence(s) and the topic's article headings; "" = none
     articles: tuple[Article, ...]      # the topics' articles in the treaty(ies), best first
+    asked: tuple[str, ...] = ()        # the asking sentences themselves (dense search reads their vectors)
 
 
 def ticket_query(text: str, topics: Sequence[str], treaties: Sequence[str],
@@ -136,7 +137,7 @@ def ticket_query(text: str, topics: Sequence[str], treaties: Sequence[str],
     words = " ".join(headings(per_topic[0][:2] if per_topic else []))
     if not asked or _same(" ".join(asked), text):
         return TicketQuery(text=f"{text} {words}".strip(), focus="", articles=articles)
-    return TicketQuery(text=text, focus=f"{' '.join(asked)} {words}".strip(), articles=articles)
+    return TicketQuery(text=text, focus=f"{' '.join(asked)} {words}".strip(), articles=articles, asked=asked)
 
 
 def _same(a: str, b: str) -> bool:

@@ -121,8 +121,10 @@ class QueryVectors:
     ref: str
 
 
-def named_query_vectors(embeddings: Any, settings: Settings) -> QueryVectors | None:
-    """QueryVectors for a model named by its folder or hub id; None for any other embedder (a test's fake),
+def named_query_vectors(embeddings: Any, settings: Settings,
+                        live: Callable[[list[str]], list[list[float]]] | None = None) -> QueryVectors | None:
+    """QueryVectors for a model named by its folder or hub id (`live`: how what users ask is embedded, e.g.
+    through the dense index's memory, which retrieval reads too); None for any other embedder (a test's fake),
     whose vectors would teach a reader nothing it could use with the real model."""
     model_name = getattr(embeddings, "model_name", None)
     if not isinstance(model_name, str) or not model_name:
@@ -131,7 +133,7 @@ def named_query_vectors(embeddings: Any, settings: Settings) -> QueryVectors | N
         ref = model_fingerprint(model_name, settings.model_fingerprints_file)
     except OSError:
         return None
-    return QueryVectors(query_embedder(embeddings, settings), batch_queries(embeddings), ref)
+    return QueryVectors(query_embedder(embeddings, settings), live or batch_queries(embeddings), ref)
 
 
 class CachedQueryEmbeddings(Embeddings):

@@ -253,4 +253,5 @@ def trained_model(cache_dir: Path, vectors: QueryVectors | None = None) -> Topic
     key = (cache_dir, vectors.ref if vectors else "")
     if key not in _MODELS:
         _MODELS[key] = cached_model(training_examples(), cache_dir, vectors)
-    return _MODELS[key]
+    model = _MODELS[key]
+    return TopicModel(model.classifier, model.features, vectors.embed_live) if vectors else model

@@ -156,3 +156,40 @@ def test_a_long_ticket_is_embedded_by_its_asking_words_only(tmp_path, corpus_chu
     one_line = "Quem tributa a pensão do INSS de quem vive em Portugal?"
     hybrid.search(one_line, 5, {"pt-br-2000"}, "hybrid")
     assert log.queries[-1] == one_line
+
+
+class _CountingEmbedder(HashEmbedder):
+    def __init__(self):
+        super().__init__()
+        self.embedded: list[str] = []
+
+    def embed_query(self, text):
+        self.embedded.append(text)
+        return super().embed_query(text)
+
+
+def test_dense_search_reads_the_asking_sentences_vectors_the_topic_reader_already_computed(tmp_path, corpus_chunks):
+    """The topic reader embeds the asking sentences (DenseIndex.embed_many); dense search of the ticket then
+    embeds nothing more: it searches by the normalised mean of those vectors, while BM25 still reads the
+    focus with the article headings."""
+    import numpy as np
+
+    settings = load_settings().replace(index_dir=tmp_path / "index", chroma_mode="embedded", collection="chunks")
+    sync(chunk_collection(chroma_client(settings), settings.collection), corpus_chunks, HashEmbedder, "fake",
+         progress=False)
+    embedder = _CountingEmbedder()
+    dense = open_dense(settings, embedder, corpus_chunks)
+    hybrid = HybridSearch(corpus_chunks, dense)
+    tq = ticket_query(PT_BR_EMAIL, ("pensions",), ("PT-BR",), hybrid.headings)
+    assert tq.asked == ("Minha dúvida: essa aposentadoria vai ser tributada aqui ou continua só no Brasil?",)
+    dense.embed_many(list(tq.asked))                       # what the topic reader does first
+    before = list(embedder.embedded)
+    hits = hybrid.search(tq.text, 5, {"pt-br-2000"}, "hybrid", tq.focus, tq.articles, tq.asked)
+    assert hits and embedder.embedded == before            # no second embedding of the ticket's question
+    two = ("Quem tributa a pensão?", "E os juros?")
+    mean = np.asarray(dense.query_vector(two))
+    expected = np.mean([HashEmbedder().embed_query(t) for t in two], axis=0)
+    assert np.allclose(mean, expected / np.linalg.norm(expected)) and abs(np.linalg.norm(mean) - 1) < 1e-6
+    assert embedder.embedded.count("Quem tributa a pensão?") == 1
+    dense.embed_many(["Quem tributa a pensão?", "E os juros?"])   # kept: not embedded again
+    assert embedder.embedded.count("Quem tributa a pensão?") == 1
