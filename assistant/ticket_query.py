@@ -56,7 +56,8 @@ def asking_sentences(text: str) -> tuple[str, ...]:
     found = sentences(text)
     lex = asking_words()
     tokens = [tokenize(s) for s in found]
-    marked = [s for s, toks in zip(found, tokens) if "?" in s or lex.requests.find(toks)]
+    marked = [s for s, toks in zip(found, tokens)
+              if ("?" in s and not lex.is_small_talk(toks)) or lex.requests.find(toks)]
     if marked:
         return tuple(marked)
     return tuple(s for s, toks in zip(found, tokens) if _opens_question(toks))

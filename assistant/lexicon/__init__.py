@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from assistant.lexicon.text import PhraseIndex, fold, phrase_key
+from assistant.lexicon.text import PhraseIndex, Token, fold, phrase_key
 
 _DIR = Path(__file__).parent
 
@@ -105,6 +105,13 @@ class AskingWords:
     lead_ins: PhraseIndex[bool]
     interrogatives: PhraseIndex[bool]
     requests: PhraseIndex[bool]
+    small_talk: PhraseIndex[bool]
+
+    def is_small_talk(self, tokens: list[Token]) -> bool:
+        """A question mark that asks nothing: the sentence's words are small talk, but for a name or two."""
+        words = [t for t in tokens if t.is_word]
+        found = self.small_talk.find(words)
+        return bool(found) and len(words) - sum(m.end - m.start for m in found) <= 2
 
 
 @lru_cache(maxsize=1)
@@ -114,7 +121,7 @@ def asking_words() -> AskingWords:
 
     def index(key: str) -> PhraseIndex[bool]:
         return PhraseIndex(((str(p), True) for p in raw[key]), fuzzy=False)
-    return AskingWords(index("lead_ins"), index("interrogatives"), index("requests"))
+    return AskingWords(index("lead_ins"), index("interrogatives"), index("requests"), index("small_talk"))
 
 
 @lru_cache(maxsize=1)

@@ -79,9 +79,11 @@ def _listed_questions(spans: list[Span]) -> set[int]:
 
 
 def asking(text: str) -> list[Span]:
-    """The sentences that ask, in order: a question mark, a request phrase, or an item of a list of questions;
-    the last sentence when none."""
+    """The sentences that ask, in order: a question mark (not small talk: "tudo bem?"), a request phrase, or an
+    item of a list of questions; the last sentence when none."""
     spans = sentences(text)
     listed = _listed_questions(spans)
-    asked = [s for k, s in enumerate(spans) if s.asks or _requests(s) or k in listed]
+    small_talk = asking_words().is_small_talk
+    asked = [s for k, s in enumerate(spans)
+             if (s.asks and not small_talk(tokenize(s.text))) or _requests(s) or k in listed]
     return asked or spans[-1:] or [Span(0, len(text), text)]

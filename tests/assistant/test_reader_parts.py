@@ -344,3 +344,20 @@ def test_a_model_fitted_with_vectors_is_cached_apart_from_one_fitted_without(tmp
     again = cached_model(EXAMPLES, tmp_path, vectors)      # from its file, with the live embedder attached
     assert again.embed is vectors.embed_live and again.score("xyzzy", "xyzzy").topic == "pensions"
     assert loaded.score("xyzzy", "xyzzy").ranked == again.score("xyzzy", "xyzzy").ranked
+
+
+@pytest.mark.parametrize("text, asked", [
+    ("oii, tudo bem? moro em Braga e recebo a aposentadoria do INSS. Quem cobra o imposto?",
+     ["Quem cobra o imposto?"]),
+    ("Buenas, ¿qué tal? Vivo en Vigo y cobro una pensión de Brasil. ¿Dónde tributa?", ["¿Dónde tributa?"]),
+    ("Hi everyone, how are you doing? I rent out a flat in Osaka. Can Japan tax the rent?",
+     ["Can Japan tax the rent?"]),
+    # a question about the tax is asked, whatever words it shares with small talk
+    ("Tudo bem com a retenção de 15%? Ou o Brasil devia reter menos?",
+     ["Tudo bem com a retenção de 15%?", "Ou o Brasil devia reter menos?"]),
+])
+def test_small_talk_with_a_question_mark_asks_nothing(text, asked):
+    from assistant.ticket_query import asking_sentences
+
+    assert [s.text for s in asking(text)] == asked
+    assert list(asking_sentences(text)) == asked
