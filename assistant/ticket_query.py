@@ -21,8 +21,8 @@ Article = tuple[str, str]              # (document, article) as the index names 
 MAX_ASKING = 3                          # more asking sentences than this: the ticket is its own focus
 TOPICS = 2                              # the topics read (most relevant first) whose articles are searched
 # A sentence ends at . ! ? (a run of them) before a space, or at a line break; "art. 18" stays whole
-# because a number follows, not a space and a word.
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')»]*\s+(?=[^\d\s])|\s*\n\s*")
+# because a number follows, not a space and a word; an item of a list ("…exterior). 1) o Brasil…") starts one.
+_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')»]*\s+(?=[^\d\s]|\(?\d{1,2}\)\s)|\s*\n\s*")
 
 
 def sentences(text: str) -> list[str]:

@@ -13,8 +13,9 @@ from assistant.lexicon import asking_words
 from assistant.lexicon.text import tokenize
 
 # A sentence ends at ? ! ; or a line break, or at a full stop followed by a space and a capital or an
-# opening mark (never inside "art. 10", "Lda. em", "10.5" or "U.S.").
-_END = re.compile(r"[?!]+|;|\n+|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|:(?=\s*\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]\s)")
+# opening mark (never inside "art. 10", "Lda. em", "10.5" or "U.S."), or at a colon or full stop before an
+# item of a list ("…exterior). 1) o Brasil pode…", in a ticket typed without capitals).
+_END = re.compile(r"[?!]+|;|\n+|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|[:.](?=\s*\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]\s)")
 # An item of a list of questions: "(i) qual a taxa…;", "b) se…", "2. Como…", "- what…".
 _ITEM = re.compile(r"^(?:\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]|[-•*–])\s+", re.IGNORECASE)
 

@@ -361,3 +361,13 @@ def test_small_talk_with_a_question_mark_asks_nothing(text, asked):
 
     assert [s.text for s in asking(text)] == asked
     assert list(asking_sentences(text)) == asked
+
+
+def test_a_numbered_question_after_a_full_stop_starts_a_sentence_in_a_ticket_typed_without_capitals():
+    from assistant.ticket_query import asking_sentences
+
+    text = ("moro em faro e dou aulas de ingles online. a escola de campinas retem 15% (diz q e a lei). "
+            "1) o brasil pode reter isso? 2) e em portugal eu desconto o que foi retido?")
+    asked = ["1) o brasil pode reter isso?", "2) e em portugal eu desconto o que foi retido?"]
+    assert [s.text for s in asking(text)] == asked
+    assert list(asking_sentences(text)) == asked
