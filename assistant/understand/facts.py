@@ -380,7 +380,7 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
     if holding_months is None and holding_since is None and payment is None and fiscal_year is None and holding:
         holding_months = _held_since_year(hits, tokens, today or date.today())
     pe_words = [(start, end) for start, (end, cat) in grammar.by_start.items() if cat == "role:pe"]
-    attributable, third = _pe_facts(hits, tokens, lang, roles, parties, bool(pe_words))
+    attributable, third = _pe_facts(hits, tokens, lang, roles, parties, pe_words)
     topic = topic_list[0] if topic_list else None
     loan_context = bool(hits("loan")) or topic == "interest"
     kinds = set(topic_list) & {"royalties", "technical_services"}
@@ -453,16 +453,34 @@ def _agent_concludes(hits: Hits, tokens: list[Token], lang: str) -> bool | None:
     return None
 
 
+_LINKS = {"em", "no", "na", "en", "in", "de", "do", "da", "del", "at", "of", "our", "its", "nossa", "nuestra"}
+
+
+def _branch_holds(hits: Hits, tokens: list[Token], lang: str, pe_words: list[tuple[int, int]]) -> bool:
+    """A branch as the subject of a holding verb, with at most a place between ("the branch holds 40%",
+    "la sucursal en Oporto posee el 25%"), not "a company with a branch in Lisbon and holds…"."""
+    verbs = {m.start for m in hits("holder_verbs") if not _negated(tokens, m.start, lang)}
+    for _, end in pe_words:
+        i = end
+        while i < len(tokens) and i - end < 3 and (tokens[i].norm in _LINKS or tokens[i].orig[:1].isupper()):
+            i += 1
+        if i in verbs:
+            return True
+    return False
+
+
 def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple[str, ...]], parties: set[str],
-              pe_named: bool) -> tuple[bool | None, bool | None]:
+              pe_words: list[tuple[int, int]]) -> tuple[bool | None, bool | None]:
     """(attributable to a PE in the source State, paid to a PE in a third State)."""
-    pe_present = pe_named or bool(hits("attributable_pe"))
+    pe_present = bool(pe_words) or bool(hits("attributable_pe"))
     third = None
     if roles.get("pe") or hits("third_state"):
         third_named = bool(hits("third_state")) and pe_present
         pe_outside = bool(parties) and any(c not in parties for c in roles.get("pe", ()))
         third = True if (third_named or pe_outside) else None
     attributable = _flag(hits, tokens, lang, "attributable_pe", "attributable_pe_false")
+    if attributable is None and _branch_holds(hits, tokens, lang, pe_words):
+        attributable = True
     if attributable is None:       # the way the business is done there: an agent with authority, or not a PE
         attributable = _flag(hits, tokens, lang, "pe_agent")
         if attributable is None:

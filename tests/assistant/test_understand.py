@@ -325,6 +325,22 @@ def test_a_branchs_own_profits_are_attributable_to_it(text, attributable):
     assert q(text).facts.attributable_to_pe is attributable
 
 
+@pytest.mark.parametrize("text", [
+    "A nossa sucursal em Madrid recebe dividendos de uma sociedade espanhola: a sucursal detém 30% do capital. "
+    "Qual a retenção máxima?",
+    "Our São Paulo branch gets dividends from a Brazilian subsidiary; the branch owns 60% of it. What is the cap?",
+    "La sucursal en Oporto posee el 25% de una empresa portuguesa que le paga dividendos. ¿Cuánto se retiene?",
+])
+def test_a_holding_the_branch_holds_is_attributable_to_it(text):
+    assert q(text).facts.attributable_to_pe is True
+
+
+def test_a_company_with_a_branch_that_holds_shares_itself_is_not_read_as_the_branch_holding():
+    text = ("A nossa empresa tem uma sucursal em Lisboa e detém 40% de uma sociedade portuguesa que paga "
+            "dividendos. Qual a retenção máxima?")
+    assert q(text).facts.attributable_to_pe is not True
+
+
 def test_free_zone_and_central_bank():
     assert q("A minha empresa está na Zona Franca da Madeira").facts.free_zone_regime is True
     assert q("beneficio da SUDENE").facts.free_zone_regime is True
