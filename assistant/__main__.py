@@ -222,15 +222,9 @@ def main(argv: list[str] | None = None, assistant: "Assistant | None" = None) ->
     if (args.question is None) == (args.batch is None):
         parser.error("indique uma pergunta ou --batch FICHEIRO (não ambos)")
     if assistant is None:
-        from assistant.pipeline import Assistant
-        from ingest.embeddings import EmbeddingModelMissing
-        from ingest.index import IndexMissing
-
-        try:
-            assistant = Assistant.from_settings(llm="none" if args.command == "retrieve" else args.llm,
-                                                dense=args.command == "ask" or args.retriever != "bm25")
-        except (IndexMissing, EmbeddingModelMissing) as exc:
-            print(f"erro: {exc}", file=sys.stderr)
+        assistant = _load(llm="none" if args.command == "retrieve" else args.llm,
+                          dense=args.command == "ask" or args.retriever != "bm25")
+        if assistant is None:
             return 2
     problem = assistant.search.dense_problem()
     if args.command == "retrieve":
@@ -243,19 +237,26 @@ def main(argv: list[str] | None = None, assistant: "Assistant | None" = None) ->
     return _ask(assistant, args)
 
 
-def _readers() -> int:
-    """Fit the readers once (the app's and the tests' first Assistant then loads them from the cache)."""
-    import time
-
+def _load(llm: str, dense: bool) -> "Assistant | None":
+    """The Assistant from the settings, or None after saying why it cannot be built (no index, no model)."""
     from assistant.pipeline import Assistant
     from ingest.embeddings import EmbeddingModelMissing
     from ingest.index import IndexMissing
 
-    started = time.perf_counter()
     try:
-        assistant = Assistant.from_settings(llm="none", dense=True)
+        return Assistant.from_settings(llm=llm, dense=dense)
     except (IndexMissing, EmbeddingModelMissing) as exc:
         print(f"erro: {exc}", file=sys.stderr)
+        return None
+
+
+def _readers() -> int:
+    """Fit the readers once (the app's and the tests' first Assistant then loads them from the cache)."""
+    import time
+
+    started = time.perf_counter()
+    assistant = _load(llm="none", dense=True)
+    if assistant is None:
         return 2
     vectors = "com" if assistant.reader.embed is not None else "sem"
     print(f"[readers] leitores prontos em {time.perf_counter() - started:.1f} s ({vectors} vetores das perguntas)")

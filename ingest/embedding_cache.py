@@ -82,6 +82,12 @@ def batch_queries(embeddings: Any) -> Callable[[list[str]], list[list[float]]]:
     return lambda texts: [embeddings.embed_query(t) for t in texts]
 
 
+def _model_name(embeddings: Any) -> str | None:
+    """The folder or hub id a real embedder was loaded from; None for any other embedder (a test's fake)."""
+    name = getattr(embeddings, "model_name", None)
+    return name if isinstance(name, str) and name else None
+
+
 def query_embedder(embeddings: Any, settings: Settings) -> Callable[[Sequence[str]], list[list[float]]]:
     """embed(texts) embedding fixed texts as queries (the readers' training questions, the example bank, the
     eval's questions), kept in the embedding cache. Cached only for a model named by its folder or hub id, keyed
@@ -92,8 +98,8 @@ def query_embedder(embeddings: Any, settings: Settings) -> Callable[[Sequence[st
     def direct(texts: Sequence[str]) -> list[list[float]]:
         return many(list(texts)) if texts else []
 
-    model_name = getattr(embeddings, "model_name", None)
-    if not isinstance(model_name, str) or not model_name:
+    model_name = _model_name(embeddings)
+    if model_name is None:
         return direct
 
     def embed(texts: Sequence[str]) -> list[list[float]]:
@@ -126,8 +132,8 @@ def named_query_vectors(embeddings: Any, settings: Settings,
     """QueryVectors for a model named by its folder or hub id (`live`: how what users ask is embedded, e.g.
     through the dense index's memory, which retrieval reads too); None for any other embedder (a test's fake),
     whose vectors would teach a reader nothing it could use with the real model."""
-    model_name = getattr(embeddings, "model_name", None)
-    if not isinstance(model_name, str) or not model_name:
+    model_name = _model_name(embeddings)
+    if model_name is None:
         return None
     try:
         ref = model_fingerprint(model_name, settings.model_fingerprints_file)
