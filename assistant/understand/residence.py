@@ -131,10 +131,13 @@ def _pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
     return out
 
 
-def _long_stays(tokens: list[Token], folded: str, lang: str, found: list, countries: list[Mention]) -> list[str]:
+def _long_stays(tokens: list[Token], folded: str, lang: str, found: list, countries: list[Mention],
+                parties: tuple[str, ...]) -> list[str]:
     """Countries where a clause says the person spent more than half a year ("passei uns 250 dias em
-    Portugal", "pasé ocho meses allí"): the country right after the stay, or between the verb and the stay."""
+    Portugal", "pasé ocho meses allí"): the country right after the stay, or between the verb and the stay;
+    both States when the stay is in each ("paso 6 meses en cada país")."""
     spent = [m.start for m in found if m.value == "spent"]
+    each = [m.start for m in found if m.value == "both"]
     out = []
     for q in durations(folded, lang):
         if q.value * _IN_DAYS.get(q.unit, 0) < _HALF_YEAR_DAYS:
@@ -147,7 +150,25 @@ def _long_stays(tokens: list[Token], folded: str, lang: str, found: list, countr
         between = [c for c in countries if verb < c.start < at]
         if after or between:
             out.append((after or between)[0].code)
+        elif len(parties) == 2 and any(0 <= b - end <= 1 for b in each):
+            out += parties
     return out
+
+
+def _place_after(clauses: list[tuple[int, int]], k: int, named: list[Mention], found: list,
+                 located: set[int], sentences: set[int]) -> str | None:
+    """The country of the next clause when it only says where ("…são tomadas por mim, em São Paulo"): it opens
+    with a preposition of place before the country, has no cue of its own and is in the same sentence."""
+    if k + 1 >= len(clauses):
+        return None
+    end, (start, stop) = clauses[k][1], clauses[k + 1]
+    if start not in located or any(end <= i <= start for i in sentences) or \
+            any(start <= m.start < stop and m.value in _TAKES_COUNTRIES for m in found):
+        return None
+    there = [m for m in named if start <= m.start < stop]
+    if there and there[0].start <= start + 2 and len({m.code for m in there}) == 1:
+        return there[0].code
+    return None
 
 
 def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[str, ...], folded: str,
@@ -164,17 +185,20 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     let_cues = [m.start for m in found if m.value == "let_out"]
     named = sorted((m for m in mentions if not parties or m.code in parties), key=lambda m: m.start)
     named = sorted(named + _pointed(tokens, named), key=lambda m: m.start)
-    stays = _long_stays(tokens, folded, lang, found, named)
+    stays = _long_stays(tokens, folded, lang, found, named, parties)
+    located = {m.start for m in found if m.value == "located"}
     found = [replace(m, value="let_home") if m.value == "home" and m.start in let else m
-             for m in found if m.value not in ("let_out", "lives", "sold", "spent", "tenancy")]
+             for m in found if m.value not in ("let_out", "lives", "sold", "spent", "tenancy", "located")]
     out = ResidenceFacts()
     by_fact: dict[str, list[str]] = {name: [] for name in _TAKES_COUNTRIES}
     by_fact["abode"] += stays
     previous: tuple[str, ...] = ()        # the countries of the last clause that named one, in this sentence
     pending: list[str] = []               # facts of clauses before, in this sentence, that named no country
     sentences = _sentence_starts(tokens, folded)
+    clauses = _clauses(tokens)
+    denied_homes: list[str] = []          # "em Portugal não tenho casa": no home there, not none at all
     last_end = 0
-    for start, end in _clauses(tokens):
+    for k, (start, end) in enumerate(clauses):
         if any(last_end <= i <= start for i in sentences):
             previous, pending = (), []
         last_end = end
@@ -197,7 +221,10 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                                                     for s in let_cues):
                     continue                   # "… em Lisboa e o de São Paulo está alugado": let, not a home
                 attached[i].append(c.code)
-            if not countries:
+            ahead = _place_after(clauses, k, named, found, located, sentences)
+            if not countries and ahead:        # "as decisões são tomadas por mim, em São Paulo"
+                attached = {i: [ahead] for i in attached}
+            elif not countries:
                 attached = {i: list(previous[-1:]) for i in attached}     # "…, onde mora a família"
                 if not previous:
                     pending += [f.value for f in facts]
@@ -224,16 +251,22 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
             pending = []
         for i, f in enumerate(facts):
             by_fact[f.value] += attached[i]
-        if "no_home" in names:
+        beside = [c.code for m in here if m.value == "no_home" for c in countries
+                  if (0 <= m.start - c.end <= 1 and c.start - 1 in located)
+                  or (m.end in located and c.start == m.end + 1)]
+        if beside:
+            denied_homes += beside
+        elif "no_home" in names:
             out.homes = ()
         if "undetermined" in names and ("vital" in names or (out.vital is None and "family" not in names)):
             out.vital = "undetermined"
-    homes, vital = unique(by_fact["home"]), unique(by_fact["family"] + by_fact["vital"])
+    homes = unique(c for c in by_fact["home"] if c not in denied_homes)
+    vital = unique(by_fact["family"] + by_fact["vital"])
     if homes and out.homes is None:
         out.homes = homes
     if vital and out.vital is None:
         out.vital = vital[0]
-    out.let_homes = unique(by_fact["let_home"])
+    out.let_homes = unique(by_fact["let_home"] + denied_homes)
     out.abodes = unique(by_fact["abode"]) or None
     out.nationality = unique(by_fact["nationality"]) or None
     out.management = unique(by_fact["management"])

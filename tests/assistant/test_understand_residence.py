@@ -204,3 +204,36 @@ def test_a_company_is_resident_where_it_is_managed(text, treaty, management):
     assert query.treaty == treaty
     assert query.tiebreaker is not None and query.tiebreaker.person == "company"
     assert query.tiebreaker.effective_management_in == management
+
+
+@pytest.mark.parametrize("text, treaty, homes, abodes, result", [
+    # "no home" beside one country denies a home there only: the flat lived in elsewhere still counts
+    ("Em Portugal já não tenho casa. Vivo com a família num apartamento arrendado em Nagoia desde 2021. "
+     "Pela convenção Portugal–Japão, onde sou residente?", "PT-JP", {"JP"}, None, "JP"),
+    ("Soy española. En España no tengo vivienda, la vendí; vivo en un piso en Recife desde 2020. Hacienda dice "
+     "que sigo siendo residente. ¿Dónde soy residente según el convenio?", "BR-ES", {"BR"}, None, "BR"),
+    # a stay in each State is a habitual abode in both
+    ("I have no home anywhere, I live in hotels. I spend about 7 months in each country every year, Portugal "
+     "and Brazil. Which one am I resident of under the treaty?", "PT-BR", set(), {"PT", "BR"}, None),
+])
+def test_a_home_denied_in_one_country_and_stays_in_each(text, treaty, homes, abodes, result):
+    query = understand(text, TREATIES)
+    assert query.treaty == treaty
+    tb = query.tiebreaker
+    assert tb is not None and set(tb.permanent_home_in or ()) == homes
+    assert (set(tb.habitual_abode_in) if tb.habitual_abode_in is not None else None) == abodes
+    if result:
+        assert residence_tiebreaker(treaty, tb).result == result
+
+
+@pytest.mark.parametrize("text, state", [
+    # the clause after the decisions only says where they are taken
+    ("A sociedade está registada em Espanha, mas as decisões são tomadas pelo sócio único, em Curitiba, onde "
+     "mora. Onde é residente a sociedade pela convenção?", "BR"),
+    # the owners manage it from where they live
+    ("We set up a company in Portugal but we will manage everything from Brazil. Where is the company resident "
+     "under the treaty?", "BR"),
+])
+def test_where_a_company_is_managed_from(text, state):
+    tb = understand(text, TREATIES).tiebreaker
+    assert tb is not None and tb.person == "company" and tb.effective_management_in == state
