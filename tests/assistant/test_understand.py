@@ -398,6 +398,17 @@ def test_employer_and_pe_facts():
     assert r.borne_by_pe is True
 
 
+@pytest.mark.parametrize("text", [
+    "Vou trabalhar 4 meses em Madrid para a minha empresa de Curitiba, que não tem estabelecimento em Espanha. "
+    "Pago imposto lá?",
+    "My Lisbon employer is sending me to Osaka for 3 months; the company has nothing in Japan. Can Japan tax me?",
+    "Me mandan 5 meses a Recife; la empresa española no tiene nada allí y me paga el sueldo desde Valencia. "
+    "¿Tributo en Brasil?",
+])
+def test_a_company_with_nothing_in_the_work_state_has_no_pe_to_bear_the_pay(text):
+    assert q(text).borne_by_pe is False
+
+
 def test_183_rule_is_not_a_stay():
     r = q("Como funciona a regra dos 183 dias entre Portugal e o Japão?")
     assert r.stay_days is None and r.topic == "employment"
