@@ -113,6 +113,11 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         if facts.fee_borne_by_company_or_pe is None and "fee_borne_by_company_or_pe" not in found:
             # a company pays: BR-ES 14(1) "a uma sociedade residente"
             found["fee_borne_by_company_or_pe"] = True
+    named_clients = {m.code for m in mentions if m.company and m.role == "source"}
+    if "independent_services" in topics and facts.paid_by_source_resident is None and named_clients and \
+            source in parties and source not in named_clients:
+        # every client named is elsewhere ("todos os meus clientes são empresas portuguesas", a stay in Brazil)
+        found["paid_by_source_resident"] = False
     if {"independent_services", "business_profits"} & set(topics) and facts.attributable_to_pe is None and \
             facts.fixed_base_in_source is not None:
         # an office or studio there is the fixed place the profits of the services are attributed to

@@ -58,6 +58,17 @@ def test_patients_and_publishers_are_the_payers(text, source):
     assert r.source_state == source and r.facts.paid_by_source_resident is True
 
 
+@pytest.mark.parametrize("text, source", [
+    ("Sou designer independente, moro em Aveiro e os meus clientes são todos empresas portuguesas. Vou passar três "
+     "meses em Salvador a trabalhar daí. O Brasil pode tributar o que eu faturar nesse tempo?", "BR"),
+    ("Soy traductor autónomo, resido en Sevilla y mis clientes son editoriales españolas; este invierno trabajo "
+     "desde Río de Janeiro. ¿Puede Brasil gravar mis honorarios?", "BR"),
+])
+def test_clients_all_elsewhere_do_not_pay_from_the_state_of_a_stay(text, source):
+    r = understand(text, TREATIES, topic="independent_services")
+    assert r.source_state == source and r.facts.paid_by_source_resident is False
+
+
 def test_a_client_in_the_one_country_named_pays_under_every_candidate_treaty():
     r = understand("Freelancer aqui, programação. O meu cliente é uma empresa brasileira e vai reter IR sobre o meu "
                    "pagamento: a convenção permite?", TREATIES, topic="independent_services")
