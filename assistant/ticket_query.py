@@ -7,60 +7,24 @@ fuses the focus query with the whole ticket (assistant/retrieve.py); neither rep
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import zip_longest
 from typing import Callable, Iterable, Sequence
 
-from assistant.lexicon import asking_words
-from assistant.lexicon.text import PhraseIndex, Token, tokenize
+from assistant.lexicon.text import tokenize
+from assistant.understand.sentences import asking
 
 Article = tuple[str, str]              # (document, article) as the index names them: ("pt-br-2000", "18")
 
 MAX_ASKING = 3                          # more asking sentences than this: the ticket is its own focus
 TOPICS = 2                              # the topics read (most relevant first) whose articles are searched
-# A sentence ends at . ! ? (a run of them) before a space, or at a line break; "art. 18" stays whole
-# because a number follows, not a space and a word; an item of a list ("…exterior). 1) o Brasil…") starts one.
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')»]*\s+(?=[^\d\s]|\(?\d{1,2}\)\s)|\s*\n\s*")
-
-
-def sentences(text: str) -> list[str]:
-    """The text's sentences, as written (stripped); a line break always ends one."""
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
-
-
-def _starts_with(index: PhraseIndex[bool], words: list[Token]) -> bool:
-    found = index.find(words[:4])
-    return bool(found) and found[0].start == 0
-
-
-def _opens_question(tokens: list[Token]) -> bool:
-    """An interrogative first, after any lead-in words and punctuation ("E, já agora, como…")."""
-    words = [t for t in tokens if t.is_word]
-    lex = asking_words()
-    for _ in range(3):
-        if _starts_with(lex.interrogatives, words):
-            return True
-        lead = lex.lead_ins.find(words[:3])
-        if not lead or lead[0].start != 0:
-            return False
-        words = words[lead[0].end:]
-    return False
 
 
 def asking_sentences(text: str) -> tuple[str, ...]:
-    """The sentences of a ticket that ask, in order: those with a question mark or a request phrase
-    ("gostaria de saber", "díganme", "I'd like to know"); failing those, those that open with an
-    interrogative. Empty when nothing asks (the whole text is then the question)."""
-    found = sentences(text)
-    lex = asking_words()
-    tokens = [tokenize(s) for s in found]
-    marked = [s for s, toks in zip(found, tokens)
-              if ("?" in s and not lex.is_small_talk(toks)) or lex.requests.find(toks)]
-    if marked:
-        return tuple(marked)
-    return tuple(s for s, toks in zip(found, tokens) if _opens_question(toks))
+    """The sentences of a ticket that ask (assistant.understand.sentences.asking, the reader's own splitter);
+    empty when nothing asks (the whole text is then the question)."""
+    return tuple(s.text for s in asking(text, last_if_none=False))
 
 
 # --------------------------------------------------------------------------- topic -> articles

@@ -56,9 +56,18 @@ def _requests(span: Span) -> bool:
 
 
 def _opens_question(item: str) -> bool:
+    """An interrogative first, after an item's mark and any lead-in words ("E, já agora, como…")."""
     words = [t for t in tokenize(_ITEM.sub("", item)) if t.is_word]
-    found = asking_words().interrogatives.find(words[:4])
-    return bool(found) and found[0].start == 0
+    lex = asking_words()
+    for _ in range(3):
+        found = lex.interrogatives.find(words[:4])
+        if found and found[0].start == 0:
+            return True
+        lead = lex.lead_ins.find(words[:3])
+        if not lead or lead[0].start != 0:
+            return False
+        words = words[lead[0].end:]
+    return False
 
 
 def _listed_questions(spans: list[Span]) -> set[int]:
@@ -79,12 +88,16 @@ def _listed_questions(spans: list[Span]) -> set[int]:
     return out
 
 
-def asking(text: str) -> list[Span]:
+def asking(text: str, last_if_none: bool = True) -> list[Span]:
     """The sentences that ask, in order: a question mark (not small talk: "tudo bem?"), a request phrase, or an
-    item of a list of questions; the last sentence when none."""
+    item of a list of questions; failing those, the sentences that open with an interrogative ("Quem tributa a
+    pensão."); failing those, the last sentence (or none, for retrieval's focus: `last_if_none=False`)."""
     spans = sentences(text)
     listed = _listed_questions(spans)
     small_talk = asking_words().is_small_talk
     asked = [s for k, s in enumerate(spans)
              if (s.asks and not small_talk(tokenize(s.text))) or _requests(s) or k in listed]
-    return asked or spans[-1:] or [Span(0, len(text), text)]
+    asked = asked or [s for s in spans if _opens_question(s.text)]
+    if asked or not last_if_none:
+        return asked
+    return spans[-1:] or [Span(0, len(text), text)]

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from assistant.retrieve import HybridSearch, open_dense, rrf
-from assistant.ticket_query import asking_sentences, sentences, ticket_query, topic_articles
+from assistant.ticket_query import asking_sentences, ticket_query, topic_articles
+from assistant.understand.sentences import sentences
 from config import load_settings
 from ingest.index import sync
 from ingest.store import chroma_client, chunk_collection
@@ -53,7 +54,7 @@ def test_nothing_asks():
 
 
 def test_an_article_number_does_not_end_a_sentence():
-    assert sentences("Li o art. 18 da convenção. Isto aplica-se a mim?") == [
+    assert [s.text for s in sentences("Li o art. 18 da convenção. Isto aplica-se a mim?")] == [
         "Li o art. 18 da convenção.", "Isto aplica-se a mim?"]
 
 
