@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import rules
+from assistant.lexicon.quantities import in_months
 from assistant.understand import Query
 from rules import (
     Condition,
@@ -187,8 +188,7 @@ def _site(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts) -> 
         return dataclasses.replace(facts, attributable_to_pe=activity.permanent_establishment)
     if facts.attributable_to_pe is not None:
         return facts
-    months = query.stay_months if query.stay_months is not None else \
-        None if query.stay_days is None else query.stay_days * 12 / 365
+    months = in_months(query.stay_months, query.stay_days)
     test = None if months is None else construction_site(treaty, months)
     if test is None:
         return facts

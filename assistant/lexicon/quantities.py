@@ -191,6 +191,13 @@ class DateMention:
         return _safe_date(year, self.month, self.day or calendar.monthrange(year, self.month)[1])
 
 
+def in_months(months: float | None, days: float | None) -> float | None:
+    """A stay's length in months: as stated in months, else from its days (a year of 365 days is 12 months)."""
+    if months is not None:
+        return months
+    return None if days is None else days * 12 / 365
+
+
 def _safe_date(year: int, month: int, day: int) -> date | None:
     try:
         return date(year, month, day)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from assistant.lexicon.quantities import usd_per_year
+from assistant.lexicon.quantities import in_months, usd_per_year
 from assistant.understand.facts import Hits
 from assistant.understand.places import Mention
 from rules.facts import Facts
@@ -17,11 +17,8 @@ _GOVERNMENT_TOPICS = {"government_service", "pensions"}
 
 
 def _stay_years(days: float | None, months: float | None) -> float | None:
-    if months is not None:
-        return round(months / 12, 2)
-    if days is not None:
-        return round(days / 365, 2)
-    return None
+    stay = in_months(months, days)
+    return None if stay is None else round(stay / 12, 2)
 
 
 def _payers(mentions: list[Mention], parties: set[str], roles: tuple[str | None, ...] = ("source", None)) -> list[str]:
@@ -131,7 +128,7 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     if facts.gain_kind in ("shares", "immovable") and hits("value_from") and hits("gain_kind:immovable") and \
             hits("gain_kind:shares"):
         found["gain_kind"] = "shares_immovable"     # "ações de uma sociedade cujo valor vem de imóveis"
-    months = stay_months if stay_months is not None else None if stay_days is None else stay_days * 12 / 365
+    months = in_months(stay_months, stay_days)
     # the treaties' limits are US$ per calendar year; a stay of a year or less is paid within one
     yearly = usd_per_year(folded, within_a_year=months is not None and months <= 12)
     if "pensions" in topics and facts.pension_annual_usd is None:
