@@ -20,7 +20,7 @@ from assistant.lexicon.quantities import dates
 from assistant.lexicon.text import fold
 from eval.gold import GoldArticle, normalise_article, parse_article_ref, parse_paragraph_ref
 from eval.score import percentile
-from eval.tickets import Expected, Ticket
+from eval.tickets import FACT_TYPES, Expected, Ticket
 
 OUT_OF_SCOPE = "out_of_scope"
 Article = tuple[str | None, str]          # (treaty, normalised article)
@@ -83,7 +83,10 @@ class FactScore:
 
 
 def score_facts(ticket: Ticket, read: dict[str, Any]) -> FactScore:
+    """Read facts against the labels; a fact the bank's schema cannot label (not in FACT_TYPES, e.g. BR-ES
+    14(1)'s "paid by a company or a PE") is neither right nor extra: no label could hold it."""
     gold = {f.name: f.value for f in ticket.facts}
+    read = {n: v for n, v in read.items() if n in FACT_TYPES}
     correct = [n for n, v in gold.items() if n in read and same_value(n, v, read[n])]
     return FactScore(gold=len(gold), read=len(read), correct=len(correct),
                      wrong_value=tuple(n for n in gold if n in read and n not in correct),

@@ -136,6 +136,12 @@ def test_fact_precision_and_recall_with_tolerance_and_wrong_values():
     assert summary["fact_value_accuracy"] == 0.5
 
 
+def test_a_fact_the_labels_cannot_hold_is_not_counted_as_extra():
+    read = {"stay_months": 5.0, "fee_borne_by_company_or_pe": True}
+    score = score_ticket(TWO_PARTS, reading(PartReading("employment", PredictedOutcome("both")), facts=read))
+    assert score.facts.read == 1 and score.facts.extra == ()
+
+
 def test_direction_is_both_states_and_a_swapped_reading_is_wrong():
     part = PartReading("employment", PredictedOutcome("both"))
     assert score_ticket(TWO_PARTS, reading(part)).direction_correct is True
