@@ -111,8 +111,11 @@ def _paid_by_government(hits: Hits, g: Grammar) -> bool:
 
 
 def _pension_kind(hits: Hits, g: Grammar, topic_list: tuple[str, ...]) -> str | None:
-    """The kind the words name; a pension a government pays, with no other kind named, is a public one."""
+    """The kind the words name; a pension a government pays, with no other kind named, is a public one. A
+    government-service question that names no pension asks about pay: its public words name the employer."""
     if not {"pensions", "government_service"} & set(topic_list):
+        return None
+    if "pensions" not in topic_list and not hits("pension_words"):
         return None
     named = _sub_case(hits, "pension_kind")
     if named is None and "pensions" in topic_list and _paid_by_government(hits, g):

@@ -260,6 +260,20 @@ def test_an_embassy_or_consulate_of_the_paying_state_is_in_the_other_state(text)
     assert facts.services_in_residence_state is True
 
 
+@pytest.mark.parametrize("text, kind", [
+    # a State's pay: the public words name the employer, not a pension
+    ("Sou brasileira, moro em Sevilha há anos e fui contratada localmente pelo Consulado do Brasil (Itamaraty) "
+     "como secretária. Quem tributa o meu salário?", None),
+    ("I'm a clerk for the Guardia Civil, posted to the Spanish embassy in Brasília. Who taxes my pay?", None),
+    # a pension named: the public words give its kind
+    ("Sou ex-servidora pública federal aposentada e moro em Madrid. Quem tributa a minha aposentadoria?",
+     "government"),
+])
+def test_a_pay_question_names_no_pension_kind(text, kind):
+    facts = understand(text, TREATIES, topic="government_service").facts
+    assert facts.pension_kind == kind
+
+
 @pytest.mark.parametrize("text, at_home", [
     # work done where one lives, for an employer of the other State: art. 15(1), only the residence taxes
     ("Moro em Braga e sou empregado de uma empresa de Belo Horizonte; trabalho a partir de casa. O Brasil "
