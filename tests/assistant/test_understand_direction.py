@@ -57,3 +57,15 @@ def test_a_covered_source_state_is_chosen_over_an_uncovered_one(text, treaty, re
 def test_only_uncovered_source_states_stay_not_covered():
     q = understand("Moro em Lisboa e recebo dividendos de uma empresa francesa. Qual a retenção?", TREATIES)
     assert q.treaty is None and q.pair_not_covered == ("PT", "FR")
+
+
+@pytest.mark.parametrize("text, residence, source", [
+    # the State of an embassy, consulate or city hall is the one that pays, not where the person lives
+    ("Soy brasileño, vivo en Brasilia y trabajo de conductor en la Embajada de Portugal. ¿Quién grava mi sueldo?",
+     "BR", "PT"),
+    ("Sou secretária no Consulado-Geral do Japão, moro perto do trabalho, no Porto. Quem tributa o meu salário?",
+     "PT", "JP"),
+])
+def test_a_missions_state_pays(text, residence, source):
+    r = understand(text, TREATIES, topic="government_service")
+    assert (r.residence_state, r.source_state) == (residence, source)
