@@ -129,8 +129,8 @@ class Assistant:
 
     def retrieve(self, question: str, k: int = 5, mode: str = "hybrid") -> list[Hit]:
         """What the card's retrieval finds for a question (the same reading, the same query)."""
-        _, query = self._read(question)
-        tq = self._search_query(question, query)
+        asked, query = self._read(question)
+        tq = self._search_query(question, query, asked)
         return self.search.search(tq.text, k, self._docs_for(query), mode, tq.focus, tq.articles, tq.asked)
 
     def stream(self, question: str, extra_facts: dict[str, Any] | None = None) -> Iterator[StreamEvent]:
@@ -171,7 +171,7 @@ class Assistant:
 
         t = time.perf_counter()
         docs = self._docs_for(query, [p.query.treaty for p in parts], run)
-        tq = self._search_query(question, query)
+        tq = self._search_query(question, query, asked)
         hits = self.search.search(tq.text, self.settings.retrieval_k, docs, self.default_mode, tq.focus, tq.articles,
                                   tq.asked)
         citations = self._citations(run, hits)
@@ -309,12 +309,14 @@ class Assistant:
                     {d.doc for d in found if d.relation == "modifies"}
         return docs
 
-    def _search_query(self, question: str, query: Query) -> TicketQuery:
-        """The whole question, the sentences that ask and the topic's articles (assistant/ticket_query.py)."""
+    def _search_query(self, question: str, query: Query, asked: list[PartTopic]) -> TicketQuery:
+        """The whole question, the sentences that ask and the articles of the topics its questions ask (each part's
+        topic first, in order, then the rest the words name: assistant/ticket_query.py)."""
         treaties = [query.treaty] if query.treaty else [r.treaty for r in query.readings]
         if query.mentions_mli:
             treaties.append("MLI")
-        return ticket_query(question, query.topics, treaties, self.search.headings)
+        topics = tuple(dict.fromkeys([*(p.topic for p in asked if not p.out_of_scope), *query.topics]))
+        return ticket_query(question, topics, treaties, self.search.headings)
 
     @staticmethod
     def _weak(hits: list[Hit]) -> bool:

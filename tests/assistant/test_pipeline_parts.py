@@ -80,3 +80,25 @@ def test_a_later_relief_question_is_about_the_income_the_first_one_asks(make_ass
                                        second: (("double_taxation_relief", 0.9),)})
     relief = [p for p in assistant.ask(text).parts if p.topic == "double_taxation_relief"]
     assert relief and [r.income for r in relief[0].rule_results.rights] == ["immovable_property"]
+
+
+
+def test_retrieval_searches_the_articles_of_every_question_the_ticket_asks(make_assistant):
+    """The parts' topics lead the search's articles, before the other topics the words name: a ticket whose
+    words name a salary, a pension and interest but whose questions ask about rent and a sale searches arts. 6
+    and 13."""
+    import dataclasses
+
+    from assistant.understand import understand
+    from assistant.understand.parts import PartTopic
+    from assistant.understand.sentences import asking
+    from rules import known_treaties
+
+    text = ("Sou assalariado em Coimbra, com pensão de viuvez e juros de um depósito. Herdei uma casa em Recife. "
+            "Quem pode tributar as rendas dessa casa? E se a vender com mais-valia, o Brasil pode tributar o ganho?")
+    spans = asking(text)
+    asked = [PartTopic(spans[0], "immovable_property", 0.9), PartTopic(spans[1], "capital_gains", 0.9)]
+    query = dataclasses.replace(understand(text, known_treaties()), topics=("employment", "pensions", "interest"))
+    assistant = make_assistant()
+    articles = assistant._search_query(text, query, asked).articles
+    assert articles[:2] == (("pt-br-2000", "6"), ("pt-br-2000", "13"))
