@@ -26,7 +26,7 @@ from ingest.embedding_cache import batch_queries
 
 RRF_K = 60
 HEADING_TOP = 3     # the topic's articles vouch for a few passages, not for a whole article
-ARTICLE_WEIGHT = 2.0  # the topic articles' ranking counts twice: the treaty's structure, not a guess from words
+ARTICLE_WEIGHT = 3.0  # the topic articles' ranking counts thrice: the treaty's structure, not a guess from words
 RETRIEVERS = ("hybrid", "bm25", "dense")
 
 _STOPWORDS = frozenset("""
