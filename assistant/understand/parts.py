@@ -27,9 +27,11 @@ FOLLOW_UP = 0.2
 # "what's the cap, and which form does the bank need?": a sentence splits at a comma and a conjunction when
 # both halves are read, each this surely, as different topics (grouped CV on the train split, 1,126 tickets:
 # topic accuracy per part 63.3% without splitting, 63.7% with).
-# Also without the comma when the conjunction opens a second question ("qual a taxa e como evito…?").
+# Also without the comma when the conjunction opens a second question ("qual a taxa e como evito…?", "…pagam
+# quanto em Portugal e depois aqui no Brasil pago de novo?").
 CLAUSE = re.compile(r",\s+(?:and|or|e|ou|y|o)\s+|\s+(?:and|e|y)\s+(?=(?:how|what|which|where|can|do|does|is|"
-                    r"como|qual|quais|quanto|onde|posso|cómo|cuál|cuáles|cuánto|dónde|puedo)\b)", re.IGNORECASE)
+                    r"como|qual|quais|quanto|onde|posso|cómo|cuál|cuáles|cuánto|dónde|puedo|depois|then|luego|después)\b)",
+                    re.IGNORECASE)
 SPLIT_CONFIDENCE = 0.5
 # A second question on a part's topic ("Can Portugal tax his pension? And hers?" is two questions) is its own
 # part when read this surely; below, it restates the part ("Qual a taxa? E quanto retêm?"). Grouped CV on the

@@ -76,6 +76,11 @@ def test_sentences_on_one_topic_make_one_part_and_a_close_second_topic_is_kept()
      "como evito a dupla tributação?"),
     ("¿Cuánto retiene España y cómo lo deduzco en Brasil?", "¿Cuánto retiene España", "cómo lo deduzco en Brasil?"),
     ("What is the cap, and can I get a credit at home?", "What is the cap", "can I get a credit at home?"),
+    # "and then": the second question is what happens next, at home
+    ("Os dividendos pagam quanto em Portugal e depois aqui no Brasil pago de novo?",
+     "Os dividendos pagam quanto em Portugal", "depois aqui no Brasil pago de novo?"),
+    ("¿Cuánto retienen en Brasil y luego en España me lo descuentan?", "¿Cuánto retienen en Brasil",
+     "luego en España me lo descuentan?"),
 ])
 def test_a_second_question_joined_by_a_conjunction_is_a_part_of_its_own(text, first, second):
     model = ScriptedTopics({text: (("dividends", 0.6), ("double_taxation_relief", 0.3)),
