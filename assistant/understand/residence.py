@@ -221,8 +221,8 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                                                     for s in let_cues):
                     continue                   # "… em Lisboa e o de São Paulo está alugado": let, not a home
                 attached[i].append(c.code)
-            ahead = _place_after(clauses, k, named, found, located, sentences)
-            if not countries and ahead:        # "as decisões são tomadas por mim, em São Paulo"
+            ahead = None if countries else _place_after(clauses, k, named, found, located, sentences)
+            if ahead:        # "as decisões são tomadas por mim, em São Paulo"
                 attached = {i: [ahead] for i in attached}
             elif not countries:
                 attached = {i: list(previous[-1:]) for i in attached}     # "…, onde mora a família"
