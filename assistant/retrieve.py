@@ -127,12 +127,15 @@ class DenseIndex:
         the asking sentences, and dense search of the ticket reads the same vectors."""
         if self.embeddings is None:
             raise DenseUnavailable("sem modelo de embeddings")
-        todo = list(dict.fromkeys(q for q in queries if q not in self._vectors))
+        known = {q: self._vectors[q] for q in queries if q in self._vectors}
+        todo = list(dict.fromkeys(q for q in queries if q not in known))
         if todo:
-            if len(self._vectors) + len(todo) > 32:
+            fresh = dict(zip(todo, batch_queries(self.embeddings)(todo)))
+            known.update(fresh)
+            if len(self._vectors) + len(fresh) > 32:
                 self._vectors.clear()
-            self._vectors.update(zip(todo, batch_queries(self.embeddings)(todo)))
-        return [self._vectors[q] for q in queries]
+            self._vectors.update(fresh)
+        return [known[q] for q in queries]
 
     def query_vector(self, texts: Sequence[str]) -> list[float]:
         """One query vector for several asking sentences: the normalised mean of theirs."""

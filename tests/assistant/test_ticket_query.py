@@ -194,3 +194,17 @@ def test_dense_search_reads_the_asking_sentences_vectors_the_topic_reader_alread
     assert embedder.embedded.count("Quem tributa a pensão?") == 1
     dense.embed_many(["Quem tributa a pensão?", "E os juros?"])   # kept: not embedded again
     assert embedder.embedded.count("Quem tributa a pensão?") == 1
+
+
+def test_a_batch_mixing_kept_and_new_texts_past_the_memory_limit_gets_every_vector(tmp_path, corpus_chunks):
+    """The memory of asked vectors is emptied when it grows past its limit; a batch with a text it already held
+    and enough new ones to overflow it still gets a vector for each text (it raised KeyError)."""
+    settings = load_settings().replace(index_dir=tmp_path / "index", chroma_mode="embedded", collection="chunks")
+    sync(chunk_collection(chroma_client(settings), settings.collection), corpus_chunks, HashEmbedder, "fake",
+         progress=False)
+    dense = open_dense(settings, _CountingEmbedder(), corpus_chunks)
+    dense.embed_many([f"pergunta {i}" for i in range(30)])
+    batch = ["pergunta 0"] + [f"outra {i}" for i in range(5)]
+    vectors = dense.embed_many(batch)
+    assert len(vectors) == len(batch)
+    assert vectors[0] == HashEmbedder().embed_query("pergunta 0")
