@@ -145,8 +145,8 @@ class Cues:
     treaty_words: frozenset[str]              # "tratado", "treaty": a question naming a treaty (folded)
 
 
-_GRAMMAR_LISTS = ("income", "from_preps", "to_preps", "company", "payer", "possessive", "pay_verbs", "receive_verbs",
-                  "supply_verbs", "conjunctions", "family", "lend_verbs")
+_GRAMMAR_LISTS = ("income", "from_preps", "to_preps", "visit", "account", "company", "payer", "possessive", "pay_verbs",
+                  "receive_verbs", "supply_verbs", "conjunctions", "family", "lend_verbs")
 
 
 @lru_cache(maxsize=1)

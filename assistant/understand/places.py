@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from assistant.lexicon import countries, cues
+from assistant.lexicon.quantities import word_values
 from assistant.lexicon.text import Token
 
 
@@ -318,6 +319,28 @@ def _denied_visit(tokens: list[Token], start: int) -> bool:
     return bool(before & (cues().negation | _CONTRACTED_NOT))
 
 
+VISIT_DAYS = 45         # "fui ao Brasil 10 dias": a stay this short after a destination is a visit
+
+
+def _visit_after(g: Grammar, end: int) -> bool:
+    """A destination followed, within its clause, by holiday words or a stay of days or weeks ("fui ao Brasil
+    duas semanas de férias", "went to Japan for ten days"): a visit, not where the person lives."""
+    values = word_values()
+    for i in range(end, min(end + 5, len(g.tokens))):
+        if not g.tokens[i].is_word:
+            return False
+        stop, cat = g.right(i)
+        if cat != "visit":
+            continue
+        unit = g.tokens[stop - 1].norm
+        if unit.startswith(("dia", "day")):      # days: only a short stay ("183 dias" is a threshold)
+            before = g.tokens[i - 1].norm if i > end else ""
+            number = float(before) if before.isdigit() else values.get(before)
+            return number is not None and number <= VISIT_DAYS
+        return True
+    return False
+
+
 def _company_after(g: Grammar, end: int) -> bool:
     """A company or employer word right after a country, or after one more word ("a Brazilian tech company",
     "a Japanese software firm")."""
@@ -343,6 +366,8 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
             m.role, m.company = "residence", False
             continue
         role, prep, company, possessive = _left_role(k, mentions, g, by_end)
+        if prep not in (None, "from") and "account" in g.categories_before(m.start - 1, 3):
+            role = prep = None                           # "me pagan a una cuenta en Brasil": where money is kept
         if role == "government":                         # a State that pays, unless it receives ("o Estado detém")
             role = "residence" if _right_role(k, mentions, g, starts)[0] == "residence" else "source"
         right, right_company = _right_role(k, mentions, g, starts) if role is None else \
@@ -357,7 +382,7 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
         if role is None and prep == "from" and right == "residence" and \
                 g.tokens[min(m.end, len(g.tokens) - 1)].norm not in ("received", "recebidos", "recibidos"):
             role = "residence"                           # "a Câmara Municipal de Lisboa recebe juros": the holder
-        if role is None and prep == "to" and _denied_visit(g.tokens, m.start):
+        if role is None and prep == "to" and (_denied_visit(g.tokens, m.start) or _visit_after(g, m.end)):
             prep = None                                  # "I haven't been to Japan since", "nunca fui ao Brasil"
         if role is None and prep is not None:
             role = "source" if prep == "from" else "residence"

@@ -279,3 +279,23 @@ def _roles(text: str, language: str) -> list[tuple[str, str | None]]:
 ])
 def test_rio_in_spanish(text, language, roles):
     assert _roles(text, language) == roles
+
+
+@pytest.mark.parametrize("text, language, roles", [
+    # a destination followed by holiday words or a stay of days or weeks is a visit, not a new home
+    ("Vivo em Lisboa e no verão passei por lá: fui ao Brasil três semanas ver a família.", "pt",
+     [("PT", "residence"), ("BR", None)]),
+    ("Moro em Coimbra; em agosto vou ao Japão 12 dias de passeio.", "pt", [("PT", "residence"), ("JP", None)]),
+    ("Resido en Bilbao, este año viajé a Brasil de vacaciones en Navidad.", "es", [("ES", "residence"), ("BR", None)]),
+    ("I live in Osaka and flew to Portugal for a week in May.", "en", [("JP", "residence"), ("PT", None)]),
+    # a long stay or a move still names where one lives
+    ("Vou para o Brasil 200 dias a trabalho.", "pt", [("BR", "residence")]),
+    ("Me mudé a Portugal hace dos semanas.", "es", [("PT", "residence")]),
+    # an account in a country is where money is kept, not where one lives
+    ("A empresa deposita o salário numa conta no Brasil.", "pt", [("BR", None)]),
+    ("Vivo en Sevilla, pero me pagan a una cuenta bancaria en Japón.", "es", [("ES", "residence"), ("JP", None)]),
+    # a bank's own agency abroad is its branch there
+    ("o banco recebe os juros pela sua agência em Luxemburgo", "pt", [("LU", "pe")]),
+])
+def test_visits_accounts_and_a_banks_agency_are_not_homes(text, language, roles):
+    assert [r for r in _roles(text, language) if r[0] in {c for c, _ in roles}] == roles
