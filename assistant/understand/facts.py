@@ -84,14 +84,14 @@ def _sub_case(hits: Hits, field: str) -> str | None:
     return None
 
 
-_ENTERPRISE_TOPICS = {"permanent_establishment", "business_profits"}
+_PE_TOPICS = {"permanent_establishment", "business_profits"}
 
 
 def _pe_activity(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...]) -> str | None:
     """What the enterprise does in the other State, in the words art. 5 decides on: an independent agent, or a
     warehouse, a representative office, advertising or information only (no PE), unless people conclude
     contracts there or the words name a branch, a factory, an office opened there (a PE)."""
-    if not _ENTERPRISE_TOPICS & set(topic_list):
+    if not _PE_TOPICS & set(topic_list):
         return None
     place = any(not _negated(tokens, m.start, lang) for m in hits("pe_listed_place"))
     if not place and not any(not _negated(tokens, m.start, lang) for m in hits("pe_contracts")):
@@ -132,6 +132,48 @@ _BANK_PAYS = {"retuvo", "retiene", "retienen", "reteve", "retem", "retinha", "wi
               "withholding", "deducted", "descontou", "desconta", "me", "nos", "lhe", "le", "les"}
 
 
+_HOLD_VERBS = {"detem", "detinha", "possui", "posee", "tiene", "tem", "holds", "holding", "owns", "held"}
+_FIRST_PERSON = {"eu", "i", "yo", "we", "nos", "sou", "soy", "tenho", "tengo", "my", "meu", "minha", "mi", "mis"}
+_OBJECT_PREPS = {"de", "do", "da", "dos", "das", "del", "of", "em", "en", "in", "no", "na", "nos", "nas"}
+_ARTICLES = {"a", "o", "uma", "um", "the", "an", "la", "el", "una", "un", "nossa", "nuestra", "our"}
+_DOTTED_FORMS = {"sa", "sl", "sau", "slu", "ag", "bv", "nv"}
+_LEGAL_FORMS = {"lda", "ltda", "sgps", "gmbh", "inc", "ltd", "sl", "slu", "kk", "plc", "bv", "nv", "ag"}
+
+
+def _dotted_form(tokens: list[Token], i: int) -> int | None:
+    """Where a dotted legal form ending at token i starts ("S.A.", "S.L.", "S.A.U."), or None."""
+    letters, j = [], i
+    while j >= 0 and len(tokens[j].norm) == 1 and tokens[j].norm.isalpha():
+        letters.append(tokens[j].norm)
+        if j < 2 or tokens[j - 1].norm != ".":
+            break
+        j -= 2
+    return j if "".join(reversed(letters)) in _DOTTED_FORMS else None
+
+
+def _company_holds(g: Grammar, verb: int) -> bool:
+    """The subject of a holding verb is a company ("uma S.A. brasileira que detém 80%", "a company in Curitiba
+    holding 100%", "a Nordeste Alimentos S.A., sediada em Recife, detém"): a company word or legal form in the
+    clause before the verb that is not the object of a preposition ("sócio de uma empresa … e tenho 30%")."""
+    tokens = g.tokens
+    for i in range(verb - 1, max(-1, verb - 12), -1):
+        norm = tokens[i].norm
+        if norm in _FIRST_PERSON:
+            return False
+        if norm in ("?", "!", ";", ":") or (norm == "." and not (i > 0 and len(tokens[i - 1].norm) == 1)):
+            return False
+        start, cat = g.left(i)
+        dotted = _dotted_form(tokens, i)
+        if cat != "company" and norm not in _LEGAL_FORMS and dotted is None:
+            continue
+        j = (dotted if dotted is not None else start) - 1
+        while j >= 0 and tokens[j].norm in _ARTICLES:
+            j -= 1
+        if j < 0 or tokens[j].norm not in _OBJECT_PREPS:
+            return True
+    return False
+
+
 def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employment: bool,
                       topic_list: tuple[str, ...] = ()) -> str | None:
     if hits("individual"):
@@ -158,6 +200,8 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
     if any("company" in g.categories_before(m.start - 1, 2) for m in hits("holding")):
         return "company"                               # "a empresa tem 35%", "la sociedad posee el 40%"
     if hits("company") or any(m.company and m.role == "residence" for m in mentions):
+        return "company"
+    if any(_company_holds(g, m.start) for m in hits("holding") if g.tokens[m.start].norm in _HOLD_VERBS):
         return "company"
     if hits("person"):
         return "individual"                            # "tenho acções … e vivo em Leiria"
@@ -314,6 +358,7 @@ def _direct(stated: bool | None, holding_pct: float | None) -> bool | None:
 
 # "comprámos 30% de uma empresa de Curitiba em março de 2024": the purchase's object sits between verb and date
 _SINCE_WITHIN = 10
+_PAY_AFTER = 2        # words between a date and the payment word after it ("julho de 2025 a distribuição")
 
 
 def _dates(hits: Hits, folded: str, tokens: list[Token], fiscal_year: int | None, months: bool, today: date):
@@ -331,6 +376,9 @@ def _dates(hits: Hits, folded: str, tokens: list[Token], fiscal_year: int | None
         bounds = _sentence_bounds(tokens, i)
         ds = _nearest([m for m in since_cues if m.end <= i], i, bounds, _SINCE_WITHIN)
         dp = _nearest([m for m in pay_cues if m.end <= i], i, bounds, 6)
+        if dp is None and ds is None:     # "prevista para julho de 2025 a distribuição": the payment named after
+            after = token_at(tokens, d.end - 1) + 1
+            dp = _nearest([m for m in pay_cues if m.start >= after], after, bounds, _PAY_AFTER)
         # a month alone ("desde março de 2020", "paid in June 2025"): held from its last day, paid on its first,
         # so the holding read is never longer than the one stated
         if ds is not None and (dp is None or ds <= dp) and holding_since is None:

@@ -201,3 +201,25 @@ def test_where_the_pe_is(text, state):
 ])
 def test_more_deciding_facts(text, name, value):
     assert read(text).get(name) == value
+
+
+@pytest.mark.parametrize("text, kind", [
+    # the subject of the holding verb is a company: the 10% company rate can apply
+    ("Os dividendos da Lda. do Porto vão para uma S.A. de Fortaleza que detém 45% do capital. Qual a retenção?",
+     "company"),
+    ("The shareholder is a trading company in Osaka holding 60% of the Lisbon subsidiary. What's the dividend cap?",
+     "company"),
+    ("La Bodegas Ribera S.L., con sede en Valladolid, posee el 35% de una Ltda de Manaus. ¿Retención sobre los "
+     "dividendos?", "company"),
+    # a person who is a partner of a company, holding the stake personally, is not one
+    ("Sou sócia de uma empresa de Goiânia e tenho 40% das quotas; moro em Braga. Quanto retêm nos dividendos?",
+     "individual"),
+])
+def test_the_holder_of_a_stake_is_read_from_the_verbs_subject(text, kind):
+    assert read(text)["beneficiary_kind"] == kind
+
+
+def test_a_payment_date_named_before_the_payment_word():
+    got = read("A participação de 30% é detida desde fevereiro de 2021; está marcada para setembro de 2025 a "
+               "distribuição dos dividendos. Qual a taxa máxima?")
+    assert got["payment_date"] == "2025-09-01"
