@@ -151,6 +151,14 @@ def _dotted_form(tokens: list[Token], i: int) -> int | None:
     return j if "".join(reversed(letters)) in _DOTTED_FORMS else None
 
 
+def _study_job(hits: Hits, tokens: list[Token], lang: str) -> bool | None:
+    """A student's job held to help the studies ("trabajo en una tienda para ayudarme a pagar los estudios"), or
+    a traineeship tied to the course (its training): BR-ES 21(2)'s "emprego … com a finalidade de ajudar os seus
+    estudos ou a sua formação"."""
+    return True if _flag(hits, tokens, lang, "study_help") or _flag(hits, tokens, lang, "practical_training") \
+        else None
+
+
 def _company_holds(g: Grammar, verb: int) -> bool:
     """The subject of a holding verb is a company ("uma S.A. brasileira que detém 80%", "a company in Curitiba
     holding 100%", "a Nordeste Alimentos S.A., sediada em Recife, detém"): a company word or legal form in the
@@ -459,6 +467,7 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         invited_to_teach_or_research=_flag(hits, tokens, lang, "invited") if "professors" in topic_list else None,
         student_practical_training=_flag(hits, tokens, lang, "practical_training") if "students" in topic_list
         else None,
+        student_employment_for_studies=_study_job(hits, tokens, lang) if "students" in topic_list else None,
         stay_years=1.0 if hits("first_year") and {"students", "professors"} & set(topic_list) else None,
         government_business=_flag(hits, tokens, lang, "government_business")
         if {"government_service", "pensions", "employment"} & set(topic_list) else None,

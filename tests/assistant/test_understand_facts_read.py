@@ -158,8 +158,13 @@ def test_where_the_pe_is(text, state):
 @pytest.mark.parametrize("text, name, value", [
     ("Sou estudante de engenharia no Porto e faço um estágio numa fábrica de Matosinhos; sou de Goiânia.",
      "student_practical_training", True),
+    # a bar job that helps the studies is employment for the studies (BR-ES 21(2)), not practical training
     ("Estudo em Salamanca e trabalho num bar para me ajudar nos estudos; sou de Recife. Quem tributa?",
-     "student_practical_training", True),
+     "student_employment_for_studies", True),
+    ("Soy estudiante de grado en Coimbra y los findes trabajo de camarero para costear mis estudios. ¿Quién grava?",
+     "student_employment_for_studies", True),
+    ("I study in Madrid and work at a café to help pay for my studies; I'm from Belo Horizonte. Who taxes it?",
+     "student_employment_for_studies", True),
     ("I'm a commercial pilot living in Lisbon flying to São Paulo for a Portuguese airline. Who taxes my salary?",
      "employment_kind", "ship_aircraft"),
     ("Sou subtenente reformado da GNR e vivo em Natal, no Brasil. A minha pensão paga imposto onde?",
@@ -223,3 +228,13 @@ def test_a_payment_date_named_before_the_payment_word():
     got = read("A participação de 30% é detida desde fevereiro de 2021; está marcada para setembro de 2025 a "
                "distribuição dos dividendos. Qual a taxa máxima?")
     assert got["payment_date"] == "2025-09-01"
+
+
+@pytest.mark.parametrize("text", [
+    "A minha filha estuda em Curitiba e eu mando-lhe dinheiro todos os meses de Lisboa. O Brasil tributa isso?",
+    "Meu filho faz mestrado em Coimbra; a gente manda uns 700 euros por mês pra ele. Portugal cobra imposto?",
+    "Mi hijo estudia en São Paulo y le mandamos dinero desde Sevilla cada mes. ¿Brasil puede gravarlo?",
+])
+def test_family_money_sent_to_a_student_comes_from_abroad(text):
+    got = read_facts(understand(text, TREATIES, topic="students"))
+    assert got["student_payment_origin"] == "abroad"
