@@ -320,24 +320,34 @@ def _denied_visit(tokens: list[Token], start: int) -> bool:
 
 
 VISIT_DAYS = 45         # "fui ao Brasil 10 dias": a stay this short after a destination is a visit
+_STAY_UNITS = ("dia", "day", "semana", "week", "mes", "month")
+_CLAUSE_AFTER = 5       # words after a place that still speak of it
+
+
+def _stay_after(g: Grammar, end: int) -> tuple[float, str] | None:
+    """A stay of days, weeks or months stated right after a place, in its clause ("from Florianópolis for 4
+    months", "desde Tóquio durante 3 meses"): its number and unit word."""
+    values = word_values()
+    for i in range(end, min(end + _CLAUSE_AFTER, len(g.tokens) - 1)):
+        if not g.tokens[i].is_word:
+            return None
+        norm, unit = g.tokens[i].norm, g.tokens[i + 1].norm
+        if (norm.isdigit() or norm in values) and unit.startswith(_STAY_UNITS):
+            return (float(norm) if norm.isdigit() else float(values[norm])), unit
+    return None
 
 
 def _visit_after(g: Grammar, end: int) -> bool:
-    """A destination followed, within its clause, by holiday words or a stay of days or weeks ("fui ao Brasil
-    duas semanas de férias", "went to Japan for ten days"): a visit, not where the person lives."""
-    values = word_values()
-    for i in range(end, min(end + 5, len(g.tokens))):
+    """A destination followed, within its clause, by holiday words or a stay of a few weeks or days ("fui ao
+    Brasil duas semanas de férias", "went to Japan for ten days"): a visit, not where the person lives."""
+    stay = _stay_after(g, end)
+    if stay is not None and not stay[1].startswith(("mes", "month")):
+        return stay[1].startswith(("semana", "week")) or stay[0] <= VISIT_DAYS   # "183 dias" is no visit
+    for i in range(end, min(end + _CLAUSE_AFTER, len(g.tokens))):
         if not g.tokens[i].is_word:
             return False
-        stop, cat = g.right(i)
-        if cat != "visit":
-            continue
-        unit = g.tokens[stop - 1].norm
-        if unit.startswith(("dia", "day")):      # days: only a short stay ("183 dias" is a threshold)
-            before = g.tokens[i - 1].norm if i > end else ""
-            number = float(before) if before.isdigit() else values.get(before)
-            return number is not None and number <= VISIT_DAYS
-        return True
+        if g.right(i)[1] == "visit":
+            return True
     return False
 
 
@@ -366,6 +376,8 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
             m.role, m.company = "residence", False
             continue
         role, prep, company, possessive = _left_role(k, mentions, g, by_end)
+        if role == "base" and _stay_after(g, m.end):
+            role = "work"                                # "work from Florianópolis for 4 months": a stay, not home
         if prep not in (None, "from") and "account" in g.categories_before(m.start - 1, 3):
             role = prep = None                           # "me pagan a una cuenta en Brasil": where money is kept
         if role == "government":                         # a State that pays, unless it receives ("o Estado detém")

@@ -299,3 +299,15 @@ def test_rio_in_spanish(text, language, roles):
 ])
 def test_visits_accounts_and_a_banks_agency_are_not_homes(text, language, roles):
     assert [r for r in _roles(text, language) if r[0] in {c for c, _ in roles}] == roles
+
+
+@pytest.mark.parametrize("text, language, roles", [
+    # working "from" a place for a stated stay is a stay there, not the place one works from at home
+    ("Quero trabalhar a partir de Recife durante 3 meses no verão; a empresa é de Lisboa.", "pt",
+     [("BR", "work")]),
+    ("I'll be working remotely from Kyoto for six weeks next spring.", "en", [("JP", "work")]),
+    # without a stay it is where one works from: the residence
+    ("Trabajo en remoto desde Valencia para una empresa de Campinas.", "es", [("ES", "base")]),
+])
+def test_working_from_a_place_for_a_stated_stay_is_a_stay(text, language, roles):
+    assert [r for r in _roles(text, language) if r[0] in {c for c, _ in roles}] == roles
