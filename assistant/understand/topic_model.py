@@ -1,6 +1,6 @@
 """The trained topic reader: what one asking sentence of a ticket asks about, with a calibrated probability.
 
-A logistic regression (scikit-learn's SGD fit of the log loss, calibrated by CalibratedClassifierCV with
+A linear SVM (scikit-learn's LinearSVC, its scores calibrated into probabilities by CalibratedClassifierCV with
 temperature scaling) over
 - word and character n-grams of the asking sentence, and the words of the whole ticket (its context),
 - the lexicon's topic and out-of-scope hits, separately in the asking sentence and in the rest of the ticket,
@@ -44,7 +44,11 @@ if TYPE_CHECKING:
 OUT_OF_SCOPE = "out_of_scope"
 LABELS = TOPICS + (OUT_OF_SCOPE,)
 CONTEXT_WEIGHT = 0.8        # the rest of the ticket counts, less than the words that ask (grouped CV)
-ALPHA = 1e-4                # L2 regularisation of the logistic regression (grouped CV on the train split)
+# Inverse L2 regularisation of the linear SVM. Grouped CV on the train split (2,919 parts, gold question spans):
+# a linear SVM with C 0.5 reads 84.7% (C 0.2: 84.6%, 1.0: 84.4%) against 83.8% for the SGD logistic regression
+# it replaced, and it is stable: refitted without 15 random examples it changes 8 of 1,179 held-out readings,
+# the SGD fit 37 (which made every lexicon change move unrelated parts).
+C = 0.5
 EMBEDDING_WEIGHT = 4.0      # the asking sentence's query vector against the sparse blocks (grouped CV: 2 -> 82.6%,
                             # 4 -> 82.9%, none -> 78.9% of the bank's parts)
 ROLES = ("residence", "source", "work", "property", "home", "pe", "employer", "nationality", "vital",
@@ -208,7 +212,7 @@ class TopicModel:
     @classmethod
     def fit(cls, examples: Sequence[Example], vectors: QueryVectors | None = None) -> "TopicModel":
         from sklearn.calibration import CalibratedClassifierCV
-        from sklearn.linear_model import SGDClassifier
+        from sklearn.svm import LinearSVC
 
         counts: dict[str, int] = {}
         for e in examples:
@@ -218,8 +222,7 @@ class TopicModel:
         features = FeatureMaker(embedded=vectors is not None).fit(pairs)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            logistic = SGDClassifier(loss="log_loss", alpha=ALPHA, max_iter=60, tol=1e-4, random_state=0)
-            model = CalibratedClassifierCV(logistic, method="temperature", cv=3)
+            model = CalibratedClassifierCV(LinearSVC(C=C), method="temperature", cv=3)
             model.fit(features.rows(pairs, vectors.embed if vectors else None), [e.topic for e in kept])
         return cls(model, features, vectors.embed_live if vectors else None)
 
@@ -239,7 +242,7 @@ def cached_model(examples: Sequence[Example], cache_dir: Path, vectors: QueryVec
     import sklearn
 
     ref = vectors.ref if vectors else ""
-    key = hashlib.sha256(f"{data_hash(examples)}\0{ALPHA}\0{ref}\0{sklearn.__version__}".encode()).hexdigest()[:20]
+    key = hashlib.sha256(f"{data_hash(examples)}\0svm{C}\0{ref}\0{sklearn.__version__}".encode()).hexdigest()[:20]
     return load_or_fit(cache_dir / "topic_model" / f"{key}.joblib", lambda: TopicModel.fit(examples, vectors),
                        lambda m: (m.classifier, m.features),
                        lambda c, f: TopicModel(c, f, vectors.embed_live if vectors else None))
