@@ -240,9 +240,12 @@ class Assistant:
         """The questions the ticket asks, each with its topic by the trained reader, and the Query of the
         first one in scope (its out-of-scope questions as side notes)."""
         asked = read_parts(question, self.reader)
-        first = next((p.topic for p in asked if not p.out_of_scope), None)
+        main = next((p for p in asked if not p.out_of_scope), None)
+        first = main.topic if main else None
         query = understand(question, rules.known_treaties(), self._decide_topic(question), topic=first,
                            read_residence=self.direction_reader.residence)
+        if main is not None:   # "além da pensão pública, cobro um complemento: quem tributa o complemento?"
+            query = dataclasses.replace(query, facts=_own_kinds(query.facts, main.question.text, main.topic))
         return asked, _with_parts(query, asked)
 
     def _other_parts(self, question: str, asked: list[PartTopic], treaty: str | None,

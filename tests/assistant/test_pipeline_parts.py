@@ -102,3 +102,15 @@ def test_retrieval_searches_the_articles_of_every_question_the_ticket_asks(make_
     assistant = make_assistant()
     articles = assistant._search_query(text, query, asked).articles
     assert articles[:2] == (("pt-br-2000", "6"), ("pt-br-2000", "13"))
+
+
+def test_the_complement_asked_about_is_read_as_the_private_pension_it_is(make_assistant):
+    """A public pension named first, the question about the company's complement: BR-ES 18(1), private pensions
+    up to US$ 3,000 a year taxable only where the retiree lives (not art. 19's public pensions)."""
+    answer = make_assistant().ask(
+        "Además de la pensión pública de Clases Pasivas, cobro un complemento de jubilación de mi antigua empresa "
+        "de Bilbao, unos 2.000 dólares al año. Vivo en Recife desde 2022. ¿Puede España gravar el complemento?")
+    rights = answer.parts[0].rule_results.rights[0]
+    assert {c.article for c in rights.citations} == {"18"}
+    states = {(r.state, r.right) for c in rights.cases for r in c.rights}
+    assert states == {("BR", "exclusive"), ("ES", "none")}
