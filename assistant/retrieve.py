@@ -195,6 +195,9 @@ class HybridSearch:
     def __init__(self, chunks: list[Chunk], dense: DenseIndex | None):
         self.chunks = chunks
         self.by_id = {c.id: c for c in chunks}
+        # one key per unit: a Spanish passage counts as its Portuguese twin, or as itself when the Portuguese
+        # column is split otherwise (BR-ES art. 17 is one Spanish passage and two Portuguese paragraphs)
+        self.key = {c.id: k if (k := pt_counterpart_id(c)) in self.by_id else c.id for c in chunks}
         self.bm25 = Bm25Index(chunks)
         self.dense = dense
 
@@ -216,19 +219,19 @@ class HybridSearch:
         # when the ticket has asking words, dense search reads those only and BM25 reads the whole ticket.
         whole_dense = mode == "dense" or (mode == "hybrid" and not focus)
         dense = self._dense(query, depth, docs, required=mode == "dense") if whole_dense else []
-        bm25_ids = _dedupe(pt_counterpart_id(c) for c, _ in bm25)
-        dense_ids = _dedupe(pt_counterpart_id(c) for c, _ in dense)
-        focus_bm25 = _ids(self.bm25.search(focus, depth, docs)) if focus and mode != "dense" else []
+        bm25_ids = self._ids(bm25)
+        dense_ids = self._ids(dense)
+        focus_bm25 = self._ids(self.bm25.search(focus, depth, docs)) if focus and mode != "dense" else []
         focused = self._dense(asked or focus, depth, docs, mode == "dense") if focus and mode != "bm25" else []
-        focus_dense = _ids(focused)
-        similarity = _first_scores(dense if whole_dense else focused)
+        focus_dense = self._ids(focused)
+        similarity = self._first_scores(dense if whole_dense else focused)
         rankings: list[list[str]] = []
         if mode != "dense":
             rankings += [bm25_ids] + ([focus_bm25] if focus_bm25 else [])
         if mode != "bm25":
             rankings += ([dense_ids] if whole_dense else []) + ([focus_dense] if focus_dense else [])
         if len(rankings) == 1 and not articles:
-            fused = _first_scores(bm25) if mode == "bm25" else dict(similarity)
+            fused = self._first_scores(bm25) if mode == "bm25" else dict(similarity)
         else:
             weights = [1.0] * len(rankings) + [ARTICLE_WEIGHT]
             fused = rrf([*rankings, self._article_matches(articles, docs, rankings)], weights)
@@ -247,6 +250,15 @@ class HybridSearch:
             if len(hits) == k:
                 break
         return hits
+
+    def _ids(self, pairs: list[tuple[Chunk, float]]) -> list[str]:
+        return _dedupe(self.key[c.id] for c, _ in pairs)
+
+    def _first_scores(self, pairs: list[tuple[Chunk, float]]) -> dict[str, float]:
+        scores: dict[str, float] = {}
+        for chunk, score in pairs:
+            scores.setdefault(self.key[chunk.id], score)
+        return scores
 
     def _articles_first(self, ordered: list[str]) -> list[str]:
         """Each article's best passage before any article's second one: five passages of a ticket's answer
@@ -293,15 +305,11 @@ class HybridSearch:
                 best[key] = min(best.get(key, i), i)
         out: list[str] = []
         for address in dict.fromkeys(articles):
-            passages = _dedupe(pt_counterpart_id(c) for c in self.chunks
+            passages = _dedupe(self.key[c.id] for c in self.chunks
                                if (docs is None or c.doc in docs) and (c.doc, c.article) == address)
             if passages:
                 out.append(min(passages, key=lambda key: best.get(key, len(self.chunks))))
         return _dedupe(out)[:HEADING_TOP]
-
-
-def _ids(pairs: list[tuple[Chunk, float]]) -> list[str]:
-    return _dedupe(pt_counterpart_id(c) for c, _ in pairs)
 
 
 def _dedupe(keys: Iterable[str]) -> list[str]:
@@ -309,13 +317,6 @@ def _dedupe(keys: Iterable[str]) -> list[str]:
     for key in keys:
         seen.setdefault(key, None)
     return list(seen)
-
-
-def _first_scores(pairs: list[tuple[Chunk, float]]) -> dict[str, float]:
-    scores: dict[str, float] = {}
-    for chunk, score in pairs:
-        scores.setdefault(pt_counterpart_id(chunk), score)
-    return scores
 
 
 def _best_rank(rankings: list[list[str]], key: str) -> int | None:
