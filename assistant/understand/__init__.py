@@ -12,7 +12,7 @@ readings), topics, facts, safety (input checks, injection); this module assemble
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Mapping
+from typing import Callable, Collection, Mapping
 
 from assistant.lexicon.text import fold, tokenize
 from assistant.understand.facts import Hits, read_facts
@@ -84,10 +84,13 @@ def _trained_direction(way: Direction, read_residence: ReadResidence, text: str,
 
 
 def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic: DecideTopic | None = None,
-               topic: str | None = None, read_residence: ReadResidence | None = None) -> Query:
+               topic: str | None = None, read_residence: ReadResidence | None = None,
+               set_aside: Collection[str] = ()) -> Query:
     """Read a question. Never raises on text input; validate_question() first to reject bad input.
     `topic`: the part's topic as the trained reader read it; the lexicon's other topics follow it.
-    `read_residence`: the trained direction reader (assistant.understand.direction_model)."""
+    `read_residence`: the trained direction reader (assistant.understand.direction_model).
+    `set_aside`: countries only the ticket's questions on other treaties are about ("¿Y los clientes de
+    EE.UU.?"): they take no part in the direction of the rest."""
     text = text if isinstance(text, str) else ""
     tokens, folded = tokenize(text), fold(text)
     lang = detect_language(text, tokens)
@@ -120,7 +123,9 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     if work and employment:
         sources = ("work", "source", "property", *homes, "pe")   # a salary comes from where the work is done
     hits = Hits(tokens)         # the fact cues, found once for the treaty, the stated facts and the rights facts
-    way = direction(folded, mentions, treaties, residence_states, role(*sources), lang, bool(topic_list),
+    kept = [m for m in mentions if m.code not in set_aside]
+    way = direction(folded, kept, treaties, tuple(c for c in residence_states if c not in set_aside),
+                    tuple(c for c in role(*sources) if c not in set_aside), lang, bool(topic_list),
                     third_named=bool(hits("third_state")), named_in_words=treaty_in_words(tokens, mentions, treaties))
     first = topic_list[0] if topic_list else None
     trained = False      # the trained reader decided the residence (in the treaty's sense: a student's home)

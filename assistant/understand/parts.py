@@ -47,6 +47,7 @@ class PartTopic:
     confidence: float
     runner_up: tuple[str, float] | None = None   # a close second reading, answered too
     other_treaty: bool = False              # it asks about a treaty the corpus does not hold (out of scope)
+    outside: tuple[str, ...] = ()           # the countries it names that no treaty joins ("¿Y los de EE.UU.?")
 
     @property
     def out_of_scope(self) -> bool:
@@ -191,17 +192,20 @@ def _company_residence(scores: TopicScores, text: str, tokens: list[Token], lang
     return TopicScores((("residence", scores.confidence), *scores.ranked[1:]))
 
 
-def _other_treaty(span: Span, language: str) -> bool:
+def _other_treaty(span: Span, language: str) -> tuple[str, ...] | None:
     """A question about a treaty the corpus does not hold: it names a country outside every treaty ("Is the UK
     State Pension taxable in Portugal?", "does France get to tax me?"), or a treaty between two countries no
-    treaty joins ("pelo tratado entre Brasil e Japão"), and no pair of States a treaty joins."""
+    treaty joins ("pelo tratado entre Brasil e Japão"), and no pair of States a treaty joins. The countries it
+    names outside every treaty, or None when it is not such a question."""
     tokens = tokenize(span.text)
     named = {m.code for m in find_mentions(span.text, tokens, language)}
     treaties = rules.known_treaties().values()
     if any(set(parties) <= named for parties in treaties):
-        return False
-    outside = named - {c for parties in treaties for c in parties}
-    return bool(outside) or (len(named) >= 2 and any(t.norm in cues().treaty_words for t in tokens))
+        return None
+    outside = tuple(sorted(named - {c for parties in treaties for c in parties}))
+    if outside or (len(named) >= 2 and any(t.norm in cues().treaty_words for t in tokens)):
+        return outside
+    return None
 
 
 def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
@@ -212,7 +216,8 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
     hits = Hits(tokens)
     for span, scores in _split(text, asking(text), model):
         named = {m.value for m in topic_matches(tokenize(span.text), language)}   # the topics its words name
-        other = _other_treaty(span, language)
+        outside = _other_treaty(span, language)
+        other = outside is not None
         if other:
             scores = TopicScores(((OUT_OF_SCOPE, max(scores.confidence, SAME_TOPIC_KEPT)),))
         else:
@@ -222,7 +227,7 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
             continue
-        parts.append(PartTopic(span, scores.topic, scores.confidence, _runner_up(scores), other))
+        parts.append(PartTopic(span, scores.topic, scores.confidence, _runner_up(scores), other, outside or ()))
     return parts
 
 

@@ -114,3 +114,13 @@ def test_the_complement_asked_about_is_read_as_the_private_pension_it_is(make_as
     assert {c.article for c in rights.citations} == {"18"}
     states = {(r.state, r.right) for c in rights.cases for r in c.rights}
     assert states == {("BR", "exclusive"), ("ES", "none")}
+
+
+def test_a_question_on_another_treaty_does_not_take_the_rest_of_the_ticket_with_it(make_assistant):
+    """"¿Y los de EE.UU.?" asks about another treaty (its note); the United States, named only for it, do not
+    make the ticket's other question a Spain–US one: that one is answered under BR-ES."""
+    answer = make_assistant().ask(
+        "Soy residente fiscal en España y trabajo como autónomo para clientes de EE.UU. y para una agencia de "
+        "Porto Alegre. ¿Brasil puede retenerme por lo que cobro de la agencia? ¿Y los de EE.UU.?")
+    assert not answer.abstained and answer.treaty == "BR-ES"
+    assert [p.topic for p in answer.parts if not p.alternative][-1] == "out_of_scope"

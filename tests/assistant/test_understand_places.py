@@ -311,3 +311,18 @@ def test_visits_accounts_and_a_banks_agency_are_not_homes(text, language, roles)
 ])
 def test_working_from_a_place_for_a_stated_stay_is_a_stay(text, language, roles):
     assert [r for r in _roles(text, language) if r[0] in {c for c, _ in roles}] == roles
+
+
+def test_a_sister_is_not_german():
+    """"hermana" is one letter from "germana" (German, feminine): it names no country."""
+    assert [c for c, _ in _roles("Mi hermana vive en Oporto y mis hermanos en Madrid.", "es")] == ["PT", "ES"]
+
+
+def test_countries_set_aside_take_no_part_in_the_direction():
+    """A ticket whose other question is about another treaty ("¿Y los clientes de EE.UU.?"): the countries only
+    that question is about are set aside, and the rest is read under the treaty the other countries share."""
+    text = ("Soy residente fiscal en España y trabajo como autónomo para clientes de EE.UU. y para una agencia de "
+            "Recife. ¿Brasil puede retenerme por lo que cobro de la agencia de Recife? ¿Y los de EE.UU.?")
+    assert q(text).pair_not_covered == ("ES", "US")
+    read = understand(text, TREATIES, set_aside={"US"})
+    assert (read.treaty, read.residence_state, read.source_state) == ("BR-ES", "ES", "BR")
