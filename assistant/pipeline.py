@@ -245,8 +245,6 @@ class Assistant:
         aside = {c for p in asked if p.other_treaty for c in p.outside} if main else set()
         query = understand(question, rules.known_treaties(), self._decide_topic(question), topic=first,
                            read_residence=self.direction_reader.residence, set_aside=aside)
-        if main is not None:   # "além da pensão pública, cobro um complemento: quem tributa o complemento?"
-            query = dataclasses.replace(query, facts=_own_kinds(query.facts, main.question.text, main.topic))
         return asked, _with_parts(query, asked)
 
     def _other_parts(self, question: str, asked: list[PartTopic], treaty: str | None,
