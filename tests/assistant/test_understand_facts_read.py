@@ -92,6 +92,11 @@ def test_amounts_and_returns_are_not_holdings():
      5, None),
     ("Our Japanese company has a building site in Portugal lasting 10 months. Is that a permanent establishment?",
      10, None),
+    # the works contract's term is the site's duration
+    ("Ganhámos a empreitada de uma ponte no Ceará; o prazo contratual é de 11 meses. Há estabelecimento estável?",
+     11, None),
+    ("La constructora de Vigo tiene en Recife un plazo de ejecución de 7 meses. ¿Hay establecimiento permanente?",
+     7, None),
 ])
 def test_a_building_site_duration_is_a_stay_in_months_not_a_holding(text, months, pe_state):
     got = read(text)
