@@ -199,6 +199,12 @@ def test_where_the_pe_is(text, state):
     # the host invites in the active voice
     ("Sou professora em Braga; a Universidade de Brasília convidou-me para ensinar um ano lá. O Brasil tributa?",
      "invited_to_teach_or_research", True),
+    # the invitation in the present, and a visiting post
+    ("Soy profesora en Granada y la Universidad de Campinas me invita a enseñar un semestre allí. ¿Tributo en "
+     "Brasil?",
+     "invited_to_teach_or_research", True),
+    ("I'll spend a year in Coimbra as a visiting researcher at the law faculty. Can Portugal tax what I'm paid?",
+     "invited_to_teach_or_research", True),
     # the bank that pays or withholds is not the one receiving
     ("Vivo en Bilbao y tengo un depósito en Brasil; el banco retuvo un 15% de los intereses. ¿Es correcto?",
      "beneficiary_kind", "individual"),

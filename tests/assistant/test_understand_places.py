@@ -313,6 +313,15 @@ def test_working_from_a_place_for_a_stated_stay_is_a_stay(text, language, roles)
     assert [r for r in _roles(text, language) if r[0] in {c for c, _ in roles}] == roles
 
 
+@pytest.mark.parametrize("text, language, roles", [
+    # work done in the past is work there, as the present is ("trabalhava no Japão até março")
+    ("Até março trabalhava no Japão; agora estou de volta.", "pt", [("JP", "work")]),
+    ("Hasta 2024 trabajaba en Brasil para una constructora.", "es", [("BR", "work")]),
+])
+def test_work_in_the_past_is_work_there(text, language, roles):
+    assert [r for r in _roles(text, language) if r[0] in {c for c, _ in roles}] == roles
+
+
 def test_a_sister_is_not_german():
     """"hermana" is one letter from "germana" (German, feminine): it names no country."""
     assert [c for c, _ in _roles("Mi hermana vive en Oporto y mis hermanos en Madrid.", "es")] == ["PT", "ES"]
