@@ -179,6 +179,16 @@ def test_a_second_sure_question_on_the_same_topic_is_its_own_part():
                                                 "E a da minha mãe, que é de um fundo de pensões?"]
 
 
+def test_a_fairly_sure_second_question_on_the_topic_is_kept():
+    """The SVM reader's probabilities are lower than the old reader's: a second question read at 0.4 on the
+    part's topic asks about another payment ("¿Y por lo que gano en el bar?") and gets its own answer."""
+    text = "Estudio en Río y mis padres me mandan dinero. ¿Brasil grava ese dinero? ¿Y lo que gano en el bar?"
+    model = ScriptedTopics({"¿Brasil grava ese dinero?": (("students", 0.9), ("employment", 0.05)),
+                            "¿Y lo que gano en el bar?": (("students", 0.4), ("employment", 0.35))})
+    assert [p.question.text for p in read_parts(text, model)] == ["¿Brasil grava ese dinero?",
+                                                                  "¿Y lo que gano en el bar?"]
+
+
 @pytest.mark.parametrize("question, topic", [
     ("Who taxes my salary as a visiting professor?", "professors"),
     ("¿Y el sueldo que me paga la embajada de Brasil como funcionaria pública?", "government_service"),
