@@ -33,7 +33,6 @@ __all__ = ["DecideTopic", "LANGUAGES", "MAX_QUESTION_CHARS", "Query", "Reading",
 # text, its tokens and country mentions, the two States, the topic and the grammar's own residence (or None).
 ReadResidence = Callable[[str, list, list, tuple[str, str], "str | None", "str | None"], tuple[str, float]]
 VISITING_TOPICS = ("students", "professors")    # the person lives in the State visited, resident of the other
-DECIDE_AT = 0.6     # from this probability the trained residence replaces the grammar's (train split, by page)
 
 # Given the topics the lexicon found (several incomes, or none: any topic), the one to read the question as,
 # or None to keep the lexicon's reading. The pipeline's is the nearest-example classifier.
@@ -69,16 +68,16 @@ def _domestic(mentions: list, treaty: str | None, topic_list: tuple[str, ...]) -
 
 def _trained_direction(way: Direction, read_residence: ReadResidence, text: str, tokens: list, mentions: list,
                        treaties: Mapping[str, tuple[str, ...]], topic: str | None) -> tuple[Direction, bool]:
-    """The trained reader's residence of the treaty's two States, when it is sure or agrees with the grammar's
-    (then True); the other is the source."""
+    """The trained reader's residence of the treaty's two States (then True); the other is the source. It
+    decides whenever the treaty has two States: grouped CV on the train split (1,641 tickets, 5 folds by page)
+    reads 91.3% of residences right when it decides only from probability 0.6 (the grammar's reading standing
+    below), 93.3% when it always decides, against 66.7% for the grammar alone."""
     parties = tuple(dict.fromkeys(treaties.get(way.treaty or "", ())))
     if len(parties) != 2:
         return way, False
-    state, probability = read_residence(text, tokens, mentions, (parties[0], parties[1]), topic, way.residence)
+    state, _ = read_residence(text, tokens, mentions, (parties[0], parties[1]), topic, way.residence)
     if state == way.residence and way.source is not None:
-        return way, True                 # both readers agree: the reading stands, however sure the model is
-    if probability < DECIDE_AT:
-        return way, False
+        return way, True                 # both readers agree: the reading stands
     other = parties[1 - parties.index(state)]
     return replace(way, residence=state, source=other), True
 

@@ -8,8 +8,8 @@ words around a State's mentions make it the residence: per candidate State, the 
 side of each of its mentions (and of the other State's, marked apart), the grammar's roles, the order of
 mention, whether it is named in an asking sentence, and the ticket's topic. Trained on the bank's train
 split, fitted in seconds at first use and cached under cache_dir by the data's hash (no model file
-committed). understand() takes its reading only when it is sure (DECIDE_AT there); otherwise the
-grammar's reading stands.
+committed). understand() takes its reading for every ticket on a treaty of two States (the grammar's
+reading is one of its features).
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from assistant.understand import DECIDE_AT, understand
+from assistant.understand import understand
 from assistant.understand.direction_model import DirectionExample, DirectionModel, ticket_mentions, trained_direction
 from config import load_settings
 
@@ -34,15 +34,17 @@ def _sure(state: str, probability: float):
     return lambda text, tokens, mentions, parties, topic, grammar: (state, probability)
 
 
-def test_understand_takes_the_trained_residence_only_when_it_is_sure() -> None:
+def test_understand_takes_the_trained_residence() -> None:
+    """However close the trained reader's call, it decides over the grammar's (grouped CV: 93.3% against 91.3%
+    when it decided only from 0.6)."""
     text = "Recebo dividendos de uma empresa portuguesa e vivo no Brasil. Qual a retenção?"
     treaties = rules.known_treaties()
     plain = understand(text, treaties, topic="dividends")
     assert (plain.residence_state, plain.source_state) == ("BR", "PT")
-    unsure = understand(text, treaties, topic="dividends", read_residence=_sure("PT", DECIDE_AT - 0.05))
-    assert (unsure.residence_state, unsure.source_state) == ("BR", "PT")
-    sure = understand(text, treaties, topic="dividends", read_residence=_sure("PT", DECIDE_AT + 0.05))
-    assert (sure.residence_state, sure.source_state) == ("PT", "BR")
+    close = understand(text, treaties, topic="dividends", read_residence=_sure("PT", 0.55))
+    assert (close.residence_state, close.source_state) == ("PT", "BR")
+    agrees = understand(text, treaties, topic="dividends", read_residence=_sure("BR", 0.51))
+    assert (agrees.residence_state, agrees.source_state) == ("BR", "PT")
 
 
 def test_a_question_of_residence_is_left_to_the_tie_breaker() -> None:
