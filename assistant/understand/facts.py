@@ -110,6 +110,20 @@ def _paid_by_government(hits: Hits, g: Grammar) -> bool:
                for m in hits("government"))
 
 
+def _kind_beside_pension(hits: Hits, window: int = 2) -> str | None:
+    """The kind named right beside a pension word ("la pensión de Clases Pasivas", "my Social Security
+    pension"): it names the pension asked about, over a kind the story names first ("funcionario de la
+    Consejería de Empleo y Seguridad Social")."""
+    prefix = "pension_kind:"
+    words = hits("pension_words")
+    for m in hits.all:
+        kinds = sorted(name[len(prefix):] for name in m.value if name.startswith(prefix))
+        if kinds and any(0 <= m.start - w.end <= window or 0 <= w.start - m.end <= window
+                         for w in words if w is not m):
+            return kinds[0]
+    return None
+
+
 def _pension_kind(hits: Hits, g: Grammar, topic_list: tuple[str, ...]) -> str | None:
     """The kind the words name; a pension a government pays, with no other kind named, is a public one. A
     government-service question that names no pension asks about pay: its public words name the employer."""
@@ -117,7 +131,7 @@ def _pension_kind(hits: Hits, g: Grammar, topic_list: tuple[str, ...]) -> str | 
         return None
     if "pensions" not in topic_list and not hits("pension_words"):
         return None
-    named = _sub_case(hits, "pension_kind")
+    named = _kind_beside_pension(hits) or _sub_case(hits, "pension_kind")
     if named is None and "pensions" in topic_list and _paid_by_government(hits, g):
         return "government"
     return named

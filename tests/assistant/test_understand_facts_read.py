@@ -50,6 +50,11 @@ def test_a_government_that_pays_is_not_the_beneficiary():
     ("I receive an annuity from a Spanish insurer and live in Brazil. Who taxes it?", "annuity"),
     ("Sou ex-funcionário público português, aposentado pela CGA, moro em Fortaleza. Quem tributa a pensão?",
      "government"),
+    # the kind beside the pension word names it, over a kind the story names first
+    ("Fui técnico do Instituto da Segurança Social durante 30 anos; hoje recebo a pensão da CGA e vivo em "
+     "Natal. Quem tributa?", "government"),
+    ("I was an accountant at the Ministry of Finance in Lisbon, then moved to a bank; now I get a Social "
+     "Security pension and live in Recife. Who taxes it?", "social_security"),
 ])
 def test_pension_kind(text, kind):
     assert read(text)["pension_kind"] == kind
