@@ -66,22 +66,16 @@ def _flag(hits: Hits, tokens: list[Token], lang: str, true_list: str, false_list
     return not _negated(tokens, found[0].start, lang)
 
 
-def _royalty_kind(hits: Hits) -> str | None:
-    for m in hits.all:
-        kinds = sorted(name[5:] for name in m.value if name.startswith("kind:"))
-        if kinds:
-            return kinds[0]
-    return None
+def _values(m: Match[frozenset[str]], field: str) -> list[str]:
+    """The values a cue gives a sub-case field ("pension_kind:social_security" -> "social_security")."""
+    prefix = f"{field}:"
+    return sorted(name[len(prefix):] for name in m.value if name.startswith(prefix))
 
 
 def _sub_case(hits: Hits, field: str) -> str | None:
-    """The first-mentioned value of a taxing-rights sub-case ("pension_kind:social_security" cues)."""
-    prefix = f"{field}:"
-    for m in hits.all:
-        kinds = sorted(name[len(prefix):] for name in m.value if name.startswith(prefix))
-        if kinds:
-            return kinds[0]
-    return None
+    """The first-mentioned value of a taxing-rights sub-case ("pension_kind:social_security" cues; a royalty's
+    "kind:software" ones)."""
+    return next((kinds[0] for m in hits.all if (kinds := _values(m, field))), None)
 
 
 _PE_TOPICS = {"permanent_establishment", "business_profits"}
@@ -114,10 +108,9 @@ def _kind_beside_pension(hits: Hits, window: int = 2) -> str | None:
     """The kind named right beside a pension word ("la pensión de Clases Pasivas", "my Social Security
     pension"): it names the pension asked about, over a kind the story names first ("funcionario de la
     Consejería de Empleo y Seguridad Social")."""
-    prefix = "pension_kind:"
     words = hits("pension_words")
     for m in hits.all:
-        kinds = sorted(name[len(prefix):] for name in m.value if name.startswith(prefix))
+        kinds = _values(m, "pension_kind")
         if kinds and any(0 <= m.start - w.end <= window or 0 <= w.start - m.end <= window
                          for w in words if w is not m):
             return kinds[0]
@@ -165,12 +158,11 @@ def _dotted_form(tokens: list[Token], i: int) -> int | None:
     return j if "".join(reversed(letters)) in _DOTTED_FORMS else None
 
 
-def _study_job(hits: Hits, tokens: list[Token], lang: str) -> bool | None:
+def _study_job(hits: Hits, tokens: list[Token], lang: str, training: bool | None) -> bool | None:
     """A student's job held to help the studies ("trabajo en una tienda para ayudarme a pagar los estudios"), or
     a traineeship tied to the course (its training): BR-ES 21(2)'s "emprego … com a finalidade de ajudar os seus
-    estudos ou a sua formação"."""
-    return True if _flag(hits, tokens, lang, "study_help") or _flag(hits, tokens, lang, "practical_training") \
-        else None
+    estudos ou a sua formação". `training`: the traineeship flag, already read."""
+    return True if _flag(hits, tokens, lang, "study_help") or training else None
 
 
 def _company_holds(g: Grammar, verb: int) -> bool:
@@ -457,6 +449,7 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
     topic = topic_list[0] if topic_list else None
     loan_context = bool(hits("loan")) or topic == "interest"
     kinds = set(topic_list) & {"royalties", "technical_services"}
+    training = _flag(hits, tokens, lang, "practical_training") if "students" in topic_list else None
     facts = Facts(
         beneficiary_kind=_beneficiary_kind(hits, grammar, mentions, employment, topic_list),
         holding_pct=amounts.holding_pct,
@@ -467,7 +460,7 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         loan_term_years=amounts.loan_term_years,
         loan_purpose="equipment" if hits("equipment") and loan_context and not kinds else None,
         interest_on_equity=True if hits("interest_on_equity") else None,
-        royalty_kind=_royalty_kind(hits) if kinds else None,
+        royalty_kind=_sub_case(hits, "kind") if kinds else None,
         attributable_to_pe=attributable,
         pe_activity=_pe_activity(hits, tokens, lang, topic_list),
         paid_to_pe_third_state=third,
@@ -479,9 +472,9 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         employment_kind=_sub_case(hits, "employment_kind"),
         student_payment_origin=_sub_case(hits, "student_payment_origin") if "students" in topic_list else None,
         invited_to_teach_or_research=_flag(hits, tokens, lang, "invited") if "professors" in topic_list else None,
-        student_practical_training=_flag(hits, tokens, lang, "practical_training") if "students" in topic_list
+        student_practical_training=training,
+        student_employment_for_studies=_study_job(hits, tokens, lang, training) if "students" in topic_list
         else None,
-        student_employment_for_studies=_study_job(hits, tokens, lang) if "students" in topic_list else None,
         stay_years=1.0 if hits("first_year") and {"students", "professors"} & set(topic_list) else None,
         government_business=_flag(hits, tokens, lang, "government_business")
         if {"government_service", "pensions", "employment"} & set(topic_list) else None,
