@@ -362,6 +362,12 @@ def _held_since_year(hits: Hits, tokens: list[Token], today: date) -> float | No
     return None
 
 
+def _held_so_far(since: date, today: date) -> float | None:
+    """"sócia direta desde março de 2019" with no payment date: the payment is now or later, so the holding has
+    lasted at least the months from its (latest possible) start until today."""
+    return round((today - since).days / 30.44, 2) if since < today else None
+
+
 def _direct(stated: bool | None, holding_pct: float | None) -> bool | None:
     """"detenho 30%" states a holding of one's own: people say so when it is held through another
     company, and that cue (direct_false) wins. The card shows the reading, so the agent can correct it."""
@@ -442,8 +448,9 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
                                            today=today or date.today())
     amounts = _amounts(hits, folded, tokens, lang, topic_list)
     holding_months = amounts.holding_months
-    if holding_months is None and holding_since is None and payment is None and fiscal_year is None and holding:
-        holding_months = _held_since_year(hits, tokens, today or date.today())
+    if holding_months is None and payment is None and fiscal_year is None and holding:
+        holding_months = _held_so_far(holding_since, today or date.today()) if holding_since \
+            else _held_since_year(hits, tokens, today or date.today())
     pe_words = [(start, end) for start, (end, cat) in grammar.by_start.items() if cat == "role:pe"]
     attributable, third = _pe_facts(hits, tokens, lang, roles, parties, pe_words)
     topic = topic_list[0] if topic_list else None

@@ -28,6 +28,18 @@ def test_held_since_a_year_counts_from_the_end_of_that_year():
     assert 24 < facts_on(text, date(2023, 1, 15)).holding_months < 25
 
 
+@pytest.mark.parametrize("text", [
+    "A SGPS portuguesa é sócia direta da nossa Ltda. de Campinas desde março de 2019, com 60%. Os lucros vão ser "
+    "distribuídos agora. Qual o limite de retenção no Brasil?",
+    "Nuestra sociedad tiene el 40% de una empresa de Recife desde octubre de 2021. ¿Qué retención sobre los "
+    "dividendos?",
+])
+def test_held_since_a_month_with_no_payment_date_counts_until_today(text):
+    """No payment date: the dividend is paid now or later, so the holding lasts at least until today."""
+    assert 24 < facts_on(text, date(2024, 1, 15)).holding_months < 60
+    assert facts_on(text, date(2019, 1, 1)).holding_months is None        # a start in the future counts nothing
+
+
 def test_a_stated_period_wins_over_the_year():
     text = "Compramos 30% de uma S.A. de Recife em 2015 e detemos a participação há 8 meses."
     assert facts_on(text, date(2026, 1, 1)).holding_months == 8
