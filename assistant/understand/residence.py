@@ -155,6 +155,30 @@ def _long_stays(tokens: list[Token], folded: str, lang: str, found: list, countr
     return out
 
 
+def _stay_between(fact: Match[str], country: Mention, stay_verbs: list[int]) -> bool:
+    """"I live … in our own house and spend 3 weeks a year in Porto": a stay verb between a fact cue and the
+    country after it makes the country the stay's, not the home's ("ficamos em Lisboa na casa": the home after
+    the verb is still there)."""
+    return any(fact.start < v < country.start for v in stay_verbs)
+
+
+def _own_place(cue: Match[str], located: set[int], named: list[Mention]) -> bool:
+    """The cue is followed by "in <a place>" and that place is no country of the treaty ("a house in Ilhéus")."""
+    return cue.end in located and not any(m.start == cue.end + 1 for m in named)
+
+
+def _region_after(cue: Match[str], end: int, clauses: list[tuple[int, int]], k: int, named: list[Mention],
+                  sentences: set[int]) -> list[str]:
+    """"a house in Ilhéus, Bahia": the place closes its clause within a few words and the next clause, in the
+    same sentence, opens with a country (a region or State of it)."""
+    if end - cue.end > _NEAR or k + 1 >= len(clauses):
+        return []
+    start = clauses[k + 1][0]
+    if any(end <= i <= start for i in sentences):
+        return []
+    return [m.code for m in named if m.start == start][:1]
+
+
 def _place_after(clauses: list[tuple[int, int]], k: int, named: list[Mention], found: list,
                  located: set[int], sentences: set[int]) -> str | None:
     """The country of the next clause when it only says where ("…são tomadas por mim, em São Paulo"): it opens
@@ -187,6 +211,7 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     named = sorted(named + _pointed(tokens, named), key=lambda m: m.start)
     stays = _long_stays(tokens, folded, lang, found, named, parties)
     located = {m.start for m in found if m.value == "located"}
+    stay_verbs = [m.start for m in found if m.value == "spent"]
     found = [replace(m, value="let_home") if m.value == "home" and m.start in let else m
              for m in found if m.value not in ("let_out", "lives", "sold", "spent", "tenancy", "located")]
     out = ResidenceFacts()
@@ -206,11 +231,13 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
         names = {m.value for m in here}
         out.cues |= names
         facts = [m for m in here if m.value in _TAKES_COUNTRIES]
-        countries = [m for m in named if start <= m.start < end]
+        countries = [c for c in named if start <= c.start < end]
+        owned = [c for c in countries if any(not _stay_between(f, c, stay_verbs) for f in facts)]
         attached: dict[int, list[str]] = {i: [] for i in range(len(facts))}
         if facts:
-            for c in countries:
-                i = min(range(len(facts)), key=lambda k: _distance(facts[k].start, facts[k].end, c.start))
+            for c in owned:
+                i = min((k for k in range(len(facts)) if not _stay_between(facts[k], c, stay_verbs)),
+                        key=lambda k: _distance(facts[k].start, facts[k].end, c.start))
                 if facts[i].value == "nationality" and c.role in _OTHER_ROLES | {"residence"} and \
                         _distance(facts[i].start, facts[i].end, c.start)[0] > 1:
                     continue                   # "a Brazilian citizen … for the Spanish government": the payer;
@@ -228,11 +255,18 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                 attached = {i: list(previous[-1:]) for i in attached}     # "…, onde mora a família"
                 if not previous:
                     pending += [f.value for f in facts]
-            elif len({c.code for c in countries}) == 1:
+            elif len({c.code for c in owned}) == 1:
                 # one country in the clause: every home or family cue in it is there ("vivo lá com a minha
-                # mulher num apartamento")
-                attached = {i: a or ([countries[0].code] if facts[i].value in ("home", "family") else [])
+                # mulher num apartamento"), unless another home there took it and the cue names a place of its
+                # own ("our flat in Tarragona and a house in Ilhéus, Bahia": Ilhéus is not in Spain)
+                homes_there = {c for i, a in attached.items() if facts[i].value == "home" for c in a}
+                attached = {i: a or ([owned[0].code] if facts[i].value in ("home", "family") and not
+                                     (owned[0].code in homes_there and _own_place(facts[i], located, named))
+                                     and not _stay_between(facts[i], owned[0], stay_verbs) else [])
                             for i, a in attached.items()}
+            for i, f in enumerate(facts):
+                if not attached[i] and f.value == "home" and _own_place(f, located, named):
+                    attached[i] = _region_after(f, end, clauses, k, named, sentences)
             for i, f in enumerate(facts):       # "una sociedad portuguesa cuyo consejo se reúne en Tokio"
                 after = [c.code for c in countries if c.start > f.start]
                 if f.value == "management" and after:
@@ -258,7 +292,10 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
             denied_homes += beside
         elif "no_home" in names:
             out.homes = ()
-        if "undetermined" in names and ("vital" in names or (out.vital is None and "family" not in names)):
+        of_abode = any(0 <= u.start - a.end < _NEAR for u in here if u.value == "undetermined"
+                       for a in here if a.value == "abode")      # "split the year roughly half and half"
+        if "undetermined" in names and ("vital" in names or
+                                        (out.vital is None and "family" not in names and not of_abode)):
             out.vital = "undetermined"
     homes = unique(c for c in by_fact["home"] if c not in denied_homes)
     vital = unique(by_fact["family"] + by_fact["vital"])

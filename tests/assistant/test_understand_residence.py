@@ -237,3 +237,21 @@ def test_a_home_denied_in_one_country_and_stays_in_each(text, treaty, homes, abo
 def test_where_a_company_is_managed_from(text, state):
     tb = understand(text, TREATIES).tiebreaker
     assert tb is not None and tb.person == "company" and tb.effective_management_in == state
+
+
+@pytest.mark.parametrize("text, treaty, homes, vital, result", [
+    # a country after a stay verb is where the person stays, not where the home just named is
+    ("Tenho um apartamento meu em Lisboa; vivo com a família em Fortaleza na nossa casa e passo umas 4 semanas "
+     "por ano em Lisboa. Onde sou residente pela convenção?", "PT-BR", {"PT", "BR"}, "BR", "BR"),
+    # a home in a town the lexicon does not know, closed by its region: that region's country
+    ("Conservo un piso en Vigo y compramos una casa en Ubatuba, São Paulo, donde vive toda la familia. "
+     "¿De qué país soy residente según el convenio?", "BR-ES", {"ES", "BR"}, "BR", "BR"),
+    # the year split half and half speaks of the abode, not of the centre of vital interests
+    ("I own a flat in Porto and a house in Recife, where my wife and kids live, and I split the year half and "
+     "half. Which country am I resident of under the treaty?", "PT-BR", {"PT", "BR"}, "BR", "BR"),
+])
+def test_a_home_keeps_its_own_place_and_a_stay_keeps_its_own(text, treaty, homes, vital, result):
+    tb = understand(text, TREATIES, topic="residence").tiebreaker
+    assert tb is not None and set(tb.permanent_home_in) == homes
+    assert tb.vital_interests_in == vital
+    assert residence_tiebreaker(treaty, tb).result == result
