@@ -179,18 +179,19 @@ def _site(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts) -> 
     """A site duration the question states decides whether there is a PE, and so who may tax the profits
     (art. 7): longer than the treaty's figure, the source State may tax what is attributable to it. What the
     enterprise does there decides it too: a branch or an office is a PE; a storage-only warehouse or an
-    independent agent is not (a fact stated the other way wins)."""
+    independent agent is not (a fact stated the other way wins). A named site that lasts longer than the figure
+    is a PE whatever else the question denies ("no branch there", "we have no PE": art. 5 makes the site one)."""
     if topic not in SITE_TOPICS:
         return facts
     activity = None if facts.pe_activity is None else pe_activity_rule(treaty, facts.pe_activity)
     if activity is not None and facts.attributable_to_pe in (None, activity.permanent_establishment):
         run.activity = activity
         return dataclasses.replace(facts, attributable_to_pe=activity.permanent_establishment)
-    if facts.attributable_to_pe is not None:
-        return facts
     months = in_months(query.stay_months, query.stay_days)
     test = None if months is None else construction_site(treaty, months)
-    if test is None:
+    overrides = test is not None and query.site_named and test.permanent_establishment and \
+        (activity is None or activity.permanent_establishment)
+    if test is None or (facts.attributable_to_pe is not None and not overrides):
         return facts
     run.site = test
     return dataclasses.replace(facts, attributable_to_pe=test.permanent_establishment)

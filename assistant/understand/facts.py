@@ -559,8 +559,11 @@ def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple
         attributable = _flag(hits, tokens, lang, "pe_agent")
         if attributable is None:
             attributable = _agent_concludes(hits, tokens, lang)
-        if not attributable and (hits("pe_no_pe_activity") or any(_no_place(tokens, m.start, lang)
-                                                                  for m in hits("pe_place"))):
+        # "no tenemos oficina en Brasil", "it has no office in Brazil": the longer fixed-base cues ("oficina en",
+        # "no office") hold the place word too
+        places = hits("pe_place") + hits("fixed_base")
+        if not attributable and (hits("pe_no_pe_activity") or hits("fixed_base_false") or
+                                 any(_no_place(tokens, m.start, lang) for m in places)):
             attributable = False
     if third and attributable:
         attributable = None

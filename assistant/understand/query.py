@@ -35,6 +35,7 @@ class Query:
     host_state: str | None = None                  # professors/students: the State visited, when named
     pe_state: str | None = None                    # where a PE, branch or fixed base named in the question is
     pe_named: bool = False                         # the question names a PE or branch at all (with a State or not)
+    site_named: bool = False                       # it names a building site or an installation project
     topic: str | None = None                       # one of rules.facts.TOPICS
     topics: tuple[str, ...] = ()                   # all topics found, most relevant first
     topic_method: str | None = None                # "lexicon" | "exemplar": who decided the topic

@@ -40,6 +40,22 @@ def test_a_site_duration_is_applied_to_the_figure(make_assistant, question, trea
         assert f"**{only}**" in answer.card.split(line)[1].split("\n")[0]   # "…; só Portugal pode tributar (art. 7)"
 
 
+@pytest.mark.parametrize("question, treaty, months", [
+    # a subsidiary or a branch denied is no denial of the site: art. 5 makes a long enough site a PE
+    ("A nossa construtora de Braga vai montar uma ponte em Recife; a empreitada dura 11 meses e não vamos abrir "
+     "filial no Brasil. O Brasil pode tributar o lucro da obra?", "PT-BR", 11),
+    ("Our Spanish company has an installation project in Campinas lasting 9 months; we will not set up any "
+     "branch or office there. Can Brazil tax the profit?", "BR-ES", 9),
+])
+def test_a_named_site_longer_than_the_figure_is_a_pe_whatever_else_is_denied(make_assistant, question, treaty,
+                                                                               months):
+    assert months > _site_months(treaty)
+    run = make_assistant().ask(question).rule_results
+    assert run.site is not None and run.site.permanent_establishment
+    profits = [r for r in run.rights if r.income == "business_profits"]
+    assert profits and {r.role: r.right for r in profits[0].cases[0].rights}["source"] != "none"
+
+
 @pytest.mark.parametrize("question, activity, only, line", [
     ("A nossa empresa de Guimarães arrendou um armazém em Campinas só para guardar stock e entregar aos clientes; "
      "as vendas fecham-se todas em Portugal. O Brasil pode tributar o lucro?", "auxiliary", "Portugal",

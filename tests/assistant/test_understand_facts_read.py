@@ -177,6 +177,11 @@ def test_where_the_pe_is(text, state):
      "student_employment_for_studies", True),
     ("I'm a commercial pilot living in Lisbon flying to São Paulo for a Portuguese airline. Who taxes my salary?",
      "employment_kind", "ship_aircraft"),
+    # a pilot named by the job and the carrier, no "airline" word
+    ("Soy piloto de Iberia, vivo en Madrid y hago la ruta a São Paulo. ¿Brasil puede gravar mi sueldo?",
+     "employment_kind", "ship_aircraft"),
+    ("Sou copiloto da TAP e vivo em Lisboa; o Brasil pode tributar o meu salário dos voos para Recife?",
+     "employment_kind", "ship_aircraft"),
     ("Sou subtenente reformado da GNR e vivo em Natal, no Brasil. A minha pensão paga imposto onde?",
      "pension_kind", "government"),
     ("Fui diplomata de carreira e vivo hoje em Vigo; a minha pensão é paga por Brasília. Quem tributa?",
@@ -254,3 +259,21 @@ def test_a_payment_date_named_before_the_payment_word():
 def test_family_money_sent_to_a_student_comes_from_abroad(text):
     got = read_facts(understand(text, TREATIES, topic="students"))
     assert got["student_payment_origin"] == "abroad"
+
+
+@pytest.mark.parametrize("text, topic", [
+    # the place word inside a longer cue ("oficina en", "no office") is still a place of business denied
+    ("Mi empresa de Sevilla me manda a Natal del 3 de marzo al 30 de julio; no tiene oficina en Brasil y me sigue "
+     "pagando la nómina. ¿Brasil puede gravar mi sueldo?", "employment"),
+    ("Our Porto company is sending me to Fortaleza from 1 February to 15 June; it has no office in Brazil and "
+     "keeps paying me. Can Brazil tax my salary?", "employment"),
+])
+def test_an_office_denied_in_the_work_state_bears_no_pay(text, topic):
+    query = understand(text, TREATIES, topic=topic)
+    assert query.borne_by_pe is False
+
+
+def test_an_office_denied_is_no_pe_for_the_profits():
+    query = understand("Somos una sociedad de Valencia, no tenemos oficina en Brasil y vendemos allí por internet. "
+                       "¿Puede Brasil gravar el beneficio?", TREATIES, topic="business_profits")
+    assert query.facts.attributable_to_pe is False
