@@ -19,6 +19,7 @@ from assistant.understand.facts import Hits, read_facts
 from assistant.understand.language import LANGUAGES, detect_language
 from assistant.understand.places import Grammar, assign_roles, find_mentions, roles_of, unique
 from assistant.understand.query import Query, Reading
+from assistant.understand.residence import lives_here
 from assistant.understand.rights_facts import inviting_state, read_rights_facts
 from assistant.understand.safety import MAX_QUESTION_CHARS, evasion, injection, mentions_mli, validate_question
 from assistant.understand.topics import is_employment, lexicon_topics, read_topics
@@ -82,6 +83,9 @@ def _trained_direction(way: Direction, read_residence: ReadResidence, text: str,
     return replace(way, residence=state, source=other), True
 
 
+_HOME_PLACE_AFTER = 3     # "trabalho 100% de casa, em Curitiba": the place right after working from home
+
+
 def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic: DecideTopic | None = None,
                topic: str | None = None, read_residence: ReadResidence | None = None,
                set_aside: Collection[str] = ()) -> Query:
@@ -112,7 +116,11 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     def role(*names: str) -> tuple[str, ...]:
         return unique(c for n in names for c in roles.get(n, ()))
 
-    residence_states = role("residence") or role("base")    # "trabalho a partir de Aveiro": where one is
+    hits = Hits(tokens)         # the fact cues, found once for the treaty, the stated facts and the rights facts
+    # "trabalho a partir de Aveiro": where one is; "sempre morei aqui", "trabalho 100% de casa, em Curitiba"
+    residence_states = role("residence") or role("base") or lives_here(tokens, mentions) or \
+        unique(m.code for m in mentions if not m.company and
+               any(0 <= m.start - h.end <= _HOME_PLACE_AFTER for h in hits("work_at_home")))
     # rent and gains come from where the property is; a job named beside them is context, not the source
     homes = ("home",) if {"immovable_property", "capital_gains"} & set(topic_list) else ()
     if not residence_states and not homes and len(role("home")) == 1:
@@ -121,7 +129,6 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     sources = ("source", *work, "property", *homes, "pe")
     if work and employment:
         sources = ("work", "source", "property", *homes, "pe")   # a salary comes from where the work is done
-    hits = Hits(tokens)         # the fact cues, found once for the treaty, the stated facts and the rights facts
     kept = [m for m in mentions if m.code not in set_aside]
     way = direction(folded, kept, treaties, tuple(c for c in residence_states if c not in set_aside),
                     tuple(c for c in role(*sources) if c not in set_aside), lang, bool(topic_list),

@@ -25,6 +25,21 @@ class Mention:
 _LANGUAGE_ADJ = {"portugues", "ingles", "espanhol", "espanol", "castelhano", "castellano", "frances", "alemao",
                  "aleman", "italiano", "japones", "chines", "chino", "english", "spanish", "portuguese", "french",
                  "german", "japanese", "chinese", "italian"}
+# A language taught or translated ("professora de espanhol", "aulas de inglês", "a Spanish teacher") is no
+# nationality and no country.
+_TEACHING = {"professor", "professora", "professores", "profesor", "profesora", "profesores", "aula", "aulas",
+             "clase", "clases", "curso", "cursos", "teacher", "teachers", "class", "classes", "course", "courses",
+             "lessons", "tutor", "tradutor", "tradutora", "traductor", "traductora", "translator", "leitor",
+             "leitora", "lector", "lectora", "lecturer", "ensino", "ensenanza", "teaching", "exame", "examen",
+             "exam", "lingua", "lengua", "language"}
+
+
+def _taught(tokens: list, i: int) -> bool:
+    before = [t.norm for t in tokens[max(0, i - 2):i]]
+    after = tokens[i + 1].norm if i + 1 < len(tokens) else ""
+    return (len(before) == 2 and before[1] in ("de", "of") and before[0] in _TEACHING) or after in _TEACHING
+
+
 # A group company named beside the employer ("a Brazilian subsidiary") is not, by default, the employer.
 _GROUP = {"subsidiary", "subsidiaries", "subsidiaria", "subsidiarias", "affiliate", "affiliates", "participada"}
 _RELATIVES = {"que", "which", "that", "who", "whom", "quien", "quienes", "cujo", "cuja", "cuyo", "cuya"}
@@ -71,6 +86,8 @@ def find_mentions(text: str, tokens: list[Token], language: str) -> list[Mention
         prev = tokens[m.start - 1].norm if m.start else ""
         if m.end - m.start == 1 and word in _LANGUAGE_ADJ and prev in ("em", "en", "in"):
             continue                                   # "responda em inglês": a language, not a country
+        if m.end - m.start == 1 and word in _LANGUAGE_ADJ and _taught(tokens, m.start):
+            continue                                   # "professora de espanhol", "Spanish classes"
         after = ordered[k + 1] if k + 1 < len(ordered) else None
         if after is not None and after.start == m.end and after.code != m.code and m.end - m.start > 1:
             continue                                   # "segurança social espanhola": the adjective names it
@@ -212,6 +229,9 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             if role == "nationality" and not company and \
                     any(t.norm in _IN_PREPS for t in tokens[s + 1:mentions[k].start]):
                 role = "residence"                   # "soy traductora en Madrid", "im a lawyer in curitiba"
+            if role == "nationality" and tokens[mentions[k].start].orig[:1].isupper() and \
+                    any(t.norm in ("no", "na", "nos", "nas") for t in tokens[s + 1:mentions[k].start]):
+                break        # "sou professora no Instituto Cervantes": where she works, not her nationality
             if role == "government":
                 if steps == 0 or (prep == "from" and steps <= 2):   # "Estado brasileiro", "Gobierno de Brasil"
                     return "government", prep, company, possessive
@@ -299,6 +319,20 @@ _BORN = {"nato", "nata", "natos", "natas", "nativo", "nativa", "born", "nacimien
          "citizen", "citizens", "national", "nationals", "passport"}
 
 
+_COPULA = {"é", "es", "is", "são", "son", "are", "era", "was"}     # as typed: folded "é" is the conjunction "e"
+
+
+_PERSONS = {"ele", "ela", "eles", "elas", "el", "ella", "ellos", "ellas", "he", "she", "they", "marido", "mulher",
+             "esposa", "esposo", "filho", "filha", "hijo", "hija", "husband", "wife", "son", "daughter", "cliente",
+             "client", "funcionario", "funcionaria", "empleado", "empleada", "employee", "candidato", "candidata"}
+
+
+def _person_before(tok: Token) -> bool:
+    """The subject of "é brasileiro" is a person: a pronoun, a name, or none ("; es brasileño"), not a thing
+    ("a pensão é portuguesa")."""
+    return tok.norm in _PERSONS or tok.norm in (",", ";") or (tok.is_word and tok.orig[:1].isupper())
+
+
 def _nationality_apposition(m: Mention, tokens: list[Token]) -> bool:
     """A demonym set off by commas or followed by "born" or "citizen" describes the person: "(professora),
     brasileira, e moro em Aveiro", "sou militar, brasileiro nato", "Brazilian citizen living in Portugal"."""
@@ -306,8 +340,9 @@ def _nationality_apposition(m: Mention, tokens: list[Token]) -> bool:
         return False
     before = tokens[m.start - 1].norm if m.start else ""
     after = [t.norm for t in tokens[m.end:m.end + 2]]
-    return bool(set(after) & _BORN) or (before in (",", "(") and (not after or after[0] in (",", ")", ".", "e", "y",
-                                                                                         "and")))
+    copula = m.start > 1 and tokens[m.start - 1].orig.lower() in _COPULA and _person_before(tokens[m.start - 2])
+    return copula or bool(set(after) & _BORN) or \
+        (before in (",", "(") and (not after or after[0] in (",", ")", ".", "e", "y", "and")))
 
 
 _CONTRACTED_NOT = {"haven", "hasn", "didn", "wasn", "weren"}     # "haven't": the tokens "haven", "t"

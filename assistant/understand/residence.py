@@ -131,6 +131,14 @@ def _pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
     return out
 
 
+def lives_here(tokens: list[Token], mentions: list[Mention]) -> tuple[str, ...]:
+    """"brasileira, carioca, sempre morei aqui", "vivo aquí desde 2010", "I live here": the country named last
+    before "here" is where the person lives (a lives verb just before the word)."""
+    lives = {m.end for m in cues().tiebreaker.find(tokens) if m.value == "lives"}
+    here = [p for p in _pointed(tokens, mentions) if p.start in lives or p.start - 1 in lives]
+    return unique(p.code for p in here)
+
+
 def _long_stays(tokens: list[Token], folded: str, lang: str, found: list, countries: list[Mention],
                 parties: tuple[str, ...]) -> list[str]:
     """Countries where a clause says the person spent more than half a year ("passei uns 250 dias em

@@ -60,12 +60,16 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     found: dict[str, object] = {}
     if facts.stay_years is None and {"professors", "students"} & set(topics):   # where the rules read it
         found["stay_years"] = _stay_years(stay_days, stay_months)
-    nations = [c for c in (*nationality, *roles.get("nationality", ())) if c in parties]
-    if nations and _GOVERNMENT_TOPICS & set(topics):
-        if source in parties and facts.national_of_paying_state is None:
-            found["national_of_paying_state"] = source in nations
-        if residence in parties and facts.national_of_residence_state is None:
-            found["national_of_residence_state"] = residence in nations
+    # a nationality stated is the whole of it: a third country's ("Brazilian citizen" beside the Japanese
+    # consulate in Porto) makes the person a national of neither State; one denied ("sin nacionalidad
+    # española") is not theirs
+    stated = (*nationality, *roles.get("nationality", ()))
+    nations = [c for c in stated if c in parties]
+    denied = set(roles.get("not_nationality", ())) - set(nations)
+    if (stated or denied) and _GOVERNMENT_TOPICS & set(topics):
+        for name, state in (("national_of_paying_state", source), ("national_of_residence_state", residence)):
+            if state in parties and getattr(facts, name) is None and (stated or state in denied):
+                found[name] = state in nations
     work_state = next((c for c in (*roles.get("work", ()), *roles.get("base", ())) if c in parties),
                       None)                                                          # named, not assumed
     if "government_service" in topics and facts.services_in_residence_state is None and \

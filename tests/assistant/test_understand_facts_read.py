@@ -277,3 +277,62 @@ def test_an_office_denied_is_no_pe_for_the_profits():
     query = understand("Somos una sociedad de Valencia, no tenemos oficina en Brasil y vendemos allí por internet. "
                        "¿Puede Brasil gravar el beneficio?", TREATIES, topic="business_profits")
     assert query.facts.attributable_to_pe is False
+
+
+@pytest.mark.parametrize("text, paying, residence", [
+    # a third country's nationality: a national of neither State
+    ("I'm local staff at the Brazilian embassy in Lisbon; I'm an Italian citizen and have lived in Portugal for "
+     "12 years. Who taxes my salary?", False, False),
+    # a nationality denied, and the person's own
+    ("En el consulado de España trabaja un chófer; es brasileño, sin nacionalidad española, y vive en Recife "
+     "desde siempre. ¿Dónde tributa su sueldo?", False, True),
+])
+def test_a_stated_nationality_decides_both_nationality_facts(text, paying, residence):
+    facts = understand(text, TREATIES, topic="government_service").facts
+    assert (facts.national_of_paying_state, facts.national_of_residence_state) == (paying, residence)
+
+
+@pytest.mark.parametrize("text", [
+    "Sou professora de espanhol numa escola pública de Curitiba, brasileira. Quem tributa o meu salário?",
+    "I give English classes for the Portuguese consulate in Rio; I'm Brazilian. Who taxes this pay?",
+])
+def test_a_language_taught_is_no_nationality(text):
+    tb = understand(text, TREATIES).tiebreaker
+    assert tb is None or tb.nationality in (None, ("BR",))
+
+
+def test_a_lifelong_resident_did_not_move_for_the_post():
+    facts = understand("Trabajo en la embajada de Brasil en Madrid; soy madrileña, he vivido siempre aquí. ¿Quién "
+                       "grava mi sueldo?", TREATIES, topic="government_service").facts
+    assert facts.resident_not_solely_for_services is True
+
+
+@pytest.mark.parametrize("text, nationality", [
+    ("O meu marido é brasileiro e a pensão dele é portuguesa; vivemos em Faro. Quem tributa a pensão?", ("BR",)),
+    ("Ana Sato? She is Japanese and lives in Lisbon; her salary comes from the Japanese consulate.", ("JP",)),
+])
+def test_a_person_said_to_be_of_a_country_is_its_national_a_thing_is_not(text, nationality):
+    tb = understand(text, TREATIES).tiebreaker
+    assert tb is not None and tb.nationality == nationality
+
+
+@pytest.mark.parametrize("text, name, value", [
+    ("Sou comandante de A320 numa companhia portuguesa e vivo em Natal; faço voos de longo curso para Lisboa. "
+     "Quem tributa o salário?", "employment_kind", "ship_aircraft"),
+    ("Una orquesta de Belo Horizonte da dos conciertos en Sevilla; la gira está financiada principalmente por el "
+     "gobierno de Minas Gerais. ¿Puede España gravar el caché de los músicos?", "public_funds_visit", True),
+    ("I taught at a federal university in Brazil and now receive my pension from the federal government; I live "
+     "in Valencia. Where is it taxed?", "pension_kind", "government"),
+])
+def test_crews_public_funding_and_federal_pensions(text, name, value):
+    assert read(text)[name] == value
+
+
+@pytest.mark.parametrize("text, residence", [
+    ("Sou engenheira, trabalho 100% de casa, em Joinville, para uma empresa do Porto. Portugal pode tributar o "
+     "meu salário?", "BR"),
+    ("Trabajo para una empresa de Oporto; soy de Bilbao y siempre he vivido aquí. ¿Portugal grava mi sueldo?",
+     "ES"),
+])
+def test_where_one_works_from_home_or_has_always_lived_is_the_residence(text, residence):
+    assert understand(text, TREATIES, topic="employment").residence_state == residence
