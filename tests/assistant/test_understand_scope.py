@@ -30,6 +30,10 @@ def test_a_side_mention_is_a_note_and_the_treaty_part_is_answered(text, note):
     ("Tenho de contribuir para o INSS se trabalho a partir de Lisboa?", "social_security_contributions"),
     ("Qual é a taxa de IVA que cobro a um cliente em Espanha?", "vat"),
     ("Quanto pago de imposto do selo num empréstimo?", "financial_transactions_tax"),
+    # a tax office's forms and deadlines
+    ("Em que anexo do IRS declaro as rendas do apartamento de Santos, anexo F ou J?", "procedure"),
+    ("Where do I put the Brazilian tax withheld on Form 1116?", "procedure"),
+    ("¿Cuál es el plazo de presentación del modelo 210 para mi piso de Málaga?", "procedure"),
 ])
 def test_the_main_question_out_of_scope_is_refused(text, code):
     assert q(text).out_of_scope == code
@@ -133,3 +137,9 @@ def test_taxing_rights_sub_cases_are_read(text, field, value):
 ])
 def test_topics_the_taxing_rights_rules_answer(text, topic):
     assert q(text).topic == topic
+
+
+def test_a_form_named_beside_a_treaty_question_is_a_note():
+    r = q("Recebo a aposentadoria do INSS e moro em Lisboa; o carnê-leão a contadora resolve. Portugal pode tributar "
+          "a aposentadoria?")
+    assert r.out_of_scope is None and r.topic == "pensions" and "procedure" in r.side_notes
