@@ -83,6 +83,15 @@ def _trained_direction(way: Direction, read_residence: ReadResidence, text: str,
     return replace(way, residence=state, source=other), True
 
 
+def _clients_pay(mentions: list) -> None:
+    """"soy autónomo en Valencia … para una empresa de São Paulo": beside the person's own place, a company of
+    another State read as a residence is the client they work for, so the payer (the source)."""
+    person = {m.code for m in mentions if m.role == "residence" and not m.company}
+    for m in mentions:
+        if person and m.role == "residence" and m.company and m.code not in person:
+            m.role = "source"
+
+
 _HOME_PLACE_AFTER = 3     # "trabalho 100% de casa, em Curitiba": the place right after working from home
 
 
@@ -111,6 +120,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     # the topic a reader decided is the subject, whatever income words stand beside it ("a software company")
     employment = topic == "employment" or is_employment(topic_list)
     assign_roles(mentions, grammar, employment)
+    _clients_pay(mentions)
     roles = roles_of(mentions)
 
     def role(*names: str) -> tuple[str, ...]:
@@ -126,7 +136,9 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     if not residence_states and not homes and len(role("home")) == 1:
         residence_states = role("home")          # "trabalho de casa, em Natal": one home, where one lives
     work = () if set(topic_list[:1]) & {"immovable_property", "capital_gains"} else ("work",)
-    sources = ("source", *work, "property", *homes, "pe")
+    # fees, royalties, interest: the client who pays ("consultoría para una empresa de São Paulo") is the
+    # source, after any State the question names as such
+    sources = ("source", *work, "property", *homes, "pe", "employer")
     if work and employment:
         sources = ("work", "source", "property", *homes, "pe")   # a salary comes from where the work is done
     kept = [m for m in mentions if m.code not in set_aside]

@@ -336,3 +336,16 @@ def test_crews_public_funding_and_federal_pensions(text, name, value):
 ])
 def test_where_one_works_from_home_or_has_always_lived_is_the_residence(text, residence):
     assert understand(text, TREATIES, topic="employment").residence_state == residence
+
+
+@pytest.mark.parametrize("text, treaty, residence, source", [
+    # a company of the other State that the self-employed person works for is the client who pays
+    ("Soy autónoma en Zaragoza y diseño webs para una empresa de Fortaleza. ¿Brasil puede retenerme impuesto?",
+     "BR-ES", "ES", "BR"),
+    ("Sou tradutora em Braga e faço traduções para uma editora de Curitiba. O Brasil pode reter imposto?",
+     "PT-BR", "PT", "BR"),
+])
+def test_the_client_of_a_self_employed_person_is_the_payer(text, treaty, residence, source):
+    query = understand(text, TREATIES, topic="independent_services")
+    assert (query.treaty, query.residence_state, query.source_state) == (treaty, residence, source)
+    assert query.facts.paid_by_source_resident is True
