@@ -156,8 +156,8 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
                     borne_by_pe=query.borne_by_pe, fiscal_year=query.fiscal_year)
         for source in sources:
             _collect(run, apply(treaty, dataclasses.replace(case, source_state=source)), only=len(sources) == 1)
-        if topic == "employment" and not query.stays:
-            _missing(run, ["stays"])
+        if topic == "employment" and not query.stays and facts.employment_kind not in ("ship_aircraft", "director"):
+            _missing(run, ["stays"])     # a crew's or a director's pay does not turn on the 183 days
         facts = _site(run, query, treaty, topic, facts)
         run.facts = facts
         _rights(run, query, treaty, topic, facts, parties)

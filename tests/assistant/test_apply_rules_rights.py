@@ -55,3 +55,20 @@ def test_the_card_names_the_short_stay_condition_that_fails():
 def test_other_income_from_the_other_state_is_shared_under_22_3():
     assert rights("Vivo no Porto e recebo outros rendimentos vindos do Brasil, não tratados em nenhum artigo "
                   "específico. O Brasil pode tributar esses outros rendimentos?") == [("PT", ["pt-br.rights.22-3"])]
+
+
+def test_a_crews_pay_does_not_ask_for_the_stay_dates():
+    query = understand("Sou comissária de bordo numa companhia aérea portuguesa e vivo em Fortaleza. Quem tributa o "
+                       "meu salário?", rules.known_treaties(), topic="employment")
+    run = run_rules(query, query.facts)
+    assert [c.rule_id for r in run.rights for c in r.cases] == ["pt-br.rights.15-3"]
+    assert "stays" not in run.missing_facts
+
+
+def test_a_salary_from_a_branch_where_one_lives_is_taxed_there_only():
+    query = understand("Trabajo como jefa de ventas en la sucursal española de un grupo brasileño y vivo en Bilbao. "
+                       "¿Brasil puede gravar mi sueldo?", rules.known_treaties(), topic="employment")
+    assert query.facts.services_in_residence_state is True
+    run = run_rules(query, query.facts)
+    rights = {r.role: r.right for r in run.rights[0].cases[0].rights}
+    assert rights["residence"] == "exclusive"

@@ -349,3 +349,12 @@ def test_the_client_of_a_self_employed_person_is_the_payer(text, treaty, residen
     query = understand(text, TREATIES, topic="independent_services")
     assert (query.treaty, query.residence_state, query.source_state) == (treaty, residence, source)
     assert query.facts.paid_by_source_resident is True
+
+
+@pytest.mark.parametrize("text", [
+    "A nossa empresa de Campinas paga juros a um fundo público português (propriedade exclusiva do Estado). Qual a "
+    "retenção?",
+    "Una sociedad de Recife paga intereses a un fondo español de propiedad exclusiva del Estado. ¿Qué retención?",
+])
+def test_an_institution_the_state_owns_outright_is_the_government(text):
+    assert understand(text, TREATIES, topic="interest").facts.beneficiary_kind == "government"
