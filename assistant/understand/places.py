@@ -320,11 +320,15 @@ _BORN = {"nato", "nata", "natos", "natas", "nativo", "nativa", "born", "nacimien
 
 
 _COPULA = {"é", "es", "is", "são", "son", "are", "era", "was"}     # as typed: folded "é" is the conjunction "e"
+_ONLY = {"so", "solo", "only", "apenas", "tambem", "tambien", "also", "just"}
 
 
 _PERSONS = {"ele", "ela", "eles", "elas", "el", "ella", "ellos", "ellas", "he", "she", "they", "marido", "mulher",
              "esposa", "esposo", "filho", "filha", "hijo", "hija", "husband", "wife", "son", "daughter", "cliente",
-             "client", "funcionario", "funcionaria", "empleado", "empleada", "employee", "candidato", "candidata"}
+             "client", "funcionario", "funcionaria", "empleado", "empleada", "employee", "candidato", "candidata",
+             "avo", "mae", "pai", "irmao", "irma", "sogro", "sogra", "abuela", "abuelo", "madre", "padre",
+             "hermano", "hermana", "suegro", "suegra", "mother", "father", "grandmother", "grandfather",
+             "brother", "sister"}
 
 
 def _person_before(tok: Token) -> bool:
@@ -340,7 +344,8 @@ def _nationality_apposition(m: Mention, tokens: list[Token]) -> bool:
         return False
     before = tokens[m.start - 1].norm if m.start else ""
     after = [t.norm for t in tokens[m.end:m.end + 2]]
-    copula = m.start > 1 and tokens[m.start - 1].orig.lower() in _COPULA and _person_before(tokens[m.start - 2])
+    k = m.start - 1 - (m.start > 2 and tokens[m.start - 1].norm in _ONLY)      # "ela é só portuguesa"
+    copula = k > 0 and tokens[k].orig.lower() in _COPULA and _person_before(tokens[k - 1])
     return copula or bool(set(after) & _BORN) or \
         (before in (",", "(") and (not after or after[0] in (",", ")", ".", "e", "y", "and")))
 

@@ -358,3 +358,12 @@ def test_the_client_of_a_self_employed_person_is_the_payer(text, treaty, residen
 ])
 def test_an_institution_the_state_owns_outright_is_the_government(text):
     assert understand(text, TREATIES, topic="interest").facts.beneficiary_kind == "government"
+
+
+@pytest.mark.parametrize("text, nationality", [
+    ("A minha mãe é só portuguesa, vive em Niterói e recebe uma pensão da CGA. O Brasil pode tributar?", ("PT",)),
+    ("Mi abuelo es solo español, vive en Recife y cobra una pensión de Clases Pasivas. ¿Dónde tributa?", ("ES",)),
+])
+def test_a_relative_said_to_be_only_of_a_country_is_its_national(text, nationality):
+    tb = understand(text, TREATIES, topic="pensions").tiebreaker
+    assert tb is not None and tb.nationality == nationality
