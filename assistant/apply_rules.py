@@ -156,6 +156,11 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
                     borne_by_pe=query.borne_by_pe, fiscal_year=query.fiscal_year)
         for source in sources:
             _collect(run, apply(treaty, dataclasses.replace(case, source_state=source)), only=len(sources) == 1)
+        if topic in RELIEF_TOPICS and "employment" in query.topics and query.stays:
+            # "…from 1 February to 30 November: can they credit the Brazilian tax?": the relief follows the
+            # salary's short-stay test, run on the dates the ticket gives
+            _collect(run, apply(treaty, dataclasses.replace(case, topic="employment", source_state=query.source_state)),
+                     only=False)
         if topic == "employment" and not query.stays and facts.employment_kind not in ("ship_aircraft", "director"):
             _missing(run, ["stays"])     # a crew's or a director's pay does not turn on the 183 days
         facts = _site(run, query, treaty, topic, facts)

@@ -72,3 +72,12 @@ def test_a_salary_from_a_branch_where_one_lives_is_taxed_there_only():
     run = run_rules(query, query.facts)
     rights = {r.role: r.right for r in run.rights[0].cases[0].rights}
     assert rights["residence"] == "exclusive"
+
+
+def test_a_relief_question_follows_the_short_stay_test_on_the_dates_given():
+    query = understand("Vou trabalhar em Recife de 10 de janeiro a 30 de outubro de 2026, pago pela empresa de Braga. "
+                       "Se o Brasil tributar o salário, como evito a dupla tributação em Portugal?",
+                       rules.known_treaties(), topic="double_taxation_relief")
+    run = run_rules(query, query.facts)
+    assert run.employment is not None and run.employment.taxable_in_work_state is True
+    assert "employment_183_met" not in run.missing_facts
