@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from i18n import CatalogueError, t
 from rules.facts import EMPLOYMENT_KINDS, GAIN_KINDS, PENSION_KINDS, STUDENT_PAYMENT_ORIGINS, Facts
-from rules.results import Condition, RulesInputError
+from rules.results import Condition, RulesInputError, condition_key
 
 Evaluator = Callable[[Facts, dict[str, Any]], "bool | None"]
 
@@ -139,7 +139,7 @@ def condition_text(code: str, params: dict[str, Any], language: str) -> str:
     """The condition in "pt", "es" or "en" (any other language → pt), filled with its params."""
     _known(code)
     try:
-        return t(language, f"rules.conditions.{code}", **params)
+        return t(language, condition_key(code, params), **params)
     except CatalogueError as exc:
         raise RulesInputError("condition_params", code=code, detail=str(exc)) from exc
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
-from i18n import t
+from i18n import has, t
 
 
 @dataclass(frozen=True)
@@ -98,11 +98,18 @@ class Condition(Serialisable):
     RENDERED = ("text",)
 
     def text_in(self, language: str) -> str:
-        return t(language, f"rules.conditions.{self.code}", **self.params)
+        return t(language, condition_key(self.code, self.params), **self.params)
 
     @property
     def text(self) -> str:
         return self.text_in("pt")
+
+
+def condition_key(code: str, params: dict[str, Any]) -> str:
+    """The catalogue key of a condition's text: its singular wording when it counts exactly one year ("a
+    permanência não excede um ano", not "1 anos") and the catalogue has one."""
+    key = f"rules.conditions.{code}"
+    return f"{key}_one_year" if params.get("years") == 1 and has(f"{key}_one_year") else key
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import Any, Callable, Literal, Mapping, Union
 import rules
 from i18n import has, t
 from rules.labels import state_name, topic_label, unit_label
+from rules.results import condition_key
 
 _PROTOCOL = re.compile(r"^Protocolo\s+(\d+)$")      # the rules data name protocol points "Protocolo 5"
 _ROMAN = re.compile(r"^[IVXLC]+$")                    # the items of an order: "I", "XI"
@@ -109,7 +110,7 @@ def phrase_of(message: rules.Message) -> Phrase:
 
 
 def condition(c: rules.Condition) -> Phrase:
-    return Phrase(f"rules.conditions.{c.code}", dict(c.params))
+    return Phrase(condition_key(c.code, c.params), dict(c.params))
 
 
 def check(c: rules.Condition) -> Check:
