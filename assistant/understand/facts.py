@@ -101,11 +101,13 @@ def _paid_by_government(hits: Hits, g: Grammar) -> bool:
     agência 100% do Governo", "propriedade do Estado": an entity the government owns."""
     owned = {i for m in hits("government_owned") for i in range(m.end, m.end + 4)}
     return any("from_preps" in g.categories_before(m.start - 1, 3) and not owned & set(range(m.start - 3, m.start))
-               and not _OWNED_WORDS & {t.norm for t in g.tokens[m.start:m.end]}      # "de propiedad del Estado"
-               for m in hits("government"))
+               and not _says_owned(g.tokens[m.start:m.end]) for m in hits("government"))
 
 
-_OWNED_WORDS = {"propriedade", "propiedad", "owned", "detido", "detida", "100"}
+def _says_owned(phrase: list[Token]) -> bool:
+    """A government phrase that itself says the entity is owned ("de propiedad exclusiva del Estado"): the longer
+    cue hides its ownership word from the government_owned list, so its words are looked up one by one."""
+    return any("government_owned" in m.value for tok in phrase for m in cues().facts.find([tok]))
 
 
 def _kind_beside_pension(hits: Hits, window: int = 2) -> str | None:
