@@ -77,13 +77,20 @@ def _cap_rates(cap: Any) -> tuple[float, ...]:
     return tuple(sorted({float(a.rate) for a in cap.alternatives if a.rate is not None}))
 
 
-def outcome_of(run: Any, abstained: bool = False) -> PredictedOutcome:
+_EXEMPTIONS = ("exemption", "exemption_progression")
+
+
+def outcome_of(run: Any, abstained: bool = False, topic: str | None = None) -> PredictedOutcome:
     """A RuleRun in the ticket outcome vocabulary (eval.tickets.Outcome): the tie-breaker's State, who may
     tax (taxing rights, else the 183-day test), the withholding cap, or figures; with the facts the rules
-    say are missing."""
+    say are missing. A relief question ("¿por exención o por deducción?") answered by an exemption alone is
+    `exempt` in the residence State that exempts, whatever cap the source keeps."""
     if abstained or run is None:
         return PredictedOutcome("abstain")
     missing = tuple(run.missing_facts)
+    reliefs = [*run.relief, *(r for rights in run.rights for case in rights.cases for r in case.relief)]
+    if topic == "double_taxation_relief" and reliefs and all(r.method in _EXEMPTIONS for r in reliefs):
+        return PredictedOutcome("exempt", state=reliefs[0].state, missing=missing)
     if run.tiebreaker is not None:
         result = run.tiebreaker.result
         if result is None:
@@ -138,7 +145,7 @@ def _parts_of(answer: Any) -> tuple[PartReading, ...]:
                                  text=answer.card if k == 0 else "",
                                  cited=_articles(answer.citations) if k == 0 else ())
                      for k, t in enumerate(read_topics(query)))
-    return tuple(PartReading(topic=p.topic, outcome=outcome_of(p.rule_results, p.out_of_scope is not None),
+    return tuple(PartReading(topic=p.topic, outcome=outcome_of(p.rule_results, p.out_of_scope is not None, p.topic),
                              text=answer.card, cited=_articles([by_n[n] for n in p.citations if n in by_n]),
                              confidence=p.confidence) for p in asked)
 

@@ -140,7 +140,11 @@ def answer_correct(expected: Expected, part: PartReading | None) -> bool:
         return pred.outcome == "capped" and {float(r) for r in wanted if r is not None} == set(pred.rates)
     if expected.outcome == "both" and pred.outcome == "capped":
         return True        # both States tax, the source within a cap: "both" with the cap the gold leaves unsaid
-    if {expected.outcome, pred.outcome} == _EXCLUSIVE and expected.state and pred.state:
+    outcomes = {expected.outcome, pred.outcome}
+    if "exempt" in outcomes and outcomes & _EXCLUSIVE and expected.state and pred.state:
+        # "exempt in Portugal" (Portugal may not tax) is "only Brazil may tax", whichever role each State has
+        return expected.state.upper() != pred.state.upper()
+    if outcomes == _EXCLUSIVE and expected.state and pred.state:
         # "only Portugal may tax" is one answer whichever role the reading gives Portugal (a diplomat posted
         # abroad: the paying State read as the residence)
         return expected.state.upper() == pred.state.upper()

@@ -72,7 +72,8 @@ def _trained_direction(way: Direction, read_residence: ReadResidence, text: str,
     """The trained reader's residence of the treaty's two States (then True); the other is the source. It
     decides whenever the treaty has two States: grouped CV on the train split (1,641 tickets, 5 folds by page)
     reads 91.3% of residences right when it decides only from probability 0.6 (the grammar's reading standing
-    below), 93.3% when it always decides, against 66.7% for the grammar alone."""
+    below), 93.3% when it always decides, against 66.7% for the grammar alone (on 1,788 tickets: 94.1% with the
+    words around a mention read in a 3-word window, singly and as pairs, against 93.7% with 6 single words)."""
     parties = tuple(dict.fromkeys(treaties.get(way.treaty or "", ())))
     if len(parties) != 2:
         return way, False

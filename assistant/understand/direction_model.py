@@ -27,9 +27,9 @@ from assistant.understand.places import Grammar, Mention, assign_roles, find_men
 from assistant.understand.sentences import asking
 from assistant.understand.topics import is_employment
 
-WINDOW = 6                  # words each side of a mention
+WINDOW = 3                  # words each side of a mention, singly and as pairs ("moro em", "sou pago")
 ALPHA = 1e-3                # L2 regularisation (grouped cross-validation on the train split)
-FEATURES_VERSION = 1
+FEATURES_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,8 @@ def _window_words(words: list[str], word_at: list[int | None], m: Mention, side:
     before = words[max(0, first - WINDOW):first]
     after = words[last + 1:last + 1 + WINDOW]
     out = [f"{side}L:{w}" for w in before] + [f"{side}R:{w}" for w in after]
+    out += [f"{side}L2:{a}_{b}" for a, b in zip(before, before[1:])]
+    out += [f"{side}R2:{a}_{b}" for a, b in zip(after, after[1:])]
     if before:
         out.append(f"{side}L1:{before[-1]}")
     if after:

@@ -620,8 +620,14 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
                 break
         if borne is None and hits("not_recharged"):
             borne = False           # "a casa-mãe não nos debita o salário": the local branch bears nothing
-        if borne is None and (attributable is False or any(_negated(tokens, start, lang) for start, _ in pe_words)):
+        no_branch = any(_negated(tokens, start, lang) for start, _ in pe_words)
+        if borne is None and (attributable is False or no_branch):
             borne = False           # "no Portuguese branch", "sem abrir filial lá": no PE to bear the pay
+        local = any(m.code == work_state and (m.company or m.role in ("pe", "employer")) for m in there)
+        if employer_in_work is None and work_state and no_branch and not local:
+            # "la empresa no tiene nada en Brasil, ni filial ni oficina": not there (unless a company of that
+            # State is named that may employ him: "no tenemos sucursal en Brasil, solo la filial")
+            employer_in_work = False
     return employer_in_work, borne
 
 
@@ -640,7 +646,10 @@ def _tiebreaker(roles: dict[str, tuple[str, ...]], facts: Facts, clauses: Reside
     if homes is None and not (abodes or nations or vital or management):
         return None
     # a crew member's employer is managed somewhere; the person asking is still an individual
-    company = (bool(management) and facts.employment_kind != "ship_aircraft") or \
+    # a company's seat beside a person's home and family ("trabalhei para uma empresa com sede em São Paulo
+    # … a casa de família em Matosinhos") is the employer's, not the asker's
+    company = (bool(management) and facts.employment_kind != "ship_aircraft"
+               and not (clauses.personal and homes)) or \
         (facts.beneficiary_kind == "company" and not clauses.personal)
     return TiebreakerFacts(
         person="company" if company else "individual",

@@ -79,8 +79,9 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
     negation = cues().negation
     out = set()
     for h in (m for m in found if m.value == "home"):
-        if any(0 <= h.start - m.end < _NEAR and _same_clause(tokens, m.end, h.start) for m in rents):
-            continue                           # "I rent a flat", "alquilamos un piso": the tenant's home
+        if any((0 <= h.start - m.end < _NEAR and _same_clause(tokens, m.end, h.start)) or
+               (0 <= m.start - h.end < _NEAR and _same_clause(tokens, h.end, m.start)) for m in rents):
+            continue                # "I rent a flat", "un piso que hemos alquilado": the tenant's home
         near_let = any((0 <= m.start - h.end < _NEAR and _same_clause(tokens, h.end, m.start)) or
                        (0 <= h.start - m.end < _NEAR and _same_clause(tokens, m.end, h.start)) for m in let)
         near_sold = any(0 <= m.start - h.end < _SOLD_AFTER or 0 <= h.start - m.end < _NEAR for m in sold)
@@ -279,9 +280,10 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                 after = [c.code for c in countries if c.start > f.start]
                 if f.value == "management" and after:
                     attached[i] = [c for c in attached[i] if c in after]
-            # "both" before a management word counts people, not States ("los dos administradores")
+            # "both" before a management or family word counts people, not States ("los dos administradores",
+            # "a minha esposa e os dois filhos vieram comigo")
             for b in (m for m in here if m.value == "both" and parties and
-                      not any(f.start == m.end and f.value == "management" for f in here)):
+                      not any(f.start == m.end and f.value in ("management", "family") for f in here)):
                 i = min(range(len(facts)), key=lambda k: _distance(facts[k].start, facts[k].end, b.start))
                 attached[i] = list(parties)
         if countries:

@@ -159,8 +159,9 @@ def direction(folded: str, mentions: list[Mention], treaties: Treaties, residenc
             with_it = [tid for pair, tid in pairs.items() if only in pair]
             if len(with_it) == 1:
                 treaty, inferred = with_it[0], True
-            elif has_topic:
-                readings = _readings(only, with_it, treaties, roles.get(only), language)
+            elif has_topic:      # its role as the question reads it, over its last mention's ("la Receita")
+                role = "residence" if only == residence else "source" if only == source else roles.get(only)
+                readings = _readings(only, with_it, treaties, role, language)
         elif len(codes) >= 2:
             not_covered = (codes[0], codes[1])
     if treaty is not None and treaty in treaties:

@@ -266,7 +266,7 @@ def test_a_client_the_employee_is_sent_to_is_not_the_employer():
 @pytest.mark.parametrize("text, employer_in_work_state", [
     # a company said not to be in the work State is not an employer there
     ("Vivo em Leiria e a minha empresa destaca-me 3 meses para Recife; a empresa não tem sucursal nem escritório no "
-     "Brasil. O Brasil tributa o meu salário?", None),
+     "Brasil. O Brasil tributa o meu salário?", False),
     ("Mi empresa de Bilbao me envía cuatro meses a Recife y no tiene ninguna filial en Brasil. ¿Tributa mi sueldo "
      "allí?", False),
     # the salary still paid at home during the stay: the employer is not of the work State
@@ -327,3 +327,17 @@ def test_this_year_counts_only_for_the_days_of_its_own_sentence():
     query = understand("Este año me jubilé en Valencia. Trabajé 200 días en Recife para mi empresa española entre "
                        "octubre y mayo. ¿Puede Brasil gravar el sueldo?", rules.known_treaties(), topic="employment")
     assert query.stay_days == 200 and query.stay_in_one_year is False
+
+
+@pytest.mark.parametrize("question, source", [
+    # an agent who signs in the enterprise's name: a PE, the source State may tax the profits
+    ("We are a software company in Braga. Our sales rep in Recife signs the customer contracts in our name every "
+     "week. Can Brazil tax our profits?", "shared"),
+    # a warehouse only to store goods: no PE, only the residence State taxes
+    ("Tenemos una empresa en Fortaleza y alquilamos una nave en Getafe solo para guardar mercancía; las ventas se "
+     "cierran desde Brasil. ¿Hacienda puede gravar los beneficios?", "none"),
+])
+def test_how_the_business_is_done_there_decides_the_profits(make_assistant, question, source):
+    profits = [r for r in make_assistant().ask(question).rule_results.rights if r.income == "business_profits"]
+    assert profits and profits[0].outcome == "decided"
+    assert {r.role: r.right for r in profits[0].cases[0].rights}["source"] == source

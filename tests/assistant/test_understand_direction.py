@@ -69,3 +69,15 @@ def test_only_uncovered_source_states_stay_not_covered():
 def test_a_missions_state_pays(text, residence, source):
     r = understand(text, TREATIES, topic="government_service")
     assert (r.residence_state, r.source_state) == (residence, source)
+
+
+@pytest.mark.parametrize("text, readings", [
+    # the only country named is where the work is done, named again at the end as an institution
+    ("Vou passar 4 meses a trabalhar em Fortaleza para o meu empregador, que não tem nada no Brasil. A Receita "
+     "Federal pode tributar o meu salário?", {("BR-ES", "ES", "BR"), ("PT-BR", "PT", "BR")}),
+    ("Voy a pasar de octubre a enero en Salvador de Bahía teletrabajando para mi empresa, que no tiene nada en "
+     "Brasil. ¿La Receita Federal puede cobrarme algo por el sueldo?", {("BR-ES", "ES", "BR"), ("PT-BR", "PT", "BR")}),
+])
+def test_one_named_work_state_keeps_its_role_in_every_reading(text, readings):
+    q = understand(text, TREATIES)
+    assert {(r.treaty, r.residence_state, r.source_state) for r in q.readings} == readings

@@ -367,3 +367,29 @@ def test_an_institution_the_state_owns_outright_is_the_government(text):
 def test_a_relative_said_to_be_only_of_a_country_is_its_national(text, nationality):
     tb = understand(text, TREATIES, topic="pensions").tiebreaker
     assert tb is not None and tb.nationality == nationality
+
+
+@pytest.mark.parametrize("text", [
+    "Vou trabalhar 3 meses em Recife para a minha empresa; a empresa não tem filial nem escritório no Brasil. "
+    "Moro em Lisboa. O Brasil pode tributar o salário?",
+    "I'll work from Madrid for two months; my company has no branch or office in Spain. I live in Recife. "
+    "Can Spain tax my salary?",
+])
+def test_an_employer_with_no_branch_in_the_work_state_is_not_resident_there(text):
+    got = read(text)
+    assert got["employer_resident_in_work_state"] is False and got["borne_by_pe"] is False
+
+
+@pytest.mark.parametrize("text", [
+    "My cousin lives in Fortaleza and works as a waiter on cruise ships of a Spanish cruise line. Can Spain tax "
+    "his wages?",
+    "Trabajo de camarero en cruceros de una naviera española y vivo en Recife. ¿España puede gravar mi sueldo?",
+])
+def test_cruise_staff_work_aboard_a_ship(text):
+    assert read(text).get("employment_kind") == "ship_aircraft"
+
+
+def test_a_bands_crew_is_not_a_ships_crew():
+    got = read("Our Brazilian band and its crew (sound and lights technicians, employees of our São Paulo company) "
+               "will tour Portugal for 3 weeks. Can Portugal tax the crew's salaries?")
+    assert got.get("employment_kind") != "ship_aircraft"

@@ -34,3 +34,9 @@ def test_loan_from_a_bank_makes_the_bank_the_lender():
                        "que pagamos a partir do Porto?", TREATIES)
     assert query.facts.beneficiary_kind == "financial_institution"
     assert query.facts.loan_term_years == 4
+
+
+def test_a_production_line_bought_on_credit_is_equipment():
+    query = understand("Um banco de Madrid financia por 12 anos a importação de uma linha de produção para a nossa "
+                       "fábrica em Joinville. Qual a retenção máxima sobre os juros?", TREATIES)
+    assert query.facts.loan_purpose == "equipment"

@@ -47,6 +47,11 @@ def q(text: str) -> Query:
     ("Já tenho CPF e conta bancária", "BR"),
     ("Acabo de obtener el NIE", "ES"),
     ("Pedi o NISS esta semana", "PT"),
+    # neighbourhoods and wards people name their home by
+    ("Alugamos um T3 em Benfica", "PT"),
+    ("Tenho um apê em Moema", "BR"),
+    ("Vivimos en un piso en Chamberí", "ES"),
+    ("We still own our apartment in Setagaya", "JP"),
     # currencies
     ("Recebo 3000 reais por mês", "BR"),
     ("The fee is paid in yen", "JP"),

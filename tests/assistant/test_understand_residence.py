@@ -255,3 +255,41 @@ def test_a_home_keeps_its_own_place_and_a_stay_keeps_its_own(text, treaty, homes
     assert tb is not None and set(tb.permanent_home_in) == homes
     assert tb.vital_interests_in == vital
     assert residence_tiebreaker(treaty, tb).result == result
+
+
+@pytest.mark.parametrize("text, home", [
+    ("Em 2019 trabalhei para uma construtora com sede em Belo Horizonte, sempre em hotéis lá; a minha casa é em "
+     "Braga, onde vivem a minha mulher e os meus filhos. Os dois países dizem que sou residente: qual fica?",
+     "PT"),
+    ("My employer is a Spanish firm with its head office in Madrid, where I stay in hotels; my home is in "
+     "Recife with my wife and kids. Both countries say I'm resident. Which one wins under the treaty?", "BR"),
+])
+def test_an_employers_seat_beside_a_family_home_is_not_the_askers(text, home):
+    tb = understand(text, TREATIES).tiebreaker
+    assert tb is not None and tb.person == "individual" and tb.permanent_home_in == (home,)
+
+
+@pytest.mark.parametrize("text, vital", [
+    ("Sou brasileiro e moro em Lisboa desde 2020; a minha mulher e os dois filhos vieram comigo e as crianças "
+     "estudam aqui. Ainda tenho um apartamento em Curitiba, fechado. Tenho casa nos dois países: de qual sou "
+     "residente pela convenção?", "PT"),
+    ("Vivo en Valencia con mi mujer y los dos niños, que van al colegio aquí; conservo mi casa de Recife. Si los "
+     "dos países me consideran residente, ¿cuál gana?", "ES"),
+])
+def test_both_before_a_family_word_counts_people_not_states(text, vital):
+    tb = understand(text, TREATIES).tiebreaker
+    assert tb is not None and tb.vital_interests_in == vital
+
+
+def test_a_home_the_person_rented_is_theirs_not_let():
+    tb = understand("Me mudé a Brasil y en Fortaleza tenemos un apartamento que hemos alquilado por dos años. En "
+                    "España ya no tengo casa. ¿De qué país soy residente según el convenio?", TREATIES).tiebreaker
+    assert tb is not None and tb.permanent_home_in == ("BR",)
+
+
+def test_a_year_split_in_two_with_no_centre_of_life_goes_to_nationality():
+    tb = understand("I'm a Spanish citizen. I split my year roughly half and half between Madrid and Recife, with a "
+                    "flat in each, and honestly I couldn't tell you where my centre of life is. Which country am I "
+                    "resident in under the treaty?", TREATIES).tiebreaker
+    assert tb is not None and set(tb.habitual_abode_in or ()) == {"BR", "ES"}
+    assert tb.vital_interests_in == "undetermined"

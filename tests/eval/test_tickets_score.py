@@ -86,6 +86,10 @@ def test_the_answer_must_say_what_the_expected_outcome_says():
     grant = Expected(outcome="exempt", state="PT", articles=["21"])
     assert answer_correct(grant, PartReading("students", PredictedOutcome("residence_only", state="BR")))
     assert not answer_correct(grant, PartReading("students", PredictedOutcome("residence_only", state="PT")))
+    # the residence State exempting is "only the source State taxes", whichever role the label gives it
+    relief = Expected(outcome="source_only", state="BR", articles=["23(4)"])
+    assert answer_correct(relief, PartReading("double_taxation_relief", PredictedOutcome("exempt", state="PT")))
+    assert not answer_correct(relief, PartReading("double_taxation_relief", PredictedOutcome("exempt", state="BR")))
     capped = DIVIDENDS.parts[0].expected
     assert answer_correct(capped, PartReading("dividends", PredictedOutcome("capped", rates=(10.0,))))
     assert not answer_correct(capped, PartReading("dividends", PredictedOutcome("capped", rates=(10.0, 15.0))))
@@ -228,3 +232,14 @@ def test_the_run_reads_and_scores_every_ticket_and_the_topic_methods(bm25_assist
     assert [p["topic"] for p in records[0]["read_parts"]][1:] == ["out_of_scope"]   # two questions, two parts
     assert records[0]["read_parts"] and records[0]["facts"]["gold"] == 2
     assert all(s.latency_ms is not None for s in scores)
+
+
+def test_a_relief_question_answered_by_an_exemption_reads_exempt_in_the_exempting_state():
+    query = understand("Vivo em São Paulo e recebo dividendos de uma sociedade espanhola. Como o Brasil elimina a "
+                       "dupla tributação desses dividendos?", rules.known_treaties(), topic="double_taxation_relief")
+    run = run_rules(query, query.facts)
+    assert outcome_of(run, topic="double_taxation_relief") == PredictedOutcome("exempt", state="BR")
+    assert outcome_of(run).outcome == "capped"           # the same run read as a dividends question
+    credit = understand("Vivo em Lisboa e recebo juros de um banco brasileiro. Como Portugal elimina a dupla "
+                        "tributação?", rules.known_treaties(), topic="double_taxation_relief")
+    assert outcome_of(run_rules(credit, credit.facts), topic="double_taxation_relief").outcome != "exempt"
