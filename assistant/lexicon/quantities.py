@@ -316,6 +316,10 @@ _USD_RE = re.compile(rf"(?:(?:us\s?\$|usd)\s*{_AMOUNT}|"
 
 _TOTAL_BEFORE = 24      # characters before an amount where "no total" / "in total" may stand
 _TOTAL_RE = re.compile(r"\b(?:no|in|en|em|al)\s+total\b")
+# the dollar figure of an amount just stated in another currency, in brackets ("6.000 € al ano (aprox. 6.500
+# dolares)", "EUR 500 a month (about US$ 540)"): the period is the one of that amount
+_CONVERTED_RE = re.compile(r"\b(?:por|per|a|al|ao|no|each|cada)\s+(?P<per>ano|year|mes|month)\s*\(\s*"
+                           r"(?:aprox\w*\.?|approx\w*\.?|about|around|cerca\s+de|c\.|uns|unos|some|~)?\s*$")
 
 
 def usd_per_year(folded: str, within_a_year: bool = False) -> float | None:
@@ -327,6 +331,9 @@ def usd_per_year(folded: str, within_a_year: bool = False) -> float | None:
     found = set()
     for m in _USD_RE.finditer(folded):
         per = (m.group("per") or "").split()
+        converted = _CONVERTED_RE.search(folded[max(0, m.start() - _TOTAL_BEFORE):m.start()])
+        if not per and converted:
+            per = [converted.group("per")]
         if not per and (within_a_year or _TOTAL_RE.search(folded[max(0, m.start() - _TOTAL_BEFORE):m.start()])):
             per = ["total"]                  # "no total uns 6.500 dolares", "in total about US$ 9,000"
         if not per:

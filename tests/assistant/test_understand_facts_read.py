@@ -135,6 +135,10 @@ def test_an_employer_of_the_other_state(text):
 @pytest.mark.parametrize("text, usd", [
     ("Recebo uma aposentadoria de US$ 2.500 por ano de um fundo de pensão espanhol e moro em Salvador.", 2500),
     ("Cobro 300 dólares americanos al mes de una pensión privada de Brasil, vivo en Madrid.", 3600),
+    # the dollar figure of an amount stated in euros takes that amount's period
+    ("Vivo en Valencia y cobro un plan de pensiones de una empresa de Brasil, unos 5.000 € al año (aprox. 5.400 "
+     "dólares).", 5400),
+    ("I live in Madrid and get a private pension from a Brazilian fund: EUR 400 a month (about US$ 430).", 5160),
 ])
 def test_a_pension_in_dollars_is_an_amount_not_a_country(text, usd):
     q = understand(text, TREATIES)
