@@ -88,9 +88,10 @@ def outcome_of(run: Any, abstained: bool = False, topic: str | None = None) -> P
     if abstained or run is None:
         return PredictedOutcome("abstain")
     missing = tuple(run.missing_facts)
-    reliefs = [*run.relief, *(r for rights in run.rights for case in rights.cases for r in case.relief)]
-    if topic == "double_taxation_relief" and reliefs and all(r.method in _EXEMPTIONS for r in reliefs):
-        return PredictedOutcome("exempt", state=reliefs[0].state, missing=missing)
+    if topic == "double_taxation_relief":
+        reliefs = [*run.relief, *(r for rights in run.rights for case in rights.cases for r in case.relief)]
+        if reliefs and all(r.method in _EXEMPTIONS for r in reliefs):
+            return PredictedOutcome("exempt", state=reliefs[0].state, missing=missing)
     if run.tiebreaker is not None:
         result = run.tiebreaker.result
         if result is None:

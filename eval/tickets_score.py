@@ -142,7 +142,8 @@ def answer_correct(expected: Expected, part: PartReading | None) -> bool:
         return True        # both States tax, the source within a cap: "both" with the cap the gold leaves unsaid
     outcomes = {expected.outcome, pred.outcome}
     if "exempt" in outcomes and outcomes & _EXCLUSIVE and expected.state and pred.state:
-        # "exempt in Portugal" (Portugal may not tax) is "only Brazil may tax", whichever role each State has
+        # "exempt" names the State that may not tax, "*_only" the one that taxes: "exempt in Portugal" is "only
+        # Brazil may tax", whichever role each State has
         return expected.state.upper() != pred.state.upper()
     if outcomes == _EXCLUSIVE and expected.state and pred.state:
         # "only Portugal may tax" is one answer whichever role the reading gives Portugal (a diplomat posted
@@ -152,9 +153,6 @@ def answer_correct(expected: Expected, part: PartReading | None) -> bool:
         return False
     if expected.state is None or pred.state is None:
         return True
-    if (expected.outcome == "exempt") != (pred.outcome == "exempt"):
-        # "exempt" names the State that may not tax, "residence_only" the one that taxes: of a pair, the other
-        return expected.state.upper() != pred.state.upper()
     return expected.state.upper() == pred.state.upper()
 
 

@@ -331,10 +331,11 @@ def usd_per_year(folded: str, within_a_year: bool = False) -> float | None:
     found = set()
     for m in _USD_RE.finditer(folded):
         per = (m.group("per") or "").split()
-        converted = _CONVERTED_RE.search(folded[max(0, m.start() - _TOTAL_BEFORE):m.start()])
+        before = folded[max(0, m.start() - _TOTAL_BEFORE):m.start()]
+        converted = _CONVERTED_RE.search(before)
         if not per and converted:
             per = [converted.group("per")]
-        if not per and (within_a_year or _TOTAL_RE.search(folded[max(0, m.start() - _TOTAL_BEFORE):m.start()])):
+        if not per and (within_a_year or _TOTAL_RE.search(before)):
             per = ["total"]                  # "no total uns 6.500 dolares", "in total about US$ 9,000"
         if not per:
             continue

@@ -623,8 +623,8 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
         no_branch = any(_negated(tokens, start, lang) for start, _ in pe_words)
         if borne is None and (attributable is False or no_branch):
             borne = False           # "no Portuguese branch", "sem abrir filial lá": no PE to bear the pay
-        local = any(m.code == work_state and (m.company or m.role in ("pe", "employer")) for m in there)
-        if employer_in_work is None and work_state and no_branch and not local:
+        if employer_in_work is None and work_state and no_branch and \
+                not any(m.code == work_state and (m.company or m.role in ("pe", "employer")) for m in there):
             # "la empresa no tiene nada en Brasil, ni filial ni oficina": not there (unless a company of that
             # State is named that may employ him: "no tenemos sucursal en Brasil, solo la filial")
             employer_in_work = False

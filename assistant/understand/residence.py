@@ -68,6 +68,12 @@ _HALF_YEAR_DAYS = 183
 _SOLD_AFTER = 6  # "a casa que tínhamos em Leiria foi vendida": the sale may come a few words after the home
 
 
+def _beside(home: Match[str], cue: Match[str], tokens: list[Token]) -> bool:
+    """A cue within _NEAR tokens of a home word, before or after it, in the same clause."""
+    return (0 <= home.start - cue.end < _NEAR and _same_clause(tokens, cue.end, home.start)) or \
+        (0 <= cue.start - home.end < _NEAR and _same_clause(tokens, home.end, cue.start))
+
+
 def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set[int]:
     """Start positions of home cues that name no home of the person: let to others, sold, or denied ("não
     tenho outra habitação em Portugal"). A home the person lives in as a tenant is a home ("vivo lá com a
@@ -79,11 +85,9 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
     negation = cues().negation
     out = set()
     for h in (m for m in found if m.value == "home"):
-        if any((0 <= h.start - m.end < _NEAR and _same_clause(tokens, m.end, h.start)) or
-               (0 <= m.start - h.end < _NEAR and _same_clause(tokens, h.end, m.start)) for m in rents):
+        if any(_beside(h, m, tokens) for m in rents):
             continue                # "I rent a flat", "un piso que hemos alquilado": the tenant's home
-        near_let = any((0 <= m.start - h.end < _NEAR and _same_clause(tokens, h.end, m.start)) or
-                       (0 <= h.start - m.end < _NEAR and _same_clause(tokens, m.end, h.start)) for m in let)
+        near_let = any(_beside(h, m, tokens) for m in let)
         near_sold = any(0 <= m.start - h.end < _SOLD_AFTER or 0 <= h.start - m.end < _NEAR for m in sold)
         denied = any(t.norm in negation for t in tokens[max(0, h.start - _NEAR):h.start])
         lived_in = any(m.end <= h.start and _same_clause(tokens, m.end, h.start)
