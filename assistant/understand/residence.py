@@ -80,7 +80,7 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
     família num apartamento arrendado": no other place named between)."""
     let = [m for m in found if m.value == "let_out"]
     sold = [m for m in found if m.value == "sold"]
-    lives = [m for m in found if m.value == "lives"]
+    lives = [m for m in found if m.value in ("lives", "lived")]
     rents = [m for m in found if m.value == "tenancy"]
     negation = cues().negation
     out = set()
@@ -139,7 +139,7 @@ def _pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
 def lives_here(tokens: list[Token], mentions: list[Mention]) -> tuple[str, ...]:
     """"brasileira, carioca, sempre morei aqui", "vivo aquí desde 2010", "I live here": the country named last
     before "here" is where the person lives (a lives verb just before the word)."""
-    lives = {m.end for m in cues().tiebreaker.find(tokens) if m.value == "lives"}
+    lives = {m.end for m in cues().tiebreaker.find(tokens) if m.value in ("lives", "lived")}
     here = [p for p in _pointed(tokens, mentions) if p.start in lives or p.start - 1 in lives]
     return unique(p.code for p in here)
 
@@ -166,6 +166,20 @@ def _long_stays(tokens: list[Token], folded: str, lang: str, found: list, countr
         elif len(parties) == 2 and any(0 <= b - end <= 1 for b in each):
             out += parties
     return out
+
+
+def _lives_in(found: list, tokens: list[Token], named: list[Mention]) -> tuple[str, ...]:
+    """Countries the person says they live in now, named within a few words of the verb ("vivo em Lisboa com a
+    família", "I live here"): they have a home there, unless the clause says it is a room or a hotel ("moro em
+    Lisboa num quarto alugado"). Past forms ("vivi em Lisboa até 2020") are another cue."""
+    rooms = [m.start for m in found if m.value == "lodging"]
+    out = []
+    for verb in (m for m in found if m.value == "lives"):
+        place = [c for c in named if 0 <= c.start - verb.end <= _NEAR and _same_clause(tokens, verb.end, c.start)
+                 and not c.company]
+        if place and not any(_same_clause(tokens, min(r, verb.end), max(r, verb.end)) for r in rooms):
+            out.append(place[0].code)
+    return unique(out)
 
 
 def _stay_between(fact: Match[str], country: Mention, stay_verbs: list[int]) -> bool:
@@ -219,14 +233,16 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     found = [m for m in cues().tiebreaker.find(tokens)
              if not (m.value == "nationality" and denied(tokens, m.start))]    # "não tenho nacionalidade brasileira"
     let = _let_homes(found, tokens, mentions)
-    let_cues = [m.start for m in found if m.value == "let_out"]
+    let_cues = [m.start for m in found if m.value in ("let_out", "lodging")]   # "em Lisboa num quarto"
     named = sorted((m for m in mentions if not parties or m.code in parties), key=lambda m: m.start)
     named = sorted(named + _pointed(tokens, named), key=lambda m: m.start)
     stays = _long_stays(tokens, folded, lang, found, named, parties)
     located = {m.start for m in found if m.value == "located"}
     stay_verbs = [m.start for m in found if m.value == "spent"]
+    lived_in = _lives_in(found, tokens, named)
     found = [replace(m, value="let_home") if m.value == "home" and m.start in let else m
-             for m in found if m.value not in ("let_out", "lives", "sold", "spent", "tenancy", "located")]
+             for m in found if m.value not in ("let_out", "lives", "lived", "sold", "spent", "tenancy", "located",
+                                               "lodging")]
     out = ResidenceFacts()
     by_fact: dict[str, list[str]] = {name: [] for name in _TAKES_COUNTRIES}
     by_fact["abode"] += stays
@@ -247,6 +263,7 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
         countries = [c for c in named if start <= c.start < end]
         owned = [c for c in countries if any(not _stay_between(f, c, stay_verbs) for f in facts)]
         attached: dict[int, list[str]] = {i: [] for i in range(len(facts))}
+        let_here: set[int] = set()            # home cues whose country the clause says is let
         if facts:
             for c in owned:
                 i = min((k for k in range(len(facts)) if not _stay_between(facts[k], c, stay_verbs)),
@@ -259,7 +276,9 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                     continue                   # "trabalho de casa em Curitiba pra uma empresa de Lisboa"
                 if facts[i].value == "home" and any(0 <= s - c.end <= 2 and _same_clause(tokens, c.end, s)
                                                     for s in let_cues):
-                    continue                   # "… em Lisboa e o de São Paulo está alugado": let, not a home
+                    let_here.add(i)
+                    continue                   # "… em Lisboa e o de São Paulo está alugado": let, not a home;
+                                               # "moro em Lisboa num quarto": a room, not a home
                 attached[i].append(c.code)
             ahead = None if countries else _place_after(clauses, k, named, found, located, sentences)
             if ahead:        # "as decisões são tomadas por mim, em São Paulo"
@@ -273,8 +292,8 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                 # mulher num apartamento"), unless another home there took it and the cue names a place of its
                 # own ("our flat in Tarragona and a house in Ilhéus, Bahia": Ilhéus is not in Spain)
                 homes_there = {c for i, a in attached.items() if facts[i].value == "home" for c in a}
-                attached = {i: a or ([owned[0].code] if facts[i].value in ("home", "family") and not
-                                     (owned[0].code in homes_there and _own_place(facts[i], located, named))
+                attached = {i: a or ([owned[0].code] if facts[i].value in ("home", "family") and i not in let_here
+                                     and not (owned[0].code in homes_there and _own_place(facts[i], located, named))
                                      and not _stay_between(facts[i], owned[0], stay_verbs) else [])
                             for i, a in attached.items()}
             for i, f in enumerate(facts):
@@ -315,9 +334,11 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     vital = unique(by_fact["family"] + by_fact["vital"])
     if homes and out.homes is None:
         out.homes = homes
+    out.let_homes = unique(by_fact["let_home"] + denied_homes)
+    if out.homes and len(lived_in) == 1 and lived_in[0] not in out.homes + out.let_homes:
+        out.homes = (*out.homes, lived_in[0])   # "vivo em Lisboa com a família, mantenho o apartamento em Curitiba"
     if vital and out.vital is None:
         out.vital = vital[0]
-    out.let_homes = unique(by_fact["let_home"] + denied_homes)
     out.abodes = unique(by_fact["abode"]) or None
     out.nationality = unique(by_fact["nationality"]) or None
     out.management = unique(by_fact["management"])

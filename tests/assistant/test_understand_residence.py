@@ -37,6 +37,16 @@ TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"),
     ("Mi cliente tiene piso en Sevilla y otro en Recife, la familia repartida, y pasó 200 días en Sevilla el "
      "año pasado. ¿De qué país es residente según el convenio?", "BR-ES", {"ES", "BR"}, "undetermined", {"ES"},
      None, "ES"),
+    # the person lives with the family in one State and keeps a home in the other: homes in both
+    ("Vivo em Braga com a minha mulher e os miúdos desde 2023, mas mantenho o meu apartamento em Natal, fechado. "
+     "Portugal e Brasil consideram-me residente. Pela convenção?", "PT-BR", {"PT", "BR"}, "PT", None, None, "PT"),
+    ("Moro em Coimbra com meu marido; o apê de Manaus continua meu e vazio. Quem ganha pelo tratado?", "PT-BR",
+     {"PT", "BR"}, "PT", None, None, "PT"),
+    ("I live in Kyoto with my wife and our son and still own a house in Faro we use in summer. Portugal says I "
+     "am still resident. Which State wins under the treaty?", "PT-JP", {"PT", "JP"}, "JP", None, None, "JP"),
+    # ... but not in a room or a hotel there, nor where they lived once
+    ("Moro em Lisboa num quarto de uma amiga e tenho a minha casa em Recife, onde está a família. Qual país "
+     "ganha pela convenção?", "PT-BR", {"BR"}, "BR", None, None, "BR"),
 ])
 def test_tiebreaker_facts_by_clause(text, treaty, homes, vital, abodes, nationality, result):
     query = understand(text, TREATIES)
@@ -49,6 +59,14 @@ def test_tiebreaker_facts_by_clause(text, treaty, homes, vital, abodes, national
     assert (set(tb.habitual_abode_in) if tb.habitual_abode_in is not None else None) == abodes
     assert (set(tb.nationality) if tb.nationality is not None else None) == nationality
     assert residence_tiebreaker(treaty, tb).result == result
+
+
+def test_a_home_lived_in_once_and_now_let_is_no_home():
+    text = ("I lived in Porto until 2021; now I live in Campinas, where I own my flat. My old flat in Porto is "
+            "rented out. Portugal still says I'm resident. Under the treaty?")
+    tb = understand(text, TREATIES, topic="residence").tiebreaker
+    assert tb is not None and tb.permanent_home_in == ("BR",)
+    assert residence_tiebreaker("PT-BR", tb).result == "BR"
 
 
 def test_own_business_does_not_make_the_person_a_company():
