@@ -56,6 +56,7 @@ class Countries:
     codes: frozenset[str]
     language_countries: dict[str, tuple[str, ...]]   # likeliest countries for a question's language
     demonyms: frozenset[str]                         # folded adjective forms ("brasileira", "japoneses")
+    names: frozenset[str] = frozenset()              # folded one-word country names ("portugal", "japao")
 
     def index(self, language: str) -> PhraseIndex[str]:
         return self.by_language.get(language, self.by_language["pt"])
@@ -87,9 +88,11 @@ def countries() -> Countries:
     by_language = {lang: PhraseIndex(only_in[lang] + entries) for lang in LANGUAGES}
     demonyms = frozenset(fold(form) for spec in data["countries"].values() for adj in (spec or {}).get("adj", [])
                          for form in inflect(adj))
+    names = frozenset(fold(name) for spec in data["countries"].values() for name in (spec or {}).get("names", [])
+                      if " " not in name)
     return Countries(by_language, PhraseIndex(((p, True) for p in data.get("exclude", [])), fuzzy=False),
                      tuple(exact), frozenset(data["countries"]),
-                     {lang: tuple(codes) for lang, codes in data["language_countries"].items()}, demonyms)
+                     {lang: tuple(codes) for lang, codes in data["language_countries"].items()}, demonyms, names)
 
 
 @dataclass(frozen=True)

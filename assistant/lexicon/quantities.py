@@ -145,11 +145,21 @@ def _pct_re(lang: str) -> re.Pattern[str]:
 _ADDENDS = re.compile(r"(?<![\w.,])(?:\d{1,3}\s*\+\s*)+$")
 
 
+# "600 euros a month", "€1,200 a year", "200.000 ienes um mês": an article after a sum of money makes the
+# period the sum's, not a stay
+_ARTICLES = {"a", "an", "um", "uma", "un", "una"}
+_MONEY_BEFORE = re.compile(r"(?:\d[\d.,]*\s*(?:k|mil|thousand)?\s*(?:euros?|eur|€|reais|reales|real|r\$|us\$|usd|\$"
+                           r"|dollars?|dolares|yens?|ienes|¥|libras|pounds?|£)|(?:€|r\$|us\$|usd|eur|\$|¥|£)\s*"
+                           r"\d[\d.,]*\s*(?:k|mil|thousand)?)\s*(?:net|gross|brutos?|liquidos?|netos?)?\s*$")
+
+
 def durations(folded: str, lang: str) -> list[Quantity]:
     found = []
     for m in _duration_re(lang).finditer(folded):
         value = number_value(m.group("num"), lang)
         if value is None:
+            continue
+        if m.group("num") in _ARTICLES and _MONEY_BEFORE.search(folded, max(0, m.start() - 40), m.start()):
             continue
         if m.group("half1") or m.group("half2"):
             value += 0.5

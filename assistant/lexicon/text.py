@@ -120,6 +120,10 @@ class PhraseIndex(Generic[V]):
                     for variant in _deletes(key[0]) | {key[0]}:
                         self._near.setdefault(variant, set()).add(key[0])
 
+    def nearest(self, word: str) -> str | None:
+        """The one-word phrase one edit from `word` that a fuzzy match takes (None if none, or several)."""
+        return self._fuzzy(word)
+
     def _fuzzy(self, word: str) -> str | None:
         if not self._near or len(word) < FUZZY_MIN_LEN or not word.isalpha():
             return None

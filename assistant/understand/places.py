@@ -69,7 +69,12 @@ def find_mentions(text: str, tokens: list[Token], language: str) -> list[Mention
             idx = [i for i, t in enumerate(tokens) if rm.start() <= t.start < rm.end()]
             if idx:
                 exact.append(Mention(idx[0], idx[-1] + 1, code))
-    folded = [Mention(m.start, m.end, m.value) for m in lex.index(language).find(tokens, skip)]
+    # a word one letter from a place counts when written as a name ("Barcelone") or when it is a country's name
+    # ("portugual"): a common word one letter away is no place ("haciendo" is not Hacienda, "maioria" not
+    # Maiorca, "humanos" not "rumanos")
+    index = lex.index(language)
+    folded = [Mention(m.start, m.end, m.value) for m in index.find(tokens, skip)
+              if m.exact or tokens[m.start].orig[:1].isupper() or index.nearest(tokens[m.start].norm) in lex.names]
     # A spelling written exactly ("Franca", the Brazilian city, not "França") wins over the accent-blind
     # match of the same length; a longer accent-blind match wins ("Porto Alegre" over "Porto").
     found: list[Mention] = []

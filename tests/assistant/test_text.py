@@ -38,3 +38,16 @@ def test_stays_added_up_with_plus_signs_are_one_duration(text, days):
     from assistant.lexicon.quantities import durations
     found = durations(text, "pt")
     assert [(q.value, q.unit) for q in found] == [(days, "days")]
+
+
+@pytest.mark.parametrize("text, lang, found", [
+    ("about 600 euros a month from the cafe", "en", []),            # the sum's period, not a stay
+    ("they pay me €1,500 a month net", "en", []),
+    ("recebo uns 200.000 ienes um mes", "pt", []),
+    ("ganho r$ 4 mil um mes e outro nao", "pt", []),
+    ("i stayed a month in lisbon", "en", [(1.0, "months")]),       # a stay, with no sum before it
+    ("earning 2,000 dollars a month for a year", "en", [(1.0, "years")]),
+])
+def test_a_period_after_a_sum_of_money_is_no_duration(text, lang, found):
+    from assistant.lexicon.quantities import durations
+    assert [(q.value, q.unit) for q in durations(text, lang)] == found

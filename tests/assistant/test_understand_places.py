@@ -76,6 +76,24 @@ def test_common_words_are_not_places(text):
     assert "PT" not in q(text).countries
 
 
+@pytest.mark.parametrize("text, lang", [
+    # common words one letter from a place name: no country at all
+    ("Estoy haciendo las prácticas y la mayoria del sueldo va al alquiler", "es"),
+    ("A maioria das vezes a nota vem gravada no recibo", "pt"),
+    ("our HR (Recursos Humanos) team studies the islands case", "en"),
+])
+def test_a_common_word_one_letter_from_a_place_is_no_place(text, lang):
+    assert find_mentions(text, tokenize(text), lang) == []
+
+
+@pytest.mark.parametrize("text, code", [
+    ("recebo uma pensão do Brasil e moro em portgal", "PT"),      # a country's name mistyped
+    ("Trabajo para una empresa de Barcelone", "ES"),             # a place written as a name, mistyped
+])
+def test_a_mistyped_name_still_names_its_country(text, code):
+    assert code in {m.code for m in find_mentions(text, tokenize(text), "pt")}
+
+
 def test_a_city_and_a_city_give_the_direction():
     r = q("Vivo em Leiria e uma editora de Belo Horizonte paga-me direitos de autor")
     assert (r.treaty, r.residence_state, r.source_state) == ("PT-BR", "PT", "BR")

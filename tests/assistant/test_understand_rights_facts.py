@@ -101,6 +101,23 @@ def test_student_money_from_the_home_state_is_from_abroad():
     assert r.facts.student_payment_origin == "abroad"
 
 
+@pytest.mark.parametrize("text, origin", [
+    # a grant is from its body's country: abroad or local depending on where the student is
+    ("Sou doutoranda portuguesa e passo este ano em Quioto com uma bolsa da FCT. O Japão tributa a bolsa?", "abroad"),
+    ("Estoy en Oporto haciendo el doctorado, soy brasileño y tengo una beca de la CAPES. ¿Portugal la grava?",
+     "abroad"),
+    ("Portuguese PhD student in Nagoya on a MEXT scholarship from the Japanese government: does Japan tax it?",
+     "local"),
+    # a student's part-time job is where the student is
+    ("Brazilian student in Porto here, I work part-time in a bakery for about 500 euros a month. Is that pay "
+     "exempt under the treaty?", "local"),
+    ("Sou estudante brasileira em Madri e trabalho meio período numa loja. A Espanha pode tributar?", "local"),
+])
+def test_where_a_students_money_comes_from(text, origin):
+    r = understand(text, TREATIES, topic="students")
+    assert r.facts.student_payment_origin == origin
+
+
 def test_student_paid_by_a_local_company_is_local():
     r = q("Estoy estudiando en Valencia, vine de Brasil, y una empresa española me paga una beca. ¿Está exenta?")
     assert r.topic == "students" and r.residence_state == "ES"
