@@ -317,6 +317,8 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
             one_year = _nearest(hits("one_year"), i, bounds, 12) is not None
         elif kind == "stay" and q.unit != "days" and months is None:
             months, unit = round(in_months, 2), q.unit
+            if days is None:                   # "8 months this year", "seis meses en 2025": in one year too
+                one_year = _nearest(hits("one_year"), i, bounds, 12) is not None
     return _Amounts(holding_pct, tuple(rates), held, loan_term, days, months,
                     "days" if days is not None and months is None else unit, one_year)
 

@@ -321,6 +321,23 @@ def test_days_said_to_fall_in_one_year_are_counted_in_it(question, one_year, sta
         assert run.rights[0].outcome == "alternatives"
 
 
+@pytest.mark.parametrize("question, one_year", [
+    ("Vivo en Bilbao y mi empresa me manda a Fortaleza siete meses este año. ¿Puede Brasil gravar mi sueldo?", True),
+    ("My Lisbon employer is posting me to Curitiba for 7 months this year. Can Brazil tax my salary?", True),
+    ("Vivo en Bilbao y mi empresa me manda a Fortaleza siete meses, de noviembre a mayo. ¿Puede Brasil gravar mi "
+     "sueldo?", False),
+])
+def test_months_said_to_fall_in_one_year_are_counted_in_it(question, one_year):
+    """Seven months in one calendar year exceed the 183 days of art. 15(2)(a): the work State may tax."""
+    from assistant.apply_rules import run_rules
+    from assistant.understand import understand
+
+    query = understand(question, rules.known_treaties(), topic="employment")
+    assert query.stay_months == 7 and query.stay_in_one_year is one_year
+    conditions = [c for r in run_rules(query, query.facts).rights for case in r.cases for c in case.conditions]
+    assert any(c.code == "days_within_limit" and c.status == "not_met" for c in conditions) is one_year
+
+
 def test_this_year_counts_only_for_the_days_of_its_own_sentence():
     from assistant.understand import understand
 
