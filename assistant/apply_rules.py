@@ -107,8 +107,7 @@ class RuleRun:
 def merge_facts(facts: Facts, extra: dict[str, Any] | None) -> Facts:
     if not extra:
         return facts
-    known = {f.name for f in dataclasses.fields(Facts)}
-    unknown = sorted(set(extra) - known)
+    unknown = sorted(set(extra) - set(rules.FACT_NAMES))     # a follow-up answers a flat fact, never a group
     if unknown:
         raise RulesInputError("unknown_fact", names=", ".join(unknown))
     return dataclasses.replace(facts, **extra)

@@ -10,12 +10,11 @@ JSON values: dates as ISO strings, State lists sorted.
 """
 from __future__ import annotations
 
-import dataclasses
 from datetime import date
 
 from assistant.understand.query import Query
 from rules.deciding import deciding_facts
-from rules.facts import Facts
+from rules.facts import FACT_NAMES, Facts
 
 FactValue = bool | float | int | str | list[str]
 
@@ -54,10 +53,10 @@ def read_facts(query: Query) -> dict[str, FactValue]:
     """Every fact the reading holds, by the bank's names, whatever the topic; a fact not read is absent."""
     out: dict[str, FactValue] = {}
     facts: Facts = query.facts
-    for f in dataclasses.fields(Facts):
-        value = getattr(facts, f.name)
-        if value is not None and f.name not in _NOT_BANK_FACTS:
-            out[f.name] = _plain(value)
+    for name in FACT_NAMES:
+        value = getattr(facts, name)
+        if value is not None and name not in _NOT_BANK_FACTS:
+            out[name] = _plain(value)
     if "holding_months" not in out and facts.holding_since and facts.payment_date:
         out["holding_months"] = round((facts.payment_date - facts.holding_since).days / 30.44, 2)
     for name in ("stay_days", "stay_months", "employer_resident_in_work_state", "borne_by_pe", "fiscal_year"):
