@@ -125,7 +125,7 @@ def _facts_found(query: Query) -> list[str]:
     facts = query.facts
     found = [f"{k} = {v}" for k in rules.FACT_NAMES if (v := getattr(facts, k)) not in (None, "", [], {})]
     for key in ("stays", "employer_resident_in_work_state", "borne_by_pe", "fiscal_year", "stay_days"):
-        value = getattr(query, key)
+        value = getattr(facts.employment, key)
         if value not in (None, "", [], (), {}):
             found.append(f"{key} = {value}")
     return found
