@@ -1,4 +1,5 @@
-"""183-day page: the days counted in each treaty's window for the stays entered, from rules/ only."""
+"""183-day page: the days counted in each treaty's window for the stays entered, from rules/ only (the widgets'
+answers go to the rules as one Facts, through the rule protocol, as the assistant's do)."""
 from __future__ import annotations
 
 from datetime import date
@@ -12,6 +13,7 @@ from app_support.sources import rule_sources
 from app_support.ui import ui_lang
 from app_support.widgets import covering, treaty_label, tristate
 from i18n import t
+from rules.protocol import Case, apply
 
 
 def employment_calculator(ui: str) -> None:
@@ -40,11 +42,14 @@ def employment_calculator(ui: str) -> None:
     if not stays:
         st.info(t(ui, "app.days.none"))
         return
+    facts = rules.Facts(employment=rules.EmploymentFacts(
+        stays=tuple(stays), employer_resident_in_work_state=employer, borne_by_pe=borne,
+        fiscal_year=int(year) if year else None))
     results: list[rules.EmploymentResult] = []
     try:
         for treaty in covering("employment"):
-            r = rules.employment_183_days(treaty, stays, employer, borne, int(year) if year else None)
-            if not isinstance(r, rules.NotCovered):
+            r = apply(treaty, Case("employment", facts))
+            if isinstance(r, rules.EmploymentResult):        # else not covered
                 results.append(r)
     except rules.RulesInputError as exc:
         st.error(exc.text_in(ui))

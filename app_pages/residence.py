@@ -1,4 +1,5 @@
-"""Residence tie-breaker page (art. 4): one question per step until a criterion decides, from rules/ only."""
+"""Residence tie-breaker page (art. 4): one question per step until a criterion decides, from rules/ only (the
+answers go to the rules as one Facts, through the rule protocol, as the assistant's do)."""
 from __future__ import annotations
 
 from typing import Any
@@ -12,6 +13,7 @@ from app_support.ui import ui_lang
 from app_support.widgets import covering, treaty_label
 from assistant.presentation.values import Formatter
 from i18n import t
+from rules.protocol import Case, apply
 
 STEP_ICON = {"decided": ":green[:material/check_circle:]", "next": ":material/arrow_forward:",
              "unknown": ":orange[:material/help:]"}
@@ -40,7 +42,8 @@ def tiebreaker_wizard(ui: str) -> None:
     step = lambda code: t(ui, f"app.step.{code}")  # noqa: E731
     for _ in range(8):
         try:
-            result = rules.residence_tiebreaker(treaty, rules.TiebreakerFacts(person=person, **answers))
+            stated = rules.TiebreakerFacts(person=person, **answers)
+            result = apply(treaty, Case("residence", rules.Facts(residence=stated)))
         except rules.RulesInputError as exc:
             st.error(exc.text_in(ui))
             return

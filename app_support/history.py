@@ -19,9 +19,10 @@ from sqlalchemy.exc import SQLAlchemyError
 from app_support.database import CONVERSATIONS, StoreError, engine, upsert
 from app_support.database import shown as shown_url
 from app_support.redaction import redact
-from rules.facts import Facts
+from rules.facts import FACT_NAMES, Facts
 
-_DATE_FACTS = {f.name for f in dataclasses.fields(Facts) if "date" in str(f.type)}
+# A follow-up adds flat facts only (a group, the stays or art. 4's facts, is read from the question).
+_DATE_FACTS = {f.name for f in dataclasses.fields(Facts) if f.name in FACT_NAMES and "date" in str(f.type)}
 
 
 def facts_to_json(facts: dict[str, Any]) -> str:
@@ -37,8 +38,7 @@ def facts_from_json(text: str | None) -> dict[str, Any]:
     data = json.loads(text)
     if not isinstance(data, dict):
         raise ValueError("facts must be a JSON object")
-    known = {f.name for f in dataclasses.fields(Facts)}
-    unknown = sorted(set(data) - known)
+    unknown = sorted(set(data) - set(FACT_NAMES))
     if unknown:
         raise ValueError(f"unknown facts: {', '.join(unknown)}")
     return {k: date.fromisoformat(v) if k in _DATE_FACTS and isinstance(v, str) else v for k, v in data.items()}

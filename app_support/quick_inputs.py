@@ -1,8 +1,8 @@
 """Which widget asks for which missing fact, and how its answer becomes `extra_facts` for the assistant.
 
 The quick inputs are generated from the rules' fact registry (rules.fact_registry: widget, allowed values,
-catalogue keys), one per Facts field; facts the rules may ask for that are not Facts fields (stays,
-tie-breaker facts) are asked for in the answer's text instead.
+catalogue keys), one per flat Facts field; facts in a group of Facts (the stays, the tie-breaker facts) are
+asked for in the answer's text instead.
 """
 from __future__ import annotations
 

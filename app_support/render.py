@@ -1,7 +1,6 @@
 """Presentation of rule results and answers in the app, in the UI language; no value is computed here."""
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import rules
@@ -123,10 +122,10 @@ def triage_rows(answer: Answer, lang: str) -> list[tuple[str, str]]:
 
 
 def _facts_found(query: Query) -> list[str]:
-    facts = dataclasses.asdict(query.facts)
-    found = [f"{k} = {v}" for k, v in facts.items() if v not in (None, "", [], {})]
+    facts = query.facts
+    found = [f"{k} = {v}" for k in rules.FACT_NAMES if (v := getattr(facts, k)) not in (None, "", [], {})]
     for key in ("stays", "employer_resident_in_work_state", "borne_by_pe", "fiscal_year", "stay_days"):
-        value = getattr(query, key)
+        value = getattr(facts.employment, key)
         if value not in (None, "", [], (), {}):
             found.append(f"{key} = {value}")
     return found

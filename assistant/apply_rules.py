@@ -107,8 +107,7 @@ class RuleRun:
 def merge_facts(facts: Facts, extra: dict[str, Any] | None) -> Facts:
     if not extra:
         return facts
-    known = {f.name for f in dataclasses.fields(Facts)}
-    unknown = sorted(set(extra) - known)
+    unknown = sorted(set(extra) - set(rules.FACT_NAMES))     # a follow-up answers a flat fact, never a group
     if unknown:
         raise RulesInputError("unknown_fact", names=", ".join(unknown))
     return dataclasses.replace(facts, **extra)
@@ -151,17 +150,16 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
             run.source_unknown = len(sources) > 1
             if run.source_unknown:
                 _missing(run, ["source_state"])
-        case = Case(topic=topic, facts=facts, tiebreaker=query.tiebreaker, stays=tuple(query.stays),
-                    employer_resident_in_work_state=query.employer_resident_in_work_state,
-                    borne_by_pe=query.borne_by_pe, fiscal_year=query.fiscal_year)
+        case = Case(topic=topic, facts=facts)
+        stays = facts.employment.stays
         for source in sources:
             _collect(run, apply(treaty, dataclasses.replace(case, source_state=source)), only=len(sources) == 1)
-        if topic in RELIEF_TOPICS and "employment" in query.topics and query.stays:
+        if topic in RELIEF_TOPICS and "employment" in query.topics and stays:
             # "…from 1 February to 30 November: can they credit the Brazilian tax?": the relief follows the
             # salary's short-stay test, run on the dates the ticket gives
             _collect(run, apply(treaty, dataclasses.replace(case, topic="employment", source_state=query.source_state)),
                      only=False)
-        if topic == "employment" and not query.stays and facts.employment_kind not in ("ship_aircraft", "director"):
+        if topic == "employment" and not stays and facts.employment_kind not in ("ship_aircraft", "director"):
             _missing(run, ["stays"])     # a crew's or a director's pay does not turn on the 183 days
         facts = _site(run, query, treaty, topic, facts)
         run.facts = facts
@@ -192,7 +190,7 @@ def _site(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts) -> 
     if activity is not None and facts.attributable_to_pe in (None, activity.permanent_establishment):
         run.activity = activity
         return dataclasses.replace(facts, attributable_to_pe=activity.permanent_establishment)
-    months = in_months(query.stay_months, query.stay_days)
+    months = in_months(facts.employment.stay_months, facts.employment.stay_days)
     test = None if months is None else construction_site(treaty, months)
     overrides = test is not None and query.site_named and test.permanent_establishment and \
         (activity is None or activity.permanent_establishment)
@@ -236,14 +234,15 @@ def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, inco
     if run.employment is not None and run.employment.taxable_in_work_state is not None:
         return ShortStay(dataclasses.replace(facts, employment_183_met=not run.employment.taxable_in_work_state),
                          [], [])
-    days = query.stay_days if query.stay_days is not None else \
-        None if query.stay_months is None else round(query.stay_months * 365 / 12)   # whole days
+    stay = facts.employment
+    days = stay.stay_days if stay.stay_days is not None else \
+        None if stay.stay_months is None else round(stay.stay_months * 365 / 12)   # whole days
     day_test = None if days is None else stated_days(treaty, days,
-                                                     one_year=query.fiscal_year is not None or query.stay_in_one_year)
+                                                     one_year=stay.fiscal_year is not None or stay.stay_in_one_year)
     others = [describe(code, {}, "unknown" if ok is None else "met" if ok else "not_met") for code, ok in (
-        ("employer_not_resident_in_work_state", None if query.employer_resident_in_work_state is None
-         else not query.employer_resident_in_work_state),
-        ("not_borne_by_pe_in_work_state", None if query.borne_by_pe is None else not query.borne_by_pe))]
+        ("employer_not_resident_in_work_state", None if stay.employer_resident_in_work_state is None
+         else not stay.employer_resident_in_work_state),
+        ("not_borne_by_pe_in_work_state", None if stay.borne_by_pe is None else not stay.borne_by_pe))]
     tests = ([day_test] if day_test is not None else []) + others
     failed = [c for c in tests if c.status == "not_met"]
     if failed:
@@ -252,22 +251,22 @@ def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, inco
         return ShortStay(dataclasses.replace(facts, employment_183_met=True), tests, [])
     employer = others[0]
     if day_test is not None and day_test.status == "met" and employer.status == "met" and \
-            query.borne_by_pe is None and not query.pe_named:
+            stay.borne_by_pe is None and not query.pe_named:
         return ShortStay(dataclasses.replace(facts, employment_183_met=True), [day_test, employer],
                          [describe("borne_by_pe_in_work_state", {}, "assumed_not_met")])
     if income == "employment":
         run.stated = [c for c in tests if c.status == "met"]
         if day_test is not None:        # the days are stated: ask for the condition still open, by name
             _missing(run, [name for name, value in (
-                ("employer_resident_in_work_state", query.employer_resident_in_work_state),
-                ("borne_by_pe", query.borne_by_pe)) if value is None])
+                ("employer_resident_in_work_state", stay.employer_resident_in_work_state),
+                ("borne_by_pe", stay.borne_by_pe)) if value is None])
     return ShortStay(facts, [], [])
 
 
-def _with_management_state(result: TaxingRightsResult, query: Query) -> TaxingRightsResult:
+def _with_management_state(result: TaxingRightsResult, facts: Facts) -> TaxingRightsResult:
     """Ships and aircraft: the State of effective management the question names ("uma companhia aérea com
     direção efetiva em Lisboa") fills that role's State, so the card says which State it is."""
-    place = query.tiebreaker.effective_management_in if query.tiebreaker is not None else None
+    place = facts.residence.effective_management_in if facts.residence is not None else None
     if place not in (result.residence_state, result.source_state):
         return result
     cases = [_management_in(case, place, result) for case in result.cases]
@@ -332,7 +331,7 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
             if not run.has_result and run.not_covered is None:
                 run.not_covered = result
             continue
-        run.rights.append(_with_management_state(_with_short_stay(result, stay), query))
+        run.rights.append(_with_management_state(_with_short_stay(result, stay), facts))
         _missing(run, result.missing_facts)
     if run.rights:
         run.not_covered = None          # the figures may be silent; who may tax is answered

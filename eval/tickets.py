@@ -36,8 +36,8 @@ OutOfScope = Literal["vat", "inheritance", "wealth_property_tax", "social_securi
 State = Literal["PT", "BR", "ES", "JP"] | Annotated[StrictStr, Field(pattern=r"^[A-Z]{2}$")]
 Treaty = Annotated[StrictStr, Field(pattern=r"^(?:[A-Z]{2}-[A-Z]{2}|MLI)$")]
 
-# Facts a ticket can state. Names are the fields of rules.facts.Facts and of the Query the reader builds,
-# plus the tie-breaker's and a few durations; the value type is checked per name below.
+# Facts a ticket can state. Names are the flat fields of rules.facts.Facts and of its two groups (employment,
+# residence: the tie-breaker's), plus a few durations; the value type is checked per name below.
 FACT_TYPES: dict[str, type | tuple[type, ...] | tuple[str, ...]] = {
     # rules.facts.Facts
     "beneficiary_kind": ("individual", "company", "government", "financial_institution"),
@@ -57,7 +57,7 @@ FACT_TYPES: dict[str, type | tuple[type, ...] | tuple[str, ...]] = {
     "national_of_paying_state": bool, "national_of_residence_state": bool,
     "services_in_residence_state": bool, "government_debt": bool, "government_business": bool,
     "public_funds_visit": bool, "paid_by_source_resident": bool, "fixed_base_in_source": bool,
-    # the Query's own facts
+    # Facts.employment's (the 183-day test, a site's or a visit's length)
     "stay_days": (int, float),            # days present in the work State (183-day test)
     "stay_months": (int, float),          # months of a stay, a building site or a project
     "employer_resident_in_work_state": bool, "borne_by_pe": bool,

@@ -1,4 +1,4 @@
-"""The fact registry: for every `Facts` field the rules read, its kind, its allowed values, the catalogue keys
+"""The fact registry: for every flat `Facts` field the rules read, its kind, its allowed values, the catalogue keys
 that ask for it and the widget that answers it. The app's quick inputs, the answer's follow-up questions and
 the rules' input check are generated from it, so a new fact is one entry here (plus its catalogue texts).
 
@@ -13,6 +13,7 @@ from typing import Literal
 from rules.facts import (
     BENEFICIARY_KINDS,
     EMPLOYMENT_KINDS,
+    FACT_NAMES,
     GAIN_KINDS,
     PE_ACTIVITIES,
     PENSION_KINDS,
@@ -98,7 +99,9 @@ def _spec(name: str, annotation: str) -> FactSpec:
     return FactSpec(name, "bool")
 
 
-FACTS: dict[str, FactSpec] = {f.name: _spec(f.name, str(f.type)) for f in fields(Facts) if f.name not in _NOT_ASKED}
+# The flat facts only: a group (the stays, the tie-breaker facts) is asked for in the answer's text.
+FACTS: dict[str, FactSpec] = {f.name: _spec(f.name, str(f.type)) for f in fields(Facts)
+                              if f.name in FACT_NAMES and f.name not in _NOT_ASKED}
 
 
 def check_facts(facts: Facts) -> None:

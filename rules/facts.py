@@ -1,11 +1,15 @@
 """The facts a question can state, shared by query understanding and the rule functions.
 
+One `Facts` value carries them all: the flat facts about the income and who may tax it, and two groups for
+the tests that are not about one income (the 183-day test's stays and employer, art. 4's tie-breaker), so a
+rule, the card and the scorer read every fact from the same place.
+
 Every field is optional: None means "not stated", which the rules treat as unknown (they return
 alternatives and name the missing fact), never as a default.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 from datetime import date
 
 # Income types withholding_cap() understands.
@@ -80,7 +84,41 @@ STUDENT_PAYMENT_ORIGINS = ("abroad", "local")
 
 
 @dataclass(frozen=True)
+class TiebreakerFacts:
+    """What art. 4(2)/(3) asks about a person resident of both States; None = not stated.
+
+    State tuples list the States (codes) where the fact holds; an empty tuple means "in neither".
+    vital_interests_in is a State code, or "undetermined" when it cannot be determined.
+    """
+    person: str = "individual"                        # "individual" | "company" (any non-individual)
+    permanent_home_in: tuple[str, ...] | None = None
+    vital_interests_in: str | None = None
+    habitual_abode_in: tuple[str, ...] | None = None
+    nationality: tuple[str, ...] | None = None
+    effective_management_in: str | None = None        # companies, art. 4(3)
+
+
+@dataclass(frozen=True)
+class EmploymentFacts:
+    """The stay and the employer, as the 183-day test asks about them (art. 15(2), PT-JP 14(2)); a stay's
+    stated length also measures a building site (art. 5) and a student's or a teacher's visit (arts. 20, 21).
+
+    `stays` are dated periods of presence (first day, last day; both counted); stay_days / stay_months are a
+    length stated without dates, kept with the unit it was written in, so the bank's fact is named as stated.
+    """
+    stays: tuple[tuple[date, date], ...] = ()
+    stay_days: float | None = None
+    stay_months: float | None = None
+    stay_unit: str | None = None                 # the unit the stay was written in: days | weeks | months | years
+    stay_in_one_year: bool = False               # the stated days fall in one calendar year ("este ano")
+    employer_resident_in_work_state: bool | None = None
+    borne_by_pe: bool | None = None              # the pay is borne by a PE the employer has in the work State
+    fiscal_year: int | None = None               # the year asked about (the 183-day window's year)
+
+
+@dataclass(frozen=True)
 class Facts:
+    """Every fact a question states: the only carrier from the reader to the rules, the card and the scorer."""
     beneficiary_kind: str | None = None      # one of BENEFICIARY_KINDS
     holding_pct: float | None = None         # % of the paying company's capital held by the beneficiary
     voting_capital: bool | None = None       # the holding is of voting capital
@@ -139,18 +177,12 @@ class Facts:
     #                                          company was formed, less than two years before
     payer_taxed_not_exempt: bool | None = None  # art. 23(2)/(3) PT-BR: the paying company is subject to the
     #                                          corporate tax (federal income tax / Portuguese tax) and not exempt
+    # --- groups: the facts of the two tests that are not about one income ---
+    employment: EmploymentFacts = field(default_factory=EmploymentFacts)
+    residence: TiebreakerFacts | None = None     # art. 4's facts; None when the question states none
 
 
-@dataclass(frozen=True)
-class TiebreakerFacts:
-    """What art. 4(2)/(3) asks about a person resident of both States; None = not stated.
-
-    State tuples list the States (codes) where the fact holds; an empty tuple means "in neither".
-    vital_interests_in is a State code, or "undetermined" when it cannot be determined.
-    """
-    person: str = "individual"                        # "individual" | "company" (any non-individual)
-    permanent_home_in: tuple[str, ...] | None = None
-    vital_interests_in: str | None = None
-    habitual_abode_in: tuple[str, ...] | None = None
-    nationality: tuple[str, ...] | None = None
-    effective_management_in: str | None = None        # companies, art. 4(3)
+# The groups of Facts, and the flat facts: one value each, under the names the rules' conditions, the fact
+# registry, the follow-up questions and the ticket bank use (the groups are read by their own tests).
+FACT_GROUPS = ("employment", "residence")
+FACT_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Facts) if f.name not in FACT_GROUPS)

@@ -1,11 +1,11 @@
 """One rule protocol: every topic's rule is a function `(treaty data, case) -> result`, registered by topic
 here, so the assistant asks `apply(treaty, case)` instead of choosing a function itself. A topic with no
-registered rule answers with its figures (rules.coverage.figures)."""
+registered rule answers with its figures (rules.coverage.figures). A case carries its facts in one `Facts`
+value (the 183-day test and the tie-breaker read its groups), so no rule takes facts from anywhere else."""
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import date
 
 from rules.coverage import figures
 from rules.employment import employment_183_days
@@ -19,15 +19,10 @@ from rules.withholding import withholding_cap
 
 @dataclass(frozen=True)
 class Case:
-    """What a rule reads: the topic, the States the question names and the stated facts."""
+    """What a rule reads: the topic, the stated facts (every one, groups included) and the source State."""
     topic: str
     facts: Facts = field(default_factory=Facts)
     source_state: str | None = None
-    tiebreaker: TiebreakerFacts | None = None
-    stays: tuple[tuple[date, date], ...] = ()
-    employer_resident_in_work_state: bool | None = None
-    borne_by_pe: bool | None = None
-    fiscal_year: int | None = None
 
 
 Result = WithholdingResult | EmploymentResult | TiebreakerResult | list[Figure] | NotCovered
@@ -53,15 +48,16 @@ def _withholding(data: TreatyData, case: Case) -> Result:
 
 @rule_for("employment")
 def _employment(data: TreatyData, case: Case) -> Result:
-    if not case.stays:                       # without dates, the test's figures (183 days, the window)
+    stated = case.facts.employment
+    if not stated.stays:                     # without dates, the test's figures (183 days, the window)
         return figures(data.treaty, "employment")
-    return employment_183_days(data.treaty, list(case.stays), case.employer_resident_in_work_state,
-                               case.borne_by_pe, case.fiscal_year)
+    return employment_183_days(data.treaty, list(stated.stays), stated.employer_resident_in_work_state,
+                               stated.borne_by_pe, stated.fiscal_year)
 
 
 @rule_for("residence")
 def _residence(data: TreatyData, case: Case) -> Result:
-    return residence_tiebreaker(data.treaty, case.tiebreaker or TiebreakerFacts())
+    return residence_tiebreaker(data.treaty, case.facts.residence or TiebreakerFacts())
 
 
 def _figures(data: TreatyData, case: Case) -> Result:

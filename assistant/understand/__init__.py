@@ -163,16 +163,13 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     if host_state is None and trained and first in VISITING_TOPICS and way.source:
         host_state = way.source     # the trained reader's residence of a student is the home State (the treaty's)
     facts = read_rights_facts(stated.facts, topic_list, mentions, roles, parties, way.residence, way.source,
-                              stated.stay_days, stated.stay_months, folded, hits,
-                              stated.tiebreaker.nationality or () if stated.tiebreaker else (),
-                              visited=host_state or way.residence,   # the grammar's residence: where one lives
-                              dated_stays=bool(stated.stays))
+                              folded, hits, visited=host_state or way.residence)   # the grammar's: where one lives
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)
     vetoed = found.out_of_scope if topic is None else None     # the trained reader saw the same words
     out_of_scope = vetoed or ("domestic" if _domestic(mentions, None if way.inferred else way.treaty, topic_list)
                                             else None)
-    if topic is None and _tiebreaker_question(stated.tiebreaker, topic_list):
+    if topic is None and _tiebreaker_question(facts.residence, topic_list):
         topic_list = ("residence", *(t for t in topic_list if t != "residence"))
     return Query(
         text=text, language=lang, countries=unique(m.code for m in mentions),
@@ -182,11 +179,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         topic_method=method, out_of_scope=out_of_scope,
         side_notes=found.side_notes, facts=facts, host_state=host_state,
         pe_state=(role("pe") or (None,))[0], pe_named=grammar.names("role:pe"),
-        site_named=bool(hits("building_site")), stays=stated.stays,
-        stay_days=stated.stay_days, stay_months=stated.stay_months, stay_unit=stated.stay_unit,
-        stay_in_one_year=stated.stay_in_one_year,
-        employer_resident_in_work_state=stated.employer_resident_in_work_state,
-        borne_by_pe=stated.borne_by_pe, fiscal_year=stated.fiscal_year, tiebreaker=stated.tiebreaker,
+        site_named=bool(hits("building_site")),
         injection=injection(folded), evasion=evasion(folded), mentions_mli=mentions_mli(folded),
         stated_rates=stated.stated_rates,
         readings=way.readings,

@@ -4,7 +4,7 @@ near a rate word is the user's claim about the rate (kept to check it), never a 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from assistant.lexicon import cues
@@ -13,7 +13,7 @@ from assistant.lexicon.text import Match, Token, token_at
 from assistant.understand.places import Grammar, Mention, unique
 from assistant.understand.residence import ResidenceFacts, read_residence
 from assistant.understand.topics import is_employment
-from rules.facts import INCOME_TYPES, Facts, TiebreakerFacts
+from rules.facts import INCOME_TYPES, EmploymentFacts, Facts, TiebreakerFacts
 
 
 class Hits:
@@ -431,17 +431,10 @@ def fiscal_year_of(folded: str) -> int | None:
 
 @dataclass(frozen=True)
 class StatedFacts:
+    """What a question states: its facts, and the rates the user asserts (a premise the card checks, not a
+    fact the rules read)."""
     facts: Facts
-    stays: tuple[tuple[date, date], ...]
-    stay_days: float | None
-    stay_months: float | None
-    employer_resident_in_work_state: bool | None
-    borne_by_pe: bool | None
-    fiscal_year: int | None
-    tiebreaker: TiebreakerFacts | None
     stated_rates: tuple[float, ...]
-    stay_unit: str | None = None
-    stay_in_one_year: bool = False      # "este año ha pasado 205 días": the days fall in one calendar year
 
 
 def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_list: tuple[str, ...],
@@ -500,10 +493,13 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
     )
     employer_in_work, borne = _employment(hits, tokens, lang, topic_list, mentions, grammar, work_state,
                                           pe_words, attributable)
-    return StatedFacts(facts, stays, amounts.stay_days, amounts.stay_months, employer_in_work, borne, fiscal_year,
-                       _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)), folded, lang),
-                                   grammar.names("company")),
-                       amounts.stated_rates, amounts.stay_unit, amounts.stay_in_one_year)
+    employment_facts = EmploymentFacts(
+        stays=stays, stay_days=amounts.stay_days, stay_months=amounts.stay_months, stay_unit=amounts.stay_unit,
+        stay_in_one_year=amounts.stay_in_one_year, employer_resident_in_work_state=employer_in_work,
+        borne_by_pe=borne, fiscal_year=fiscal_year)
+    residence = _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)), folded, lang),
+                            grammar.names("company"))
+    return StatedFacts(replace(facts, employment=employment_facts, residence=residence), amounts.stated_rates)
 
 
 _OTHER = {"outra", "outro", "outras", "outros", "otra", "otro", "otras", "otros", "other", "mais", "mas", "more"}

@@ -3,10 +3,9 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from datetime import date
 from typing import Any
 
-from rules.facts import Facts, TiebreakerFacts
+from rules.facts import Facts
 
 
 @dataclass(frozen=True)
@@ -41,16 +40,7 @@ class Query:
     topic_method: str | None = None                # "lexicon" | "exemplar": who decided the topic
     out_of_scope: str | None = None                # the main question is outside the treaties: "vat", ...
     side_notes: tuple[str, ...] = ()               # out-of-scope side mentions of a treaty question
-    facts: Facts = field(default_factory=Facts)
-    stays: tuple[tuple[date, date], ...] = ()
-    stay_days: float | None = None
-    stay_months: float | None = None
-    stay_unit: str | None = None                   # the unit the stay was written in ("years": "2 anos")
-    stay_in_one_year: bool = False                 # the stated days fall in one calendar year ("este ano")
-    employer_resident_in_work_state: bool | None = None
-    borne_by_pe: bool | None = None
-    fiscal_year: int | None = None
-    tiebreaker: TiebreakerFacts | None = None
+    facts: Facts = field(default_factory=Facts)    # every stated fact (the stays, art. 4's facts: its groups)
     injection: bool = False
     evasion: bool = False                          # asks how to evade tax or hide income: refused
     mentions_mli: bool = False                     # the question names the MLI / BEPS

@@ -1,21 +1,20 @@
 """What the reader took a question to state, named as the ticket bank names facts (eval.tickets.FACT_TYPES).
 
-The one mapping from the Query's fields (its Facts, its stay and employment fields, its tie-breaker facts,
-the State of a PE) to the bank's fact names, so a scorer counts fact precision and recall without knowing
+The one mapping from the Query's Facts (its flat facts, its stay and employment group, its tie-breaker group)
+and the State of a PE to the bank's fact names, so a scorer counts fact precision and recall without knowing
 where each fact lives in the Query. Only the facts that can decide the answer on a topic the reader read
 are stated facts: a nationality in a dividends question, or "moro em Lisboa" making the holder an individual
 in a pension question, is read but decides nothing there (rules.deciding names, from the data, the facts
-each topic's conditions read; the Query's own facts go with the tests that use them). Values are plain
+each topic's conditions read; the facts of the groups go with the tests that use them). Values are plain
 JSON values: dates as ISO strings, State lists sorted.
 """
 from __future__ import annotations
 
-import dataclasses
 from datetime import date
 
 from assistant.understand.query import Query
 from rules.deciding import deciding_facts
-from rules.facts import Facts
+from rules.facts import FACT_NAMES, Facts
 
 FactValue = bool | float | int | str | list[str]
 
@@ -26,7 +25,7 @@ _STAY = ("stay_days", "stay_months", "stay_years")
 _TIEBREAKER = ("permanent_home_in", "habitual_abode_in", "nationality", "vital_interests_in",
                "effective_management_in", "person")
 _PE = ("pe_in", "attributable_to_pe")
-# The Query's facts and the tests that read them (the 183 days, the building-site months, art. 4).
+# The groups' facts and the tests that read them (the 183 days, the building-site months, art. 4).
 _TOPIC_FACTS: dict[str, tuple[str, ...]] = {
     "employment": (*_STAY, "employer_resident_in_work_state", "borne_by_pe", "fiscal_year"),
     "students": _STAY, "professors": _STAY,
@@ -54,24 +53,25 @@ def read_facts(query: Query) -> dict[str, FactValue]:
     """Every fact the reading holds, by the bank's names, whatever the topic; a fact not read is absent."""
     out: dict[str, FactValue] = {}
     facts: Facts = query.facts
-    for f in dataclasses.fields(Facts):
-        value = getattr(facts, f.name)
-        if value is not None and f.name not in _NOT_BANK_FACTS:
-            out[f.name] = _plain(value)
+    for name in FACT_NAMES:
+        value = getattr(facts, name)
+        if value is not None and name not in _NOT_BANK_FACTS:
+            out[name] = _plain(value)
     if "holding_months" not in out and facts.holding_since and facts.payment_date:
         out["holding_months"] = round((facts.payment_date - facts.holding_since).days / 30.44, 2)
+    stay = facts.employment
     for name in ("stay_days", "stay_months", "employer_resident_in_work_state", "borne_by_pe", "fiscal_year"):
-        value = getattr(query, name)
+        value = getattr(stay, name)
         if value is not None:
             out[name] = _plain(value)
-    if query.stay_months is not None:               # a stay is stated once, in the unit it was written in
+    if stay.stay_months is not None:                # a stay is stated once, in the unit it was written in
         out.pop("stay_years", None)
-        if query.stay_unit == "years":
-            out["stay_years"] = round(query.stay_months / 12, 2)
+        if stay.stay_unit == "years":
+            out["stay_years"] = round(stay.stay_months / 12, 2)
             del out["stay_months"]
-    if "stay_days" not in out and query.stays:      # dates of stay: the days they cover, both ends counted
-        out["stay_days"] = sum((end - start).days + 1 for start, end in query.stays)
-    tb = query.tiebreaker
+    if "stay_days" not in out and stay.stays:       # dates of stay: the days they cover, both ends counted
+        out["stay_days"] = sum((end - start).days + 1 for start, end in stay.stays)
+    tb = facts.residence
     if tb is not None:
         for name in _TIEBREAKER[:-1]:
             value = getattr(tb, name)

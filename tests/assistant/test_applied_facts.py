@@ -170,7 +170,7 @@ def test_a_salary_questions_one_company_with_a_country_is_the_employer(question,
     from assistant.understand import understand
 
     query = understand(question, rules.known_treaties(), topic="employment")
-    assert query.employer_resident_in_work_state is employer_in_work_state
+    assert query.facts.employment.employer_resident_in_work_state is employer_in_work_state
     run = run_rules(query, query.facts)
     assert "employer_resident_in_work_state" not in run.missing_facts
     if not employer_in_work_state:      # days and a foreign employer stated, no branch named: decided, saying
@@ -216,7 +216,7 @@ def test_a_branch_denied_is_no_pe_bearing_the_pay(question):
     from assistant.understand import understand
 
     query = understand(question, rules.known_treaties(), topic="employment")
-    assert query.borne_by_pe is False
+    assert query.facts.employment.borne_by_pe is False
     run = run_rules(query, query.facts)
     assert run.rights[0].outcome == "decided"
     assert {r.role: r.right for r in run.rights[0].cases[0].rights} == {"residence": "exclusive", "source": "none"}
@@ -246,7 +246,7 @@ def test_crew_of_an_enterprise_managed_where_they_live_is_taxed_only_there(quest
     from assistant.understand import understand
 
     query = understand(question, rules.known_treaties(), topic="employment")
-    assert query.tiebreaker is not None and query.tiebreaker.person == "individual"
+    assert query.facts.residence is not None and query.facts.residence.person == "individual"
     case = run_rules(query, query.facts).rights[0].cases[0]
     assert {(r.role, r.state, r.right) for r in case.rights} >= {("residence", residence, "exclusive")}
     assert not case.relief
@@ -260,7 +260,7 @@ def test_a_client_the_employee_is_sent_to_is_not_the_employer():
     query = understand("A nossa fábrica vai destacar a Eng.ª Sara para um cliente brasileiro em Manaus durante "
                        "80 dias, para instalar uma linha de produção. O Brasil tributa o ordenado dela?",
                        rules.known_treaties(), topic="employment")
-    assert query.employer_resident_in_work_state is not True
+    assert query.facts.employment.employer_resident_in_work_state is not True
 
 
 @pytest.mark.parametrize("text, employer_in_work_state", [
@@ -282,7 +282,7 @@ def test_where_the_employer_is_from_who_pays_and_where_a_company_is_not(text, em
     from assistant.understand import understand
 
     query = understand(text, rules.known_treaties(), topic="employment")
-    assert query.employer_resident_in_work_state is employer_in_work_state
+    assert query.facts.employment.employer_resident_in_work_state is employer_in_work_state
 
 
 def test_a_groups_holding_does_not_turn_a_sites_duration_into_a_holding_period():
@@ -293,7 +293,7 @@ def test_a_groups_holding_does_not_turn_a_sites_duration_into_a_holding_period()
                        "março e, pelo cronograma, acabamos uns 11 meses depois. Os mesmos sócios detêm 100% de uma "
                        "sociedade irmã que faz os acabamentos. Temos estabelecimento estável no Brasil?",
                        rules.known_treaties(), topic="permanent_establishment")
-    assert query.stay_months == 11
+    assert query.facts.employment.stay_months == 11
 
 
 @pytest.mark.parametrize("question, one_year, status", [
@@ -309,7 +309,8 @@ def test_days_said_to_fall_in_one_year_are_counted_in_it(question, one_year, sta
     from assistant.understand import understand
 
     query = understand(question, rules.known_treaties(), topic="employment")
-    assert query.treaty == "BR-ES" and query.stay_days == 200 and query.stay_in_one_year is one_year
+    stay = query.facts.employment
+    assert query.treaty == "BR-ES" and stay.stay_days == 200 and stay.stay_in_one_year is one_year
     run = run_rules(query, query.facts)
     conditions = [c for r in run.rights for case in r.cases for c in case.conditions]
     assert [c.status for c in conditions if c.code == "days_within_limit"] in ([status], [])
@@ -343,7 +344,7 @@ def test_this_year_counts_only_for_the_days_of_its_own_sentence():
 
     query = understand("Este año me jubilé en Valencia. Trabajé 200 días en Recife para mi empresa española entre "
                        "octubre y mayo. ¿Puede Brasil gravar el sueldo?", rules.known_treaties(), topic="employment")
-    assert query.stay_days == 200 and query.stay_in_one_year is False
+    assert query.facts.employment.stay_days == 200 and query.facts.employment.stay_in_one_year is False
 
 
 @pytest.mark.parametrize("question, source", [

@@ -57,7 +57,7 @@ def test_work_state_is_the_source_for_employment():
     r = q("Trabalho em Espanha durante 5 meses, sou residente no Brasil. Pago imposto onde?")
     assert (r.treaty, r.work_state, r.source_state, r.residence_state) == ("BR-ES", "ES", "ES", "BR")
     assert r.topic == "employment"
-    assert r.stay_months == 5
+    assert r.facts.employment.stay_months == 5
 
 
 @pytest.mark.parametrize("text, pair", [
@@ -113,15 +113,15 @@ def test_dual_residence_and_tiebreaker_facts():
     assert r.residence_state is None
     assert r.treaty == "PT-JP"
     assert r.topic == "residence"
-    assert isinstance(r.tiebreaker, TiebreakerFacts)
-    assert r.tiebreaker.permanent_home_in == ("PT", "JP")
-    assert r.tiebreaker.vital_interests_in == "PT"
-    assert r.tiebreaker.nationality == ("JP",)
+    assert isinstance(r.facts.residence, TiebreakerFacts)
+    assert r.facts.residence.permanent_home_in == ("PT", "JP")
+    assert r.facts.residence.vital_interests_in == "PT"
+    assert r.facts.residence.nationality == ("JP",)
 
 
 def test_company_effective_management():
     r = q("A sociedade é residente em Portugal e em Espanha, mas a direção efetiva é em Espanha.")
-    assert r.tiebreaker is not None and r.tiebreaker.effective_management_in == "ES"
+    assert r.facts.residence is not None and r.facts.residence.effective_management_in == "ES"
 
 
 # ---------------------------------------------------------------- topics
@@ -353,14 +353,14 @@ def test_free_zone_and_central_bank():
 
 def test_stays_from_date_ranges():
     r = q("Estive no Japão de 1 de março a 15 de setembro de 2024, a trabalhar. Sou residente em Portugal.")
-    assert r.stays == ((date(2024, 3, 1), date(2024, 9, 15)),)
+    assert r.facts.employment.stays == ((date(2024, 3, 1), date(2024, 9, 15)),)
     assert r.topic == "employment"
     r = q("I worked in Spain from 2024-01-10 to 2024-07-20 and from 2024-10-01 to 2024-11-15")
-    assert r.stays == ((date(2024, 1, 10), date(2024, 7, 20)), (date(2024, 10, 1), date(2024, 11, 15)))
+    assert r.facts.employment.stays == ((date(2024, 1, 10), date(2024, 7, 20)), (date(2024, 10, 1), date(2024, 11, 15)))
     r = q("trabalhei em Espanha entre 10/01/2023 e 20/02/2023")
-    assert r.stays == ((date(2023, 1, 10), date(2023, 2, 20)),)
+    assert r.facts.employment.stays == ((date(2023, 1, 10), date(2023, 2, 20)),)
     r = q("Trabalhei no Brasil de novembro de 2023 a fevereiro de 2024")
-    assert r.stays == ((date(2023, 11, 1), date(2024, 2, 29)),)
+    assert r.facts.employment.stays == ((date(2023, 11, 1), date(2024, 2, 29)),)
 
 
 @pytest.mark.parametrize("text, start, end", [
@@ -383,7 +383,8 @@ def test_a_stay_across_new_year_is_counted_per_calendar_year():
     r = understand("Moro em Campinas; a minha empresa brasileira manda-me para Madrid de 1 de setembro deste ano até "
                    "31 de março do ano que vem, sem filial em Espanha. A Espanha tributa?",
                    {"BR-ES": ("BR", "ES")}, topic="employment")
-    assert len(r.stays) == 1 and r.stays[0][1].year == r.stays[0][0].year + 1
+    stays = r.facts.employment.stays
+    assert len(stays) == 1 and stays[0][1].year == stays[0][0].year + 1
     assert run_rules(r, r.facts).employment.taxable_in_work_state is False
 
 
@@ -391,11 +392,11 @@ def test_employer_and_pe_facts():
     r = q("Sou residente no Brasil e trabalho em Espanha para uma empresa portuguesa; o salário não é "
           "suportado por nenhum estabelecimento estável em Espanha.")
     assert r.work_state == "ES"
-    assert r.employer_resident_in_work_state is False
-    assert r.borne_by_pe is False
+    assert r.facts.employment.employer_resident_in_work_state is False
+    assert r.facts.employment.borne_by_pe is False
     r = q("Trabalho em Espanha 4 meses; o meu empregador é espanhol e o salário é suportado pela sucursal.")
-    assert r.employer_resident_in_work_state is True
-    assert r.borne_by_pe is True
+    assert r.facts.employment.employer_resident_in_work_state is True
+    assert r.facts.employment.borne_by_pe is True
 
 
 @pytest.mark.parametrize("text", [
@@ -406,19 +407,19 @@ def test_employer_and_pe_facts():
     "¿Tributo en Brasil?",
 ])
 def test_a_company_with_nothing_in_the_work_state_has_no_pe_to_bear_the_pay(text):
-    assert q(text).borne_by_pe is False
+    assert q(text).facts.employment.borne_by_pe is False
 
 
 def test_183_rule_is_not_a_stay():
     r = q("Como funciona a regra dos 183 dias entre Portugal e o Japão?")
-    assert r.stay_days is None and r.topic == "employment"
-    assert q("Fiquei 120 dias no Japão a trabalhar").stay_days == 120
+    assert r.facts.employment.stay_days is None and r.topic == "employment"
+    assert q("Fiquei 120 dias no Japão a trabalhar").facts.employment.stay_days == 120
 
 
 def test_fiscal_year():
-    assert q("Trabalhei em Espanha em 2024 durante 3 meses").fiscal_year == 2024
-    assert q("no ano fiscal de 2023 recebi dividendos").fiscal_year == 2023
-    assert q("recebi dividendos em 15/03/2022").fiscal_year is None
+    assert q("Trabalhei em Espanha em 2024 durante 3 meses").facts.employment.fiscal_year == 2024
+    assert q("no ano fiscal de 2023 recebi dividendos").facts.employment.fiscal_year == 2023
+    assert q("recebi dividendos em 15/03/2022").facts.employment.fiscal_year is None
 
 
 # ---------------------------------------------------------------- injection and stated rates
@@ -490,14 +491,14 @@ def test_supplier_and_client_direction():
 def test_moving_from_one_state_to_another():
     r = q("Mudei-me de Portugal para Espanha em 2023 e recebo juros do Brasil")
     assert (r.treaty, r.residence_state, r.source_state) == ("BR-ES", "ES", "BR")
-    assert r.fiscal_year == 2023
+    assert r.facts.employment.fiscal_year == 2023
 
 
 def test_posted_by_employer_to_work_state():
     r = q("Fui destacado pela minha empresa portuguesa para o Japão de 1/2/2024 a 31/8/2024")
     assert (r.treaty, r.work_state, r.source_state) == ("PT-JP", "JP", "JP")
-    assert r.employer_resident_in_work_state is False
-    assert r.stays == ((date(2024, 2, 1), date(2024, 8, 31)),)
+    assert r.facts.employment.employer_resident_in_work_state is False
+    assert r.facts.employment.stays == ((date(2024, 2, 1), date(2024, 8, 31)),)
     assert r.facts.beneficiary_kind is None          # the company is the employer, not a beneficiary
 
 

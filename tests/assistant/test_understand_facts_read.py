@@ -274,7 +274,7 @@ def test_family_money_sent_to_a_student_comes_from_abroad(text):
 ])
 def test_an_office_denied_in_the_work_state_bears_no_pay(text, topic):
     query = understand(text, TREATIES, topic=topic)
-    assert query.borne_by_pe is False
+    assert query.facts.employment.borne_by_pe is False
 
 
 def test_an_office_denied_is_no_pe_for_the_profits():
@@ -301,7 +301,7 @@ def test_a_stated_nationality_decides_both_nationality_facts(text, paying, resid
     "I give English classes for the Portuguese consulate in Rio; I'm Brazilian. Who taxes this pay?",
 ])
 def test_a_language_taught_is_no_nationality(text):
-    tb = understand(text, TREATIES).tiebreaker
+    tb = understand(text, TREATIES).facts.residence
     assert tb is None or tb.nationality in (None, ("BR",))
 
 
@@ -316,7 +316,7 @@ def test_a_lifelong_resident_did_not_move_for_the_post():
     ("Ana Sato? She is Japanese and lives in Lisbon; her salary comes from the Japanese consulate.", ("JP",)),
 ])
 def test_a_person_said_to_be_of_a_country_is_its_national_a_thing_is_not(text, nationality):
-    tb = understand(text, TREATIES).tiebreaker
+    tb = understand(text, TREATIES).facts.residence
     assert tb is not None and tb.nationality == nationality
 
 
@@ -369,7 +369,7 @@ def test_an_institution_the_state_owns_outright_is_the_government(text):
     ("Mi abuelo es solo español, vive en Recife y cobra una pensión de Clases Pasivas. ¿Dónde tributa?", ("ES",)),
 ])
 def test_a_relative_said_to_be_only_of_a_country_is_its_national(text, nationality):
-    tb = understand(text, TREATIES, topic="pensions").tiebreaker
+    tb = understand(text, TREATIES, topic="pensions").facts.residence
     assert tb is not None and tb.nationality == nationality
 
 

@@ -136,12 +136,12 @@ def test_an_uncovered_source_is_not_hidden_by_readings():
     ("Retired teacher, Spanish citizen living in Lisbon: is my state pension taxed in Portugal?", ("ES",)),
 ])
 def test_a_demonym_set_off_by_commas_or_born_or_citizen_is_the_persons_nationality(text, nations):
-    assert q(text).tiebreaker is not None and q(text).tiebreaker.nationality == nations
+    assert q(text).facts.residence is not None and q(text).facts.residence.nationality == nations
 
 
 def test_a_company_described_by_a_demonym_gives_no_nationality():
     query = q("Trabalho numa empresa brasileira, e moro em Lisboa. Quem tributa o salário?")
-    assert query.tiebreaker is None or not query.tiebreaker.nationality
+    assert query.facts.residence is None or not query.facts.residence.nationality
 
 
 def test_a_branch_in_an_offshore_centre_is_a_third_state():
@@ -178,7 +178,7 @@ def test_a_third_country_is_a_fact_not_the_treaty_pair(text, pair_not_covered):
 def test_work_trips_and_the_employer_beside_a_group_company(text, residence, work, employer_local):
     r = understand(text, TREATIES, topic="employment")
     assert (r.residence_state, r.work_state) == (residence, work)
-    assert r.employer_resident_in_work_state is employer_local
+    assert r.facts.employment.employer_resident_in_work_state is employer_local
 
 
 @pytest.mark.parametrize("text, work", [
@@ -238,7 +238,7 @@ def test_the_freelancer_is_where_they_work_from_and_the_client_pays(text, reside
 ])
 def test_a_denied_or_requested_nationality_is_not_held(text, nations):
     query = q(text)
-    assert query.tiebreaker is None or query.tiebreaker.nationality in (None, nations)
+    assert query.facts.residence is None or query.facts.residence.nationality in (None, nations)
     assert query.facts.national_of_residence_state is not True
 
 

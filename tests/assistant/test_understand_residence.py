@@ -52,7 +52,7 @@ def test_tiebreaker_facts_by_clause(text, treaty, homes, vital, abodes, national
     query = understand(text, TREATIES)
     assert query.treaty == treaty
     assert query.topic == "residence"
-    tb = query.tiebreaker
+    tb = query.facts.residence
     assert tb is not None and tb.person == "individual"
     assert set(tb.permanent_home_in) == homes
     assert tb.vital_interests_in == vital
@@ -64,7 +64,7 @@ def test_tiebreaker_facts_by_clause(text, treaty, homes, vital, abodes, national
 def test_a_home_lived_in_once_and_now_let_is_no_home():
     text = ("I lived in Porto until 2021; now I live in Campinas, where I own my flat. My old flat in Porto is "
             "rented out. Portugal still says I'm resident. Under the treaty?")
-    tb = understand(text, TREATIES, topic="residence").tiebreaker
+    tb = understand(text, TREATIES, topic="residence").facts.residence
     assert tb is not None and tb.permanent_home_in == ("BR",)
     assert residence_tiebreaker("PT-BR", tb).result == "BR"
 
@@ -72,15 +72,15 @@ def test_a_home_lived_in_once_and_now_let_is_no_home():
 def test_own_business_does_not_make_the_person_a_company():
     query = understand("Tengo casa en Valencia y otra en Fortaleza; mis hijos estudian en Valencia, donde tengo "
                        "mi empresa. ¿Dónde soy residente?", TREATIES)
-    assert query.tiebreaker.person == "individual"
-    assert query.tiebreaker.vital_interests_in == "ES"
+    assert query.facts.residence.person == "individual"
+    assert query.facts.residence.vital_interests_in == "ES"
 
 
 def test_centre_of_interests_is_not_interest_income():
     query = understand("Tenho casa nos dois países e o centro de interesses não está definido; sou só "
                        "espanhol. Brasil e Espanha dizem que sou residente.", TREATIES)
     assert query.topic == "residence"
-    assert query.tiebreaker.vital_interests_in == "undetermined"
+    assert query.facts.residence.vital_interests_in == "undetermined"
 
 
 def test_a_house_sold_is_not_a_tiebreaker_question():
@@ -101,7 +101,7 @@ def test_a_home_let_to_others_is_an_income_source_not_a_tiebreaker_home(text, re
     query = understand(text, TREATIES)
     assert query.topic == "immovable_property", query.topics
     assert query.source_state == source and query.residence_state in (None, residence)   # None: the other party
-    assert query.tiebreaker is None or query.tiebreaker.permanent_home_in in (None, (residence,))
+    assert query.facts.residence is None or query.facts.residence.permanent_home_in in (None, (residence,))
 
 
 @pytest.mark.parametrize("text, homes", [
@@ -122,7 +122,7 @@ def test_a_home_let_to_others_is_an_income_source_not_a_tiebreaker_home(text, re
 def test_a_rented_home_the_person_lives_in_is_still_a_home(text, homes):
     query = understand(text, TREATIES)
     assert "residence" in query.topics
-    assert set(query.tiebreaker.permanent_home_in or ()) == homes
+    assert set(query.facts.residence.permanent_home_in or ()) == homes
 
 
 @pytest.mark.parametrize("text, treaty, homes, vital, abodes, result", [
@@ -145,7 +145,7 @@ def test_a_rented_home_the_person_lives_in_is_still_a_home(text, homes):
 def test_places_named_by_here_and_there_sales_and_long_stays(text, treaty, homes, vital, abodes, result):
     query = understand(text, TREATIES)
     assert query.treaty == treaty
-    tb = query.tiebreaker
+    tb = query.facts.residence
     assert tb is not None and set(tb.permanent_home_in or ()) == homes
     assert tb.vital_interests_in == vital
     assert (set(tb.habitual_abode_in) if tb.habitual_abode_in is not None else None) == abodes
@@ -158,7 +158,7 @@ def test_places_named_by_here_and_there_sales_and_long_stays(text, treaty, homes
 ])
 def test_no_place_from_there_is_or_a_short_stay(text):
     query = understand(text, TREATIES)
-    assert query.tiebreaker is None or not query.tiebreaker.habitual_abode_in
+    assert query.facts.residence is None or not query.facts.residence.habitual_abode_in
 
 
 @pytest.mark.parametrize("text, treaty, management", [
@@ -169,20 +169,20 @@ def test_no_place_from_there_is_or_a_short_stay(text):
      "everything there. Which State is the company resident in under the treaty?", "PT-JP", "PT"),
 ])
 def test_where_a_company_takes_its_decisions(text, treaty, management):
-    tb = understand(text, TREATIES).tiebreaker
+    tb = understand(text, TREATIES).facts.residence
     assert tb is not None and tb.person == "company"
     assert tb.effective_management_in == management
 
 
 def test_a_person_who_manages_a_business_stays_a_person():
     tb = understand("Sou gestor numa empresa em Lisboa, tenho casa lá e a família vive comigo; o Brasil ainda me "
-                    "considera residente. De que país sou residente?", TREATIES).tiebreaker
+                    "considera residente. De que país sou residente?", TREATIES).facts.residence
     assert tb is not None and tb.person == "individual" and tb.effective_management_in is None
 
 
 def test_a_family_listed_in_brackets_lives_where_the_sentence_ends():
     tb = understand("Tenho casa em Faro e outra em Natal. A minha vida (mulher, filhos, trabalho) continua em "
-                    "Natal. Pela convenção, sou residente onde?", TREATIES).tiebreaker
+                    "Natal. Pela convenção, sou residente onde?", TREATIES).facts.residence
     assert tb.vital_interests_in == "BR"
 
 
@@ -192,7 +192,7 @@ def test_a_companys_city_is_not_a_home_of_the_person():
     query = understand("Trabalho de casa, em Curitiba, para uma empresa de Lisboa e recebo o salário numa conta "
                        "portuguesa. Portugal pode tributar o meu salário?", TREATIES)
     assert query.topic == "employment"
-    assert query.tiebreaker is None or tuple(query.tiebreaker.permanent_home_in or ()) in ((), ("BR",))
+    assert query.facts.residence is None or tuple(query.facts.residence.permanent_home_in or ()) in ((), ("BR",))
 
 
 @pytest.mark.parametrize("text, homes", [
@@ -207,7 +207,7 @@ def test_a_companys_city_is_not_a_home_of_the_person():
 ])
 def test_a_place_to_stay_is_no_home_and_a_home_takes_the_place_named_after_it(text, homes):
     query = understand(text, TREATIES, topic="residence")
-    assert query.tiebreaker is not None and query.tiebreaker.permanent_home_in == homes
+    assert query.facts.residence is not None and query.facts.residence.permanent_home_in == homes
 
 
 @pytest.mark.parametrize("text, treaty, management", [
@@ -220,8 +220,8 @@ def test_a_place_to_stay_is_no_home_and_a_home_takes_the_place_named_after_it(te
 def test_a_company_is_resident_where_it_is_managed(text, treaty, management):
     query = understand(text, TREATIES, topic="residence")
     assert query.treaty == treaty
-    assert query.tiebreaker is not None and query.tiebreaker.person == "company"
-    assert query.tiebreaker.effective_management_in == management
+    assert query.facts.residence is not None and query.facts.residence.person == "company"
+    assert query.facts.residence.effective_management_in == management
 
 
 @pytest.mark.parametrize("text, treaty, homes, abodes, result", [
@@ -237,7 +237,7 @@ def test_a_company_is_resident_where_it_is_managed(text, treaty, management):
 def test_a_home_denied_in_one_country_and_stays_in_each(text, treaty, homes, abodes, result):
     query = understand(text, TREATIES)
     assert query.treaty == treaty
-    tb = query.tiebreaker
+    tb = query.facts.residence
     assert tb is not None and set(tb.permanent_home_in or ()) == homes
     assert (set(tb.habitual_abode_in) if tb.habitual_abode_in is not None else None) == abodes
     if result:
@@ -253,7 +253,7 @@ def test_a_home_denied_in_one_country_and_stays_in_each(text, treaty, homes, abo
      "under the treaty?", "BR"),
 ])
 def test_where_a_company_is_managed_from(text, state):
-    tb = understand(text, TREATIES).tiebreaker
+    tb = understand(text, TREATIES).facts.residence
     assert tb is not None and tb.person == "company" and tb.effective_management_in == state
 
 
@@ -269,7 +269,7 @@ def test_where_a_company_is_managed_from(text, state):
      "half. Which country am I resident of under the treaty?", "PT-BR", {"PT", "BR"}, "BR", "BR"),
 ])
 def test_a_home_keeps_its_own_place_and_a_stay_keeps_its_own(text, treaty, homes, vital, result):
-    tb = understand(text, TREATIES, topic="residence").tiebreaker
+    tb = understand(text, TREATIES, topic="residence").facts.residence
     assert tb is not None and set(tb.permanent_home_in) == homes
     assert tb.vital_interests_in == vital
     assert residence_tiebreaker(treaty, tb).result == result
@@ -283,7 +283,7 @@ def test_a_home_keeps_its_own_place_and_a_stay_keeps_its_own(text, treaty, homes
      "Recife with my wife and kids. Both countries say I'm resident. Which one wins under the treaty?", "BR"),
 ])
 def test_an_employers_seat_beside_a_family_home_is_not_the_askers(text, home):
-    tb = understand(text, TREATIES).tiebreaker
+    tb = understand(text, TREATIES).facts.residence
     assert tb is not None and tb.person == "individual" and tb.permanent_home_in == (home,)
 
 
@@ -295,19 +295,19 @@ def test_an_employers_seat_beside_a_family_home_is_not_the_askers(text, home):
      "dos países me consideran residente, ¿cuál gana?", "ES"),
 ])
 def test_both_before_a_family_word_counts_people_not_states(text, vital):
-    tb = understand(text, TREATIES).tiebreaker
+    tb = understand(text, TREATIES).facts.residence
     assert tb is not None and tb.vital_interests_in == vital
 
 
 def test_a_home_the_person_rented_is_theirs_not_let():
     tb = understand("Me mudé a Brasil y en Fortaleza tenemos un apartamento que hemos alquilado por dos años. En "
-                    "España ya no tengo casa. ¿De qué país soy residente según el convenio?", TREATIES).tiebreaker
+                    "España ya no tengo casa. ¿De qué país soy residente según el convenio?", TREATIES).facts.residence
     assert tb is not None and tb.permanent_home_in == ("BR",)
 
 
 def test_a_year_split_in_two_with_no_centre_of_life_goes_to_nationality():
     tb = understand("I'm a Spanish citizen. I split my year roughly half and half between Madrid and Recife, with a "
                     "flat in each, and honestly I couldn't tell you where my centre of life is. Which country am I "
-                    "resident in under the treaty?", TREATIES).tiebreaker
+                    "resident in under the treaty?", TREATIES).facts.residence
     assert tb is not None and set(tb.habitual_abode_in or ()) == {"BR", "ES"}
     assert tb.vital_interests_in == "undetermined"

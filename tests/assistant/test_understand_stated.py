@@ -22,7 +22,7 @@ def test_every_name_is_a_bank_fact_name():
         assert set(read(text)) <= set(FACT_TYPES), text
 
 
-def test_facts_fields_query_fields_and_tiebreaker_are_mapped():
+def test_flat_facts_and_both_groups_are_mapped():
     got = read("Detenho 30% de uma sociedade brasileira há 3 anos e moro em Lisboa; e os dividendos?")
     assert got["holding_pct"] == 30 and got["holding_months"] == 36
     got = read("Trabalhei 200 dias em Espanha em 2023 para um empregador brasileiro; moro em São Paulo.")

@@ -6,7 +6,7 @@ from datetime import date
 
 import pytest
 
-from rules import Facts, NotCovered, TiebreakerFacts
+from rules import EmploymentFacts, Facts, NotCovered, TiebreakerFacts
 from rules.facts import INCOME_TYPES
 from rules.protocol import RULES, Case, apply
 from rules.results import EmploymentResult, TiebreakerResult, WithholdingResult
@@ -20,10 +20,10 @@ def test_apply_dispatches_on_the_topic() -> None:
     cap = apply("PT-BR", Case("dividends", Facts(beneficiary_kind="individual"), source_state="PT"))
     assert isinstance(cap, WithholdingResult) and cap.rate == 15
     stays = ((date(2024, 1, 1), date(2024, 3, 1)),)
-    work = apply("BR-ES", Case("employment", stays=stays, employer_resident_in_work_state=False,
-                               borne_by_pe=False))
+    employed = EmploymentFacts(stays=stays, employer_resident_in_work_state=False, borne_by_pe=False)
+    work = apply("BR-ES", Case("employment", Facts(employment=employed)))
     assert isinstance(work, EmploymentResult) and work.taxable_in_work_state is False
-    tie = apply("PT-BR", Case("residence", tiebreaker=TiebreakerFacts(permanent_home_in=("PT",))))
+    tie = apply("PT-BR", Case("residence", Facts(residence=TiebreakerFacts(permanent_home_in=("PT",)))))
     assert isinstance(tie, TiebreakerResult) and tie.result == "PT"
     figs = apply("PT-BR", Case("permanent_establishment"))
     assert isinstance(figs, list) and any(f.value == 9 for f in figs)
