@@ -334,7 +334,8 @@ def test_months_said_to_fall_in_one_year_are_counted_in_it(question, one_year):
     from assistant.understand import understand
 
     query = understand(question, rules.known_treaties(), topic="employment")
-    assert query.stay_months == 7 and query.stay_in_one_year is one_year
+    stay = query.facts.employment
+    assert stay.stay_months == 7 and stay.stay_in_one_year is one_year
     conditions = [c for r in run_rules(query, query.facts).rights for case in r.cases for c in case.conditions]
     assert any(c.code == "days_within_limit" and c.status == "not_met" for c in conditions) is one_year
 
