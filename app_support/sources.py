@@ -5,6 +5,7 @@ never reruns the page."""
 from __future__ import annotations
 
 import html
+from collections.abc import Collection
 from dataclasses import dataclass
 
 import streamlit as st
@@ -38,15 +39,18 @@ def paragraph_key(c: CitationRef) -> tuple:
     return (c.doc, c.article, c.paragraph, c.language)
 
 
-def group_sources(citations: list[CitationRef]) -> tuple[list[Source], list[Source]]:
+def group_sources(citations: list[CitationRef], on_card: Collection[int] | None = None
+                  ) -> tuple[list[Source], list[Source]]:
     """(cited, more): the paragraphs the card cites (rule citations, one per paragraph) and, apart, the other
-    passages retrieval found (minus any paragraph already cited)."""
+    passages retrieval found (minus any paragraph already cited). `on_card`: the numbers the card's lines rely
+    on (Card.cited); a rule's passage no line cites (the context of an assumption, a condition not shown) goes
+    under "more", so every source shown as the card's says something the card says."""
     groups: dict[tuple, list[CitationRef]] = {}
     for c in citations:
         groups.setdefault(paragraph_key(c), []).append(c)
     cited, more = [], []
     for refs in groups.values():
-        rule = [c for c in refs if c.source == "rule"]
+        rule = [c for c in refs if c.source == "rule" and (on_card is None or c.n in on_card)]
         first = (rule or refs)[0]
         source = Source(tuple(c.n for c in refs), first.doc, first.treaty, first.article or None, first.paragraph,
                         first.subparagraph if len({c.subparagraph for c in refs}) == 1 else None, first.language,
@@ -125,9 +129,10 @@ def source_html(source: Source, key: str, ui: str, answer_lang: str) -> str:
     return " ".join(block.split("\n"))
 
 
-def show_sources(key: str, citations: list[CitationRef], ui: str, answer_lang: str) -> None:
+def show_sources(key: str, citations: list[CitationRef], ui: str, answer_lang: str,
+                 on_card: Collection[int] | None = None) -> None:
     """The cited paragraphs (collapsed), then the other passages found under "more passages"."""
-    cited, more = group_sources(citations)
+    cited, more = group_sources(citations, on_card)
     if cited:
         st.markdown(f"**{t(ui, 'app.source.heading', n=len(cited))}**")
         st.markdown("".join(source_html(s, key, ui, answer_lang) for s in cited), unsafe_allow_html=True)

@@ -125,6 +125,10 @@ class Card:
     def rates(self) -> list[CardRate]:
         return [r for line in self.lines() for r in line.rates]
 
+    def cited(self) -> frozenset[int]:
+        """The citation numbers some line of the card relies on: the sources it shows as its own."""
+        return frozenset(n for line in self.lines() for n in line.refs)
+
     def source(self, n: int) -> Source | None:
         return next((s for s in self.sources if s.n == n), None)
 

@@ -105,3 +105,23 @@ def test_keyword_search_finds_articles_in_any_language():
 def test_ui_language_follows_the_browser_then_portuguese():
     assert browser_language("es-ES") == "es" and browser_language("en-GB") == "en"
     assert browser_language("fr-FR") == "pt" and browser_language(None) == "pt"
+
+
+def test_a_rule_passage_no_card_line_cites_goes_under_more_passages():
+    refs = [_ref(1, "2"), _ref(2, "3"), _ref(3, "4", "retrieval")]
+    cited, more = group_sources(refs, on_card={1})
+    assert [s.numbers for s in cited] == [(1,)] and [s.numbers for s in more] == [(2,), (3,)]
+
+
+def test_every_source_shown_as_the_cards_is_cited_by_a_line_of_it(real_assistant):
+    """Dividends from Brazil: the Portaria's chapeau on registered investments and its proviso on domestic law
+    are quoted by the rules but said by no line of the card, so they are not shown as the card's sources."""
+    answer = real_assistant.ask("Sou residente em Portugal e recebo dividendos de uma empresa brasileira. "
+                                "Qual a retenção máxima?")
+    assert answer.card_data is not None
+    on_card = answer.card_data.cited()
+    rule_numbers = {c.n for c in answer.citations if c.source == "rule"}
+    assert rule_numbers - on_card, "the rules quote passages the card does not cite"
+    cited, more = group_sources(answer.citations, on_card)
+    assert cited and all(set(s.numbers) & on_card for s in cited)
+    assert {n for s in more for n in s.numbers} >= rule_numbers - on_card - {n for s in cited for n in s.numbers}
