@@ -279,6 +279,10 @@ def test_royalty_kind(text, kind):
     ("La ganancia patrimonial por vender criptomonedas en un exchange, ¿tributa en España?", "other"),
     ("Who taxes my capital gain? I sold a villa on the Algarve coast last year", "immovable"),
     ("Vendí el chalet que tenía en Marbella: ¿dónde pago la plusvalía?", "immovable"),
+    # ships and aircraft operated in international traffic, in each language's words
+    ("Nuestra naviera vende dos buques que operaban entre Vigo y Santos: ¿quién grava la ganancia?", "ships_aircraft"),
+    ("We are selling two vessels we ran between Lisbon and Santos. Who taxes the gain?", "ships_aircraft"),
+    ("La aerolínea vende un avión usado en vuelos a Recife. ¿Brasil puede gravar la plusvalía?", "ships_aircraft"),
 ])
 def test_gain_kind(text, kind):
     assert q(text).facts.gain_kind == kind
