@@ -30,7 +30,7 @@ def font_dir() -> Path | None:
 def cited_sources(answer: Answer) -> list[str]:
     """The passages the card cites, one per paragraph, as the exports list them: "[1] [3] label: “quote”"."""
     catalog, _ = corpus()
-    cited, _more = group_sources(answer.citations, answer.card_data.cited() if answer.card_data is not None else None)
+    cited, _more = group_sources(answer.citations, answer.card_cites())
     out = []
     for s in cited:
         info = catalog.get(s.doc)

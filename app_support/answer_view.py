@@ -156,8 +156,7 @@ def render_answer(turn: Turn, ui: str, follow_ups: FollowUps, live: bool = False
         _previous(turn, ui)
         follow_ups(turn, ui)
         if answer.citations:
-            show_sources(turn.id, answer.citations, ui, answer.language,
-                         answer.card_data.cited() if answer.card_data is not None else None)
+            show_sources(turn.id, answer.citations, ui, answer.language, answer.card_cites())
         if not answer.abstained:
             reply_block(turn, ui)
         link, export, export_pdf = st.columns(3)

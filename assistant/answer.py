@@ -111,6 +111,10 @@ class Answer:
     reply: str = ""                          # a reply the agent can send, plain text in the question's language
     parts: list[AnswerPart] = field(default_factory=list)        # the ticket's questions, each answered
 
+    def card_cites(self) -> frozenset[int] | None:
+        """The citation numbers the card's lines rely on (None without a card: every rule citation counts)."""
+        return self.card_data.cited() if self.card_data is not None else None
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(replace(self, query=None, rule_results=None, card_data=None, parts=[]))
         del data["card_data"]

@@ -56,7 +56,7 @@ class Countries:
     codes: frozenset[str]
     language_countries: dict[str, tuple[str, ...]]   # likeliest countries for a question's language
     demonyms: frozenset[str]                         # folded adjective forms ("brasileira", "japoneses")
-    names: frozenset[str] = frozenset()              # folded one-word country names ("portugal", "japao")
+    names: frozenset[str]                            # folded one-word country names ("portugal", "japao")
 
     def index(self, language: str) -> PhraseIndex[str]:
         return self.by_language.get(language, self.by_language["pt"])

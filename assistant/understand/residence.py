@@ -59,6 +59,7 @@ def _distance(cue_start: int, cue_end: int, at: int) -> tuple[int, int]:
     return (at - cue_end + 1, 0) if at >= cue_end else (cue_start - at, 1)
 
 
+_LIVES = ("lives", "lived")                   # a lives word, now or in the past
 _SHARED_PLACE = ("home", "family", "vital")   # a home or family named just before a clause with its own cue
 _NEAR = 3      # tokens between a home word and the words that say it is let (or lived in)
 _IN_DAYS = {"days": 1.0, "weeks": 7.0, "months": 30.5, "years": 365.0}
@@ -80,7 +81,7 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
     família num apartamento arrendado": no other place named between)."""
     let = [m for m in found if m.value == "let_out"]
     sold = [m for m in found if m.value == "sold"]
-    lives = [m for m in found if m.value in ("lives", "lived")]
+    lives = [m for m in found if m.value in _LIVES]
     rents = [m for m in found if m.value == "tenancy"]
     negation = cues().negation
     out = set()
@@ -139,7 +140,7 @@ def _pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
 def lives_here(tokens: list[Token], mentions: list[Mention]) -> tuple[str, ...]:
     """"brasileira, carioca, sempre morei aqui", "vivo aquí desde 2010", "I live here": the country named last
     before "here" is where the person lives (a lives verb just before the word)."""
-    lives = {m.end for m in cues().tiebreaker.find(tokens) if m.value in ("lives", "lived")}
+    lives = {m.end for m in cues().tiebreaker.find(tokens) if m.value in _LIVES}
     here = [p for p in _pointed(tokens, mentions) if p.start in lives or p.start - 1 in lives]
     return unique(p.code for p in here)
 
@@ -241,8 +242,7 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     stay_verbs = [m.start for m in found if m.value == "spent"]
     lived_in = _lives_in(found, tokens, named)
     found = [replace(m, value="let_home") if m.value == "home" and m.start in let else m
-             for m in found if m.value not in ("let_out", "lives", "lived", "sold", "spent", "tenancy", "located",
-                                               "lodging")]
+             for m in found if m.value not in (*_LIVES, "let_out", "sold", "spent", "tenancy", "located", "lodging")]
     out = ResidenceFacts()
     by_fact: dict[str, list[str]] = {name: [] for name in _TAKES_COUNTRIES}
     by_fact["abode"] += stays
