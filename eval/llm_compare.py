@@ -189,6 +189,7 @@ def run_item(item: Item, without: AskFn, with_model: AskFn) -> dict[str, Any]:
         "sentences_kept": guard.sentences_kept, "sentences_dropped": guard.sentences_dropped,
         "check_contradicted": guard.contradicted_claims, "dropped": guard.dropped,
         "scorer_contradicted": scorer_contradictions(item.gold, shown, item.language),
+        "card_contradicted": scorer_contradictions(item.gold, plain.reply, item.language),
         "shown": shown, "notes": guard.notes, "times_ms": {k: round(v, 1) for k, v in times.items()},
     }
 
@@ -212,11 +213,19 @@ def summarise(records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "sentences_dropped": sum(r["sentences_dropped"] for r in records),
         "sentences_kept": sum(r["sentences_kept"] for r in records),
         "scorer_contradicted_shown": sum(len(r["scorer_contradicted"]) for r in records),
+        "scorer_contradicted_model": sum(len(model_contradictions(r)) for r in records),
         "guardrail": dict(actions),
         "timeouts": sum(1 for r in records if any(n.startswith("tempo esgotado") for n in r["notes"])),
         "first_token_p50": p("first_token", 50), "first_token_p95": p("first_token", 95),
         "first_shown_p50": p("first_shown", 50), "total_p50": p("total", 50), "total_p95": p("total", 95),
     }
+
+
+def model_contradictions(record: dict[str, Any]) -> list[str]:
+    """The shown contradictions the deterministic reply does not already make: what the model added, as
+    opposed to a wrong card it repeated. Reported beside the total; the condition counts the total."""
+    card = set(record.get("card_contradicted", ()))
+    return [c for c in record["scorer_contradicted"] if c not in card]
 
 
 MIN_ITEMS = 120
@@ -260,6 +269,8 @@ def section(result: dict[str, Any]) -> str:
             ("Frases mostradas", "sentences_kept", str),
             ("Sem texto do modelo: tempo esgotado", "timeouts", str),
             ("Afirmações contraditas no texto mostrado (avaliador, contra o ouro)", "scorer_contradicted_shown", str),
+            ("… das quais a resposta determinística não faz (acrescentadas pelo modelo)",
+             "scorer_contradicted_model", str),
             ("1.º token p50 / p95", ("first_token_p50", "first_token_p95"), _s),
             ("1.ª frase mostrada p50", "first_shown_p50", _s),
             ("Resposta completa p50 / p95", ("total_p50", "total_p95"), _s)]

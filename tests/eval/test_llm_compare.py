@@ -2,7 +2,16 @@
 from __future__ import annotations
 
 from eval.gold import load_eval_set
-from eval.llm_compare import Item, holds, load_items, scorer_contradictions, stratified, summarise, verdict
+from eval.llm_compare import (
+    Item,
+    holds,
+    load_items,
+    model_contradictions,
+    scorer_contradictions,
+    stratified,
+    summarise,
+    verdict,
+)
 from eval.tickets import Ticket
 
 PENSION = Ticket.model_validate({
@@ -47,6 +56,17 @@ def test_the_default_holds_only_without_shown_contradictions_and_no_loss():
     assert not holds(summarise(worse))
     shown = good[1:] + [dict(base, correct_without=True, correct_with=True, scorer_contradicted=["PT:taxes"])]
     assert not holds(summarise(shown)) and verdict(summarise(shown), 120) == "não cumpre"
+
+
+def test_a_wrong_card_the_model_repeats_is_counted_but_not_as_the_models():
+    base = {"id": "a", "split": "s", "topic": "t", "language": "pt", "guardrail": "passed", "sentences_kept": 1,
+            "sentences_dropped": 0, "check_contradicted": 0, "times_ms": {"total": 1.0}, "notes": [],
+            "correct_without": False, "correct_with": False}
+    repeated = dict(base, scorer_contradicted=["PT:taxes", "rate 15"], card_contradicted=["PT:taxes"])
+    older = dict(base, id="b", scorer_contradicted=["BR:alone"])      # a record written before the field
+    summary = summarise([repeated, older])
+    assert summary["scorer_contradicted_shown"] == 3 and summary["scorer_contradicted_model"] == 2
+    assert model_contradictions(repeated) == ["rate 15"]
 
 
 def test_item_keeps_its_source_gold():
