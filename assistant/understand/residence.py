@@ -64,9 +64,10 @@ _SHARED_PLACE = ("home", "family", "vital")   # a home or family named just befo
 _NEAR = 3      # tokens between a home word and the words that say it is let (or lived in)
 _IN_DAYS = {"days": 1.0, "weeks": 7.0, "months": 30.5, "years": 365.0}
 _HALF_YEAR_DAYS = 183
+_EACH_MIN_DAYS = 60     # "I spend about 5 months in each country": an abode in both (not "a week in each")
 
 
-_SOLD_AFTER = 6  # "a casa que tínhamos em Leiria foi vendida": the sale may come a few words after the home
+_SOLD_AFTER = 8  # "a casa que tinha em Porto Alegre foi vendida": the sale may come a few words after the home
 
 
 def _beside(home: Match[str], cue: Match[str], tokens: list[Token]) -> bool:
@@ -81,6 +82,7 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
     família num apartamento arrendado": no other place named between)."""
     let = [m for m in found if m.value == "let_out"]
     sold = [m for m in found if m.value == "sold"]
+    former = [m for m in found if m.value == "former"]
     lives = [m for m in found if m.value in _LIVES]
     rents = [m for m in found if m.value == "tenancy"]
     negation = cues().negation
@@ -89,8 +91,10 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
         if any(_beside(h, m, tokens) for m in rents):
             continue                # "I rent a flat", "un piso que hemos alquilado": the tenant's home
         near_let = any(_beside(h, m, tokens) for m in let)
-        near_sold = any(0 <= m.start - h.end < _SOLD_AFTER or 0 <= h.start - m.end < _NEAR for m in sold)
-        denied = any(t.norm in negation for t in tokens[max(0, h.start - _NEAR):h.start])
+        near_sold = any((0 <= m.start - h.end < _SOLD_AFTER and _same_sentence(tokens, h.end, m.start))
+                        or 0 <= h.start - m.end < _NEAR for m in sold)
+        denied = any(t.norm in negation for t in tokens[max(0, h.start - _NEAR):h.start]) or \
+            any(0 <= m.start - h.end < _NEAR for m in former)          # "a casa que tinha na Bahia"
         lived_in = any(m.end <= h.start and _same_clause(tokens, m.end, h.start)
                        and not any(m.end <= c.start < h.start for c in mentions) for m in lives) or \
             _lived_in_country(h, lives, tokens, mentions)
@@ -154,18 +158,17 @@ def _long_stays(tokens: list[Token], folded: str, lang: str, found: list, countr
     each = [m.start for m in found if m.value == "both"]
     out = []
     for q in durations(folded, lang):
-        if q.value * _IN_DAYS.get(q.unit, 0) < _HALF_YEAR_DAYS:
-            continue
+        days = q.value * _IN_DAYS.get(q.unit, 0)
         at, end = token_at(tokens, q.start), token_at(tokens, q.end)
-        if not any(0 <= at - s <= _NEAR + 2 for s in spent):
+        if days < _EACH_MIN_DAYS or not any(0 <= at - s <= _NEAR + 2 for s in spent):
             continue
         verb = max(s for s in spent if s <= at)
         after = [c for c in countries if 0 <= c.start - end <= _NEAR]
         between = [c for c in countries if verb < c.start < at]
-        if after or between:
+        if len(parties) == 2 and any(0 <= b - end <= 1 for b in each):
+            out += parties            # the same stay in each State, however long: neither stays more
+        elif (after or between) and days >= _HALF_YEAR_DAYS:
             out.append((after or between)[0].code)
-        elif len(parties) == 2 and any(0 <= b - end <= 1 for b in each):
-            out += parties
     return out
 
 
@@ -232,7 +235,8 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     country named last before them; in a sentence, a clause with a cue and no country speaks of the country
     named in the clause before, or else of the next clause that names only a country."""
     found = [m for m in cues().tiebreaker.find(tokens)
-             if not (m.value == "nationality" and denied(tokens, m.start))]    # "não tenho nacionalidade brasileira"
+             if not (m.value == "nationality" and denied(tokens, m.start))     # "não tenho nacionalidade brasileira"
+             and not (m.value == "family" and m.start > 0 and tokens[m.start - 1].norm == "ex")]   # "o ex-marido"
     let = _let_homes(found, tokens, mentions)
     let_cues = [m.start for m in found if m.value in ("let_out", "lodging")]   # "em Lisboa num quarto"
     named = sorted((m for m in mentions if not parties or m.code in parties), key=lambda m: m.start)
@@ -242,7 +246,8 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     stay_verbs = [m.start for m in found if m.value == "spent"]
     lived_in = _lives_in(found, tokens, named)
     found = [replace(m, value="let_home") if m.value == "home" and m.start in let else m
-             for m in found if m.value not in (*_LIVES, "let_out", "sold", "spent", "tenancy", "located", "lodging")]
+             for m in found if m.value not in (*_LIVES, "let_out", "sold", "former", "spent", "tenancy", "located",
+                                               "lodging")]
     out = ResidenceFacts()
     by_fact: dict[str, list[str]] = {name: [] for name in _TAKES_COUNTRIES}
     by_fact["abode"] += stays
@@ -331,7 +336,9 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                                         (out.vital is None and "family" not in names and not of_abode)):
             out.vital = "undetermined"
     homes = unique(c for c in by_fact["home"] if c not in denied_homes)
-    vital = unique(by_fact["family"] + by_fact["vital"])
+    # a centre of life named outright wins; family in both States ("família espalhada nos dois lados") splits it
+    family = unique(by_fact["family"])
+    vital = unique(by_fact["vital"]) or (family if len(family) == 1 else ("undetermined",) if family else ())
     if homes and out.homes is None:
         out.homes = homes
     out.let_homes = unique(by_fact["let_home"] + denied_homes)

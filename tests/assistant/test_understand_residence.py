@@ -311,3 +311,46 @@ def test_a_year_split_in_two_with_no_centre_of_life_goes_to_nationality():
                     "resident in under the treaty?", TREATIES).facts.residence
     assert tb is not None and set(tb.habitual_abode_in or ()) == {"BR", "ES"}
     assert tb.vital_interests_in == "undetermined"
+
+
+@pytest.mark.parametrize("text, homes, abodes, result", [
+    # no home anywhere: the habitual abode decides (art. 4(2)(b))
+    ("Sou português, vendi o apartamento de Coimbra no ano passado e desde então não tenho habitação permanente: "
+     "ando entre hostels. Estive uns 230 dias no Brasil. Pela convenção, sou residente onde?", (), ("BR",), "BR"),
+    ("I don't have a permanent home in either place since the divorce; I spent around 250 days in Japan last "
+     "year. Which country am I resident in for the treaty?", (), ("JP",), "JP"),
+])
+def test_no_permanent_home_anywhere_goes_to_the_habitual_abode(text, homes, abodes, result):
+    tb = understand(text, TREATIES).facts.residence
+    assert tb is not None and tb.permanent_home_in == homes and tb.habitual_abode_in == abodes
+    assert residence_tiebreaker(understand(text, TREATIES).treaty, tb).result == result
+
+
+@pytest.mark.parametrize("text, home", [
+    # the old home was sold some words after it is named; the new one is rented by the person
+    ("A minha irmã alugou um apartamento em Sevilha e vive lá com os filhos. O apartamento que ela tinha em "
+     "Belo Horizonte acabou vendido em março. De que país é residente pela convenção?", "ES"),
+    ("A Rita arrendou um T1 em Aveiro; a casa que tinha na Bahia com o ex-marido foi vendida em 2023. "
+     "Para a convenção, onde é residente?", "PT"),
+])
+def test_a_home_sold_later_in_the_sentence_is_no_home(text, home):
+    tb = understand(text, TREATIES).facts.residence
+    assert tb is not None and tb.permanent_home_in == (home,)
+
+
+def test_the_same_months_in_each_state_are_an_abode_in_both():
+    tb = understand("Tengo piso en Bilbao y casa en Salvador; no sabría decir dónde está mi centro de vida. Paso "
+                    "unos cuatro meses en cada país y el resto viajando. Soy brasileño. ¿Dónde soy residente?",
+                    TREATIES).facts.residence
+    assert tb is not None and set(tb.habitual_abode_in or ()) == {"BR", "ES"}
+
+
+@pytest.mark.parametrize("text", [
+    "Tenho casa em Sintra e outra em Florianópolis; a família está espalhada pelos dois países e passo metade do "
+    "ano em cada. Sou só brasileiro. Pela convenção, sou residente de onde?",
+    "I have a flat in Osaka and a house in Faro, my wife lives in Faro and my two sons in Osaka. Which State am I "
+    "resident in under the treaty?",
+])
+def test_family_in_both_states_leaves_the_centre_of_life_undetermined(text):
+    tb = understand(text, TREATIES).facts.residence
+    assert tb is not None and tb.vital_interests_in == "undetermined"
