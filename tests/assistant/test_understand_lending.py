@@ -40,3 +40,17 @@ def test_a_production_line_bought_on_credit_is_equipment():
     query = understand("Um banco de Madrid financia por 12 anos a importação de uma linha de produção para a nossa "
                        "fábrica em Joinville. Qual a retenção máxima sobre os juros?", TREATIES)
     assert query.facts.loan_purpose == "equipment"
+
+
+def test_a_loan_booked_at_a_branch_in_a_third_country_is_paid_to_that_branch():
+    for text in ("A Brazilian manufacturer repays a loan through the Singapore branch of a bank from Porto. "
+                 "Which withholding cap applies in Brazil?",
+                 "Os juros vão para a sucursal de Luanda de um banco português; a empresa de Campinas retém quanto?"):
+        query = understand(text, TREATIES)
+        assert query.facts.paid_to_pe_third_state is True, text
+
+
+def test_a_branch_in_a_treaty_state_is_not_a_third_country_one():
+    query = understand("The Lisbon branch of a Spanish bank lent money to a company in Recife. "
+                       "What can Brazil withhold on the interest?", TREATIES)
+    assert query.facts.paid_to_pe_third_state is not True
