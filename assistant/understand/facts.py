@@ -194,6 +194,15 @@ def _company_holds(g: Grammar, verb: int) -> bool:
     return False
 
 
+# "my Japanese broker", "o meu banco brasileiro": where the shares or the money are kept, not the owner's company
+_KEEPERS = {"broker", "corretora", "corretor", "bróker", "banco", "bank", "banca", "custodian",
+            "custodiante", "depositario", "depositário"}
+
+
+def _keeper(g: Grammar, m: Mention) -> bool:
+    return m.end < len(g.tokens) and g.tokens[m.end].orig.lower() in _KEEPERS
+
+
 def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employment: bool,
                       topic_list: tuple[str, ...] = ()) -> str | None:
     if hits("individual"):
@@ -219,7 +228,7 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
         return "company"                               # "uma construtora brasileira vai montar…": the enterprise
     if any("company" in g.categories_before(m.start - 1, 2) for m in hits("holding")):
         return "company"                               # "a empresa tem 35%", "la sociedad posee el 40%"
-    if hits("company") or any(m.company and m.role == "residence" for m in mentions):
+    if hits("company") or any(m.company and m.role == "residence" and not _keeper(g, m) for m in mentions):
         return "company"
     if any(_company_holds(g, m.start) for m in hits("holding") if g.tokens[m.start].norm in _HOLD_VERBS):
         return "company"
@@ -585,9 +594,16 @@ def _clause_start(tokens: list[Token], i: int, window: int = _NO_COMPANY_WINDOW)
     return j
 
 
+_CLIENT_PREPS = {"em", "en", "in", "at", "de", "do", "da", "del", "from", "no", "na"}
+
+
 def _client(m: Mention, g: Grammar) -> bool:
-    """"num cliente japonês", "at a Japanese client": a company the work is done for, not the employer."""
-    return g.left(m.start - 1)[1] == "payer"
+    """"num cliente japonês", "at a Japanese client", "num cliente em Campinas": a company the work is done
+    for, not the employer."""
+    if g.left(m.start - 1)[1] == "payer":
+        return True
+    before = m.start - 1
+    return before > 0 and g.tokens[before].norm in _CLIENT_PREPS and g.left(before - 1)[1] == "payer"
 
 
 def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...],
@@ -622,7 +638,8 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
         if borne is None and (attributable is False or no_branch):
             borne = False           # "no Portuguese branch", "sem abrir filial lá": no PE to bear the pay
         if employer_in_work is None and work_state and no_branch and \
-                not any(m.code == work_state and (m.company or m.role in ("pe", "employer")) for m in there):
+                not any(m.code == work_state and (m.company or m.role in ("pe", "employer")) and not _client(m, g)
+                        for m in there):
             # "la empresa no tiene nada en Brasil, ni filial ni oficina": not there (unless a company of that
             # State is named that may employ him: "no tenemos sucursal en Brasil, solo la filial")
             employer_in_work = False

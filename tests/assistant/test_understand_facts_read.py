@@ -397,3 +397,23 @@ def test_a_bands_crew_is_not_a_ships_crew():
     got = read("Our Brazilian band and its crew (sound and lights technicians, employees of our São Paulo company) "
                "will tour Portugal for 3 weeks. Can Portugal tax the crew's salaries?")
     assert got.get("employment_kind") != "ship_aircraft"
+
+
+@pytest.mark.parametrize("text", [
+    "Trabalho no RH de uma metalúrgica de Viseu. Vamos deslocar um engenheiro para um cliente em Curitiba por 100 "
+    "dias; o ordenado é pago por nós e não temos filial no Brasil. O Brasil pode tributar o ordenado?",
+    "Escrevo pela Têxteis Ave, Lda (Guimarães). A Joana vai dar formação num cliente em Kobe durante 80 dias; o "
+    "salário continua a ser pago por nós e não temos filial nem escritório no Japão. O Japão pode tributá-lo?",
+])
+def test_a_client_in_the_work_state_is_not_the_employer(text):
+    assert understand(text, TREATIES).facts.employment.employer_resident_in_work_state is False
+
+
+@pytest.mark.parametrize("text", [
+    "I live in Braga now and keep a few Japanese shares (tiny stakes) with my Japanese broker. What withholding "
+    "cap applies to the dividends in Japan?",
+    "Vivo en Málaga y tengo acciones de Petrobras en mi banco brasileño. ¿Cuánto puede retener Brasil de los "
+    "dividendos?",
+])
+def test_the_broker_or_bank_that_keeps_the_shares_is_not_the_owners_company(text):
+    assert understand(text, TREATIES).facts.beneficiary_kind != "company"
