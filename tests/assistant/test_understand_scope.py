@@ -29,6 +29,12 @@ def test_a_side_mention_is_a_note_and_the_treaty_part_is_answered(text, note):
 @pytest.mark.parametrize("text, code", [
     ("Tenho de contribuir para o INSS se trabalho a partir de Lisboa?", "social_security_contributions"),
     ("Qual é a taxa de IVA que cobro a um cliente em Espanha?", "vat"),
+    ("Sou freelancer em Lisboa com clientes no Brasil: tenho de pagar Segurança Social cá?",
+     "social_security_contributions"),
+    ("¿Tengo que pagar cotizaciones en España si trabajo en remoto para una empresa de Brasil?",
+     "social_security_contributions"),
+    ("My Brazilian employer deducts nothing; should I pay contributions myself in Portugal?",
+     "social_security_contributions"),
     ("Quanto pago de imposto do selo num empréstimo?", "financial_transactions_tax"),
     # a tax office's forms and deadlines
     ("Em que anexo do IRS declaro as rendas do apartamento de Santos, anexo F ou J?", "procedure"),
