@@ -44,6 +44,7 @@ class RuleRun:
     tiebreaker: TiebreakerResult | None = None
     figures: list[Figure] = field(default_factory=list)
     documents: list[rules.DocumentApplication] = field(default_factory=list)
+    instrument_figures: list[Figure] = field(default_factory=list)   # a multilateral instrument's own figures
     rights: list[TaxingRightsResult] = field(default_factory=list)   # who may tax, and the relief
     relief: list[rules.Relief] = field(default_factory=list)         # relief methods (a relief question, no income)
     site: SiteTest | None = None                                     # a stated site duration against the figure
@@ -64,7 +65,7 @@ class RuleRun:
         for result in (self.employment, self.tiebreaker):
             if result is not None:
                 found += result.citations
-        for fig in self.figures:
+        for fig in [*self.figures, *self.instrument_figures]:
             found += fig.citations
         for test in (self.site, self.activity):
             if test is not None:
@@ -82,7 +83,7 @@ class RuleRun:
 
     def results(self) -> list[RuleResult]:
         items = [*self.withholding, self.employment, self.tiebreaker, *self.figures, self.site, self.activity,
-                 *self.documents, *self.rights, *self.relief, self.not_covered]
+                 *self.documents, *self.instrument_figures, *self.rights, *self.relief, self.not_covered]
         return [x for x in items if x is not None]
 
     def to_dicts(self) -> list[dict[str, Any]]:
@@ -170,9 +171,23 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
                 said = query.mentions_mli or topic in MLI_ONLY_TOPICS
                 run.documents = [d for d in docs if d.relation == "modifies"
                                  or (said and d.relation == "not_established")]
+                if topic in MLI_ONLY_TOPICS and not run.figures:
+                    run.instrument_figures = _instrument_figures(run.documents, topic, facts)
     except RulesInputError as exc:
         run.errors.append(exc.message)
     return run
+
+
+def _instrument_figures(documents: list[rules.DocumentApplication], topic: str, facts: Facts) -> list[Figure]:
+    """What a multilateral instrument's own text sets on an anti-abuse or arbitration question asked about a
+    treaty it is not established to modify ("what holding period does the MLI's dividend-transfer rule
+    require?"): its text answers the question, and the note before the figures says it may not apply."""
+    for doc in documents:
+        if doc.relation == "not_established" and doc.instrument:
+            result = apply(doc.instrument, Case(topic=topic, facts=facts))
+            if isinstance(result, list) and result:
+                return result
+    return []
 
 
 SITE_TOPICS = ("permanent_establishment", "business_profits")

@@ -123,9 +123,10 @@ def applicable_documents(treaty: str) -> list[DocumentApplication] | NotCovered:
                     doc=info.id, title=info.title, relation="modifies",
                     description=Message("rules.documents.modifies", {"treaty": data.treaty,
                                                                      "provisions": m.provisions, "text": m.text}),
-                    citations=[c.citation for c in m.citations]))
+                    citations=[c.citation for c in m.citations], instrument=info.treaty))
             else:
                 out.append(DocumentApplication(
                     doc=info.id, title=info.title, relation="not_established",
-                    description=Message("rules.documents.not_established", {"treaty": data.treaty}), citations=[]))
+                    description=Message("rules.documents.not_established", {"treaty": data.treaty}), citations=[],
+                    instrument=info.treaty))
     return out

@@ -223,6 +223,7 @@ class DocumentApplication(Serialisable):
     description: Message
     citations: list[Citation]
     catalogue_notes: str = ""      # the corpus catalogue's own notes (Portuguese prose from corpus/catalog.yaml)
+    instrument: str = ""           # a multilateral instrument's own rules code ("modifies", "not_established")
     RENDERED = ("text",)
 
     def text_in(self, language: str) -> str:

@@ -239,6 +239,9 @@ class _Builder:
             lines.append(Line("intro", say("documents_intro")))
             lines += [Line("outcome", phrase_of(d.description), level=1, refs=self.refs(d.citations))
                       for d in run.documents]
+        if run.instrument_figures:
+            lines.append(Line("figure", say("instrument_figures_intro")))
+            lines += [self.figure(f, 1, "figure") for f in run.instrument_figures]
         notes: list[Phrase] = []
         for note in (phrase_of(n) for r in [*run.withholding, *run.rights] for n in r.notes):
             if note not in notes:

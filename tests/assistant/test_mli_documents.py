@@ -33,3 +33,19 @@ def test_a_dividend_question_under_the_mli_gets_its_holding_period(make_assistan
     assert not answer.abstained
     assert any(c.article == "8" for f in answer.rule_results.figures for c in f.citations)
     assert "365" in answer.card
+
+
+def test_an_mli_question_on_a_treaty_it_may_not_modify_gets_the_mli_text_under_the_caveat(make_assistant) -> None:
+    """PT-BR named, the MLI's dividend-transfer rule asked about: the card says the corpus does not establish
+    that the MLI modifies PT-BR, then what the MLI's own text sets (365 days, art. 8(1)), not the caveat alone."""
+    from assistant.understand.sentences import asking
+    from tests.fakes import ScriptedTopics
+    text = ("A nossa SGPS do Porto tem 20% de uma sociedade de Curitiba. Que período de detenção exige a regra do "
+            "MLI sobre transferência de dividendos?")
+    assistant = make_assistant()
+    assistant.reader = ScriptedTopics({asking(text)[-1].text: (("anti_abuse", 0.8), ("dividends", 0.1))})
+    answer = assistant.ask(text)
+    card = answer.card
+    assert "PT-BR" in card and "365" in card
+    assert card.index("Convenção Multilateral") < card.index("365")        # the caveat comes first
+    assert any(c.doc == "mli-pt-2019" and c.article == "8" for c in answer.citations)
