@@ -270,8 +270,16 @@ def contradicted(claim: StateClaim, outcome: TaxOutcome) -> bool:
     return claim.state not in outcome.alone
 
 
+# The prompt's own scaffolding written back ("Passagens (cite apenas [1] [2]): [1] PT-JP art. 17: Pensão | …",
+# "RESULT:"): a passage label opened by its marker and closed by a colon, the "cite only" header in any of the
+# three languages, or a section name of the prompt. Shown to a customer it is noise, whatever it says.
+_ECHO = re.compile(r"\[\d+\]\s+[^.:\[\]\n]{2,40}:(?!\d)|\(\s*cit[ea]\b|\b(?:QUESTION|RESULT|PASSAGES)\s*:")
+
+
 def check_sentence(sentence: str, grounds: Grounds) -> SentenceVerdict:
     problems: list[str] = []
+    if _ECHO.search(sentence):
+        problems.append("prompt echo")
     verdict = verify(sentence, list(grounds.texts), set(grounds.refs), grounds.question, grounds.exemption)
     if verdict.ungrounded:
         problems.append("numbers " + ", ".join(verdict.ungrounded))

@@ -143,3 +143,13 @@ def test_the_issue_sentence_never_reaches_the_user(make_assistant):
     assert answer.treaty == "BR-ES" and 15 in [r.value for r in answer.rates]
     assert answer.guardrail.action == "fallback" and not answer.explanation
     assert "ES:not" in answer.guardrail.dropped[0]
+
+
+def test_the_prompts_scaffolding_written_back_is_dropped():
+    run = RuleRun(rights=[rules.taxing_rights("PT-JP", "pensions", "JP", Facts(pension_kind="social_security"))])
+    grounds = _grounds(run, ("Só o Japão pode tributar.", "PT-JP art. 17"), refs=frozenset({1, 2, 3}))
+    echo = "Passagens (cite apenas [1] [2] [3]): [1] PT-JP art. 17: Pensão | Só o Estado de residência."
+    assert "prompt echo" in check_sentence(echo, grounds).problems
+    assert "prompt echo" in check_sentence("RESULT: só o Japão tributa [1].", grounds).problems
+    assert check_sentence("Só o Japão pode tributar esta pensão (art. 17) [1].", grounds).ok
+    assert check_sentence("Segundo o art. 17 [1]: só o Japão tributa a pensão.", grounds).ok
