@@ -14,6 +14,7 @@ from assistant.understand.places import Mention
 from rules.facts import Facts
 
 _GOVERNMENT_TOPICS = {"government_service", "pensions"}
+_CLIENTS_REACH = 4       # tokens from "none of my clients" to the State it names ("… are in Brazil")
 
 
 def _stay_years(days: float | None, months: float | None) -> float | None:
@@ -119,6 +120,10 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         if facts.fee_borne_by_company_or_pe is None and "fee_borne_by_company_or_pe" not in found:
             # a company pays: BR-ES 14(1) "a uma sociedade residente"
             found["fee_borne_by_company_or_pe"] = True
+    if "independent_services" in topics and source in parties and \
+            any(m.code == source and 0 <= m.start - c.end <= _CLIENTS_REACH for c in hits("no_clients")
+                for m in mentions):
+        found["paid_by_source_resident"] = False       # "none of my clients are Brazilian"
     named_clients = {m.code for m in mentions if m.company and m.role == "source"}
     if "independent_services" in topics and facts.paid_by_source_resident is None and named_clients and \
             source in parties and source not in named_clients:

@@ -69,6 +69,17 @@ def test_clients_all_elsewhere_do_not_pay_from_the_state_of_a_stay(text, source)
     assert r.source_state == source and r.facts.paid_by_source_resident is False
 
 
+@pytest.mark.parametrize("text, source", [
+    ("I'm a freelance illustrator living in Valencia and I'll spend the winter in Recife; none of my clients are "
+     "Brazilian. Can Brazil tax my fees?", "BR"),
+    ("Sou tradutora independente em Lisboa e passo dois meses em Tóquio a trabalhar; não tenho clientes no Japão. "
+     "O Japão pode tributar os meus honorários?", "JP"),
+])
+def test_no_client_in_the_state_of_a_stay_means_no_payer_there(text, source):
+    r = understand(text, TREATIES, topic="independent_services")
+    assert r.source_state == source and r.facts.paid_by_source_resident is False
+
+
 def test_a_client_in_the_one_country_named_pays_under_every_candidate_treaty():
     r = understand("Freelancer aqui, programação. O meu cliente é uma empresa brasileira e vai reter IR sobre o meu "
                    "pagamento: a convenção permite?", TREATIES, topic="independent_services")
