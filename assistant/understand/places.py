@@ -454,47 +454,10 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
             role = "nationality"
         m.role, m.company = role, company
     _last_move_is_home(mentions)
-    _holder_and_held(mentions, g.tokens)
     if any(m.role == "borrower" for m in mentions):          # the lender is the beneficiary of the interest
         for m in mentions:
             m.role = "source" if m.role == "borrower" else "residence" if m.role == "source" and m.company \
                 else m.role
-
-
-_HOLDS = {"detem", "detinha", "detenta", "detiene", "possui", "posee", "holds", "owns"}
-_HELD_BY = {"participada", "participadas", "participado", "detida", "detido", "owned", "held"}
-_BY = {"por", "pela", "pelo", "by"}
-_HOLDING_REACH = 25        # tokens after the verb where the company held is named
-_FREE = (None, "management")      # roles a holding overrides: no cue placed the country, or only a seat
-
-
-def _holder_and_held(mentions: list[Mention], tokens: list[Token]) -> None:
-    """"A Douro SGPS, com sede no Porto, detém 30% de uma sociedade com sede em São Paulo": the holder's State
-    is the residence of the dividends' beneficiary, the held company's the source; also in the passive ("una
-    sociedad en Brasil participada al 30% por nuestra empresa de Valladolid"). Only countries no cue placed."""
-    ends = {i for i, t in enumerate(tokens) if t.norm in (".", ";", "?", "!")}
-
-    def sentence(i: int, j: int) -> bool:
-        return not any(min(i, j) <= e < max(i, j) for e in ends)
-
-    for v, tok in enumerate(tokens):
-        if tok.norm in _HOLDS:
-            before = [m for m in mentions if m.end <= v and sentence(m.end, v)]
-            after = [m for m in mentions if v < m.start <= v + _HOLDING_REACH and sentence(v, m.start)]
-            holder, held = (before[-1] if before else None), (after[0] if after else None)
-        elif tok.norm in _HELD_BY:
-            by = next((i for i in range(v + 1, min(v + 6, len(tokens))) if tokens[i].norm in _BY), None)
-            if by is None:
-                continue
-            before = [m for m in mentions if m.end <= v and sentence(m.end, v)]
-            after = [m for m in mentions if by < m.start <= by + 6 and sentence(by, m.start)]
-            holder, held = (after[0] if after else None), (before[-1] if before else None)
-        else:
-            continue
-        if holder is None or held is None or holder.code == held.code:
-            continue
-        if holder.role in (*_FREE, "employer", "source") and held.role in (*_FREE, "pe", "source"):
-            holder.role, held.role = "residence", "source"
 
 
 def _last_move_is_home(mentions: list[Mention]) -> None:

@@ -81,17 +81,3 @@ def test_a_missions_state_pays(text, residence, source):
 def test_one_named_work_state_keeps_its_role_in_every_reading(text, readings):
     q = understand(text, TREATIES)
     assert {(r.treaty, r.residence_state, r.source_state) for r in q.readings} == readings
-
-
-@pytest.mark.parametrize("text, residence, source", [
-    # the company that holds the shares is the beneficiary; the company held pays
-    ("A Minho Capital, SGPS, com sede em Braga, detém 40% de uma sociedade com sede em Belo Horizonte, que vai "
-     "distribuir lucros em junho. Qual a retenção máxima?", "PT", "BR"),
-    ("Una sociedad con domicilio en Fortaleza está participada al 60% por una empresa de Zaragoza. ¿Qué "
-     "retención se aplica a los dividendos?", "ES", "BR"),
-    ("Our holding in Nagoya owns 25% of a company based in Setúbal that is about to pay a dividend. What cap "
-     "applies at source?", "JP", "PT"),
-])
-def test_the_holder_receives_and_the_company_held_pays(text, residence, source):
-    r = understand(text, TREATIES, topic="dividends")
-    assert (r.residence_state, r.source_state) == (residence, source)
