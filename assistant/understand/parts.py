@@ -210,6 +210,16 @@ def _other_treaty(span: Span, language: str) -> tuple[str, ...] | None:
     return None
 
 
+def _side_question(span: Span, named: set[str], scores: TopicScores) -> TopicScores:
+    """A question whose own words name a side matter ("tem imposto sobre herança em Portugal?", "what about
+    Brazilian IPTU?", "Form 1116?") and no treaty topic is that side question, whatever income the rest of the
+    ticket is about (`named`: the topics its words name)."""
+    if scores.topic == OUT_OF_SCOPE or named or _side_word(span) is None:
+        return scores
+    rest = tuple((t, p) for t, p in scores.ranked[1:] if t != OUT_OF_SCOPE)
+    return TopicScores(((OUT_OF_SCOPE, scores.confidence), *rest))
+
+
 def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
     """The ticket's parts in the order they are asked."""
     parts: list[PartTopic] = []
@@ -226,6 +236,7 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
             scores = _in_force(named, _company_residence(scores, text, tokens, language))
         scores = _profit_not_pay(span, _self_employed(_public_pay(_special_pay(named, scores), hits), hits),
                                  text, language)
+        scores = _side_question(span, named, scores)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
             continue

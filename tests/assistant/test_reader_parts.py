@@ -386,3 +386,31 @@ def test_a_numbered_question_after_a_full_stop_starts_a_sentence_in_a_ticket_typ
     asked = ["1) o brasil pode reter isso?", "2) e em portugal eu desconto o que foi retido?"]
     assert [s.text for s in asking(text)] == asked
     assert list(asking_sentences(text)) == asked
+
+
+@pytest.mark.parametrize("first, second, side", [
+    ("Recebo a reforma da CGA e vivo em Salvador desde 2022; o Brasil tributa essa pensão?",
+     "E há imposto sobre heranças no Brasil?", "inheritance"),
+    ("Cobro una pensión del INSS y vivo en Málaga. ¿España puede gravarla?",
+     "¿Y hasta cuándo tengo que enviar la fe de vida?", "procedure"),
+    ("I live in Porto and rent out a flat in Recife. Can Brazil tax the rent?", "What about the IPTU?",
+     "wealth_property_tax"),
+])
+def test_a_question_naming_only_a_side_matter_is_out_of_scope_whatever_the_ticket_is_about(first, second, side):
+    text = f"{first} {second}"
+    topic = "immovable_property" if "rent" in first else "pensions"
+    asked = [a.text for a in asking(text)]
+    model = ScriptedTopics({q: ((topic, 0.7), ("out_of_scope", 0.2)) if q == second else ((topic, 0.9),)
+                            for q in asked})
+    parts = read_parts(text, model)
+    assert [p.topic for p in parts] == [topic, "out_of_scope"]
+    assert out_of_scope_code(text, parts[1]) == side
+
+
+def test_a_side_word_beside_a_treaty_topic_word_keeps_the_treaty_question():
+    text = "Vivo em Braga e recebo um salário da União. Portugal pode tributar? E ponho-o no anexo J para " \
+           "abater o imposto pago no Brasil?"
+    asked = [a.text for a in asking(text)]
+    model = ScriptedTopics({q: (("double_taxation_relief", 0.6), ("out_of_scope", 0.3)) if "abater" in q
+                            else (("government_service", 0.9),) for q in asked})
+    assert "double_taxation_relief" in [p.topic for p in read_parts(text, model)]

@@ -27,6 +27,7 @@ def q(text: str) -> Query:
     ("Vivo en Valladolid desde 2019", "ES"),
     ("Mi empresa está en Cataluña", "ES"),
     ("Mudei-me para Sevilha no verão", "ES"),
+    ("Vou passar o inverno trabalhando de Madri", "ES"),
     ("A subsidiária fica na prefeitura de Kanagawa", "JP"),
     ("Our office is in Fukuoka", "JP"),
     # institutions
