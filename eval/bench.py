@@ -182,7 +182,7 @@ def bench_llm(assistant, questions: Sequence[str], url: str, sessions: int) -> d
 
 def prompt_sizes(assistant, cards: Sequence, url: str) -> list[int]:
     """Whole-prompt tokens of each answer's first attempt (fixed prefix + the card's variable part)."""
-    return [prompt_tokens(url, assistant._messages(card, "")) for card in cards]
+    return [prompt_tokens(url, assistant._messages(card)) for card in cards]
 
 
 def concurrency_table(runs: Sequence[dict]) -> str:

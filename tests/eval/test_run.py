@@ -215,6 +215,20 @@ def test_concurrent_round_asks_every_question_at_once():
     assert all(t["card"] < t["first_token"] and t["total"] == 1.0 for t in timings)
 
 
+def test_prompt_sizes_build_each_cards_prompt_with_the_assistants_own_method(monkeypatch):
+    """The bench sizes prompts through Assistant._messages itself, so a change of its signature breaks this test,
+    not a bench run an hour in."""
+    from assistant.pipeline import Assistant
+    from eval import bench
+
+    seen: list = []
+    monkeypatch.setattr("assistant.pipeline.build_messages", lambda answer: [answer])
+    monkeypatch.setattr(bench, "prompt_tokens", lambda url, messages: seen.append(messages) or 7)
+    assistant = Assistant.__new__(Assistant)
+    assert bench.prompt_sizes(assistant, ["card-a", "card-b"], "http://127.0.0.1:1") == [7, 7]
+    assert seen == [["card-a"], ["card-b"]]
+
+
 def test_a_failed_ingest_misses_its_target():
     from eval.bench import rows_for
 
