@@ -153,7 +153,8 @@ def _long_stays(tokens: list[Token], folded: str, lang: str, found: list, countr
                 parties: tuple[str, ...]) -> list[str]:
     """Countries where a clause says the person spent more than half a year ("passei uns 250 dias em
     Portugal", "pasé ocho meses allí"): the country right after the stay, or between the verb and the stay;
-    both States when the stay is in each ("paso 6 meses en cada país")."""
+    both States when the same stay, of two months or more, is in each ("paso 6 meses en cada país", "about 5
+    months in each country")."""
     spent = [m.start for m in found if m.value == "spent"]
     each = [m.start for m in found if m.value == "both"]
     out = []
