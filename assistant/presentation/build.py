@@ -137,9 +137,8 @@ class _Builder:
             text = Join((Emph(Num(float(fig.value), fig.unit)), text), " — ")
         return Line(kind, text, level=level, refs=self.refs(fig.citations))  # type: ignore[arg-type]
 
-    def figures(self, figures: list[rules.Figure], topic: str) -> list[Line]:
-        return [Line("figure", say("figures_intro", topic=Topic(topic))),
-                *(self.figure(f, 1, "figure") for f in figures)]
+    def figures(self, figures: list[rules.Figure], intro: Phrase) -> list[Line]:
+        return [Line("figure", intro), *(self.figure(f, 1, "figure") for f in figures)]
 
     # ---- who may tax ----------------------------------------------------------------------------
     def rights(self, result: rules.TaxingRightsResult, caps_shown: bool) -> list[Line]:
@@ -227,7 +226,7 @@ class _Builder:
         if run.tiebreaker:
             lines += self.tiebreaker(run.tiebreaker)
         if run.figures and topic:
-            lines += self.figures(run.figures, topic)
+            lines += self.figures(run.figures, say("figures_intro", topic=Topic(topic)))
         lines += self.site(run)
         if run.stated:
             lines.append(Line("detail", say("thresholds.stated", items=Join(tuple(self.check(c) for c in run.stated)))))
@@ -240,8 +239,7 @@ class _Builder:
             lines += [Line("outcome", phrase_of(d.description), level=1, refs=self.refs(d.citations))
                       for d in run.documents]
         if run.instrument_figures:
-            lines.append(Line("figure", say("instrument_figures_intro")))
-            lines += [self.figure(f, 1, "figure") for f in run.instrument_figures]
+            lines += self.figures(run.instrument_figures, say("instrument_figures_intro"))
         notes: list[Phrase] = []
         for note in (phrase_of(n) for r in [*run.withholding, *run.rights] for n in r.notes):
             if note not in notes:
