@@ -159,7 +159,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     if work_state is None and employment:
         work_state = way.source
     stated = read_facts(tokens, hits, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
-    host_state = inviting_state(topic_list, mentions, parties)
+    host_state = inviting_state(topic_list, mentions, parties, hits)
     if host_state is None and trained and first in VISITING_TOPICS and way.source:
         host_state = way.source     # the trained reader's residence of a student is the home State (the treaty's)
     facts = read_rights_facts(stated.facts, topic_list, mentions, roles, parties, way.residence, way.source,

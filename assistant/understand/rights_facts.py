@@ -28,10 +28,20 @@ def _payers(mentions: list[Mention], parties: set[str], roles: tuple[str | None,
     return [m.code for m in mentions if m.company and m.role in roles and m.code in parties]
 
 
-def inviting_state(topics: tuple[str, ...], mentions: list[Mention], parties: set[str]) -> str | None:
-    """A visiting teacher's host: the State of the inviting university or institution."""
+# "a convite da UFPE", "invited by the University of Osaka": the inviter is named within this many tokens after
+# the invitation word.
+INVITER_WINDOW = 4
+
+
+def inviting_state(topics: tuple[str, ...], mentions: list[Mention], parties: set[str], hits: Hits) -> str | None:
+    """A visiting teacher's host: the one State named right after the invitation ("o prof. X, da Universidade
+    de Granada, vem a convite da UFPE"), else the State of the university or institution that pays."""
     if "professors" not in topics:
         return None
+    inviters = {m.code for cue in hits("invited") for m in mentions
+                if m.code in parties and 0 <= m.start - cue.end <= INVITER_WINDOW}
+    if len(inviters) == 1:
+        return inviters.pop()
     hosts = _payers(mentions, parties, ("source", None, "employer", "work"))
     return hosts[0] if len(set(hosts)) == 1 else None
 

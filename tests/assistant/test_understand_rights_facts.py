@@ -136,6 +136,17 @@ def test_visiting_teacher_host_is_the_inviting_institution():
     assert r.facts.invited_to_teach_or_research is True and r.facts.stay_years == 0.83
 
 
+@pytest.mark.parametrize("text, host", [
+    ("A Dra. Marta, catedrática da Universidade de Salamanca (Espanha), vem a convite da USP como professora "
+     "visitante durante 10 meses. O salário dela é isento no Brasil?", "BR"),
+    ("El profesor Ribeiro, de la Universidade de São Paulo, viene invitado por la Universidad de Sevilla a investigar "
+     "un año. ¿Tributa en España su sueldo?", "ES"),
+])
+def test_visiting_teacher_host_is_the_one_named_after_the_invitation(text, host):
+    """The home university named first is not the host: the State named right after the invitation is."""
+    assert q(text).host_state == host
+
+
 def test_retired_somewhere_is_living_there_but_retired_by_an_institution_is_the_payer():
     r = q("I am retired in Lisbon and receive an INSS pension. Who taxes it?")
     assert (r.residence_state, r.source_state) == ("PT", "BR")
