@@ -523,11 +523,22 @@ OWN_KINDS = ("pension_kind", "gain_kind", "royalty_kind", "employment_kind", "be
              "student_payment_origin", "loan_purpose")
 
 
+# The lengths a question may state for itself against the story's ("E se o contrato for renovado e ele ficar 3
+# anos no total?", "And if we keep the shares 18 months?"): the stay (as one group) and the holding.
+STAY_FACTS = ("stays", "stay_days", "stay_months", "stay_unit", "stay_in_one_year")
+OWN_LENGTHS = ("holding_pct", "holding_months")
+
+
 def _own_kinds(facts: Facts, asking: str, topic: str) -> Facts:
     """The facts with the kinds of income the asking words themselves name ("o complemento do fundo de
-    pensões", "the company pension") over those the rest of the ticket names (an INSS pension beside it)."""
+    pensões", "the company pension") over those the rest of the ticket names (an INSS pension beside it), and
+    the stay or holding they state over the story's."""
     own = understand(asking, rules.known_treaties(), topic=topic).facts
-    kinds: dict[str, Any] = {k: getattr(own, k) for k in OWN_KINDS if getattr(own, k) is not None}
+    kinds: dict[str, Any] = {k: getattr(own, k) for k in OWN_KINDS + OWN_LENGTHS if getattr(own, k) is not None}
+    stay = own.employment
+    if stay.stays or stay.stay_days is not None or stay.stay_months is not None:
+        kinds["employment"] = dataclasses.replace(facts.employment, **{k: getattr(stay, k) for k in STAY_FACTS})
+        kinds["stay_years"] = own.stay_years
     if topic == "dividends" and facts.interest_on_equity and own.interest_on_equity is None and \
             any(m.value == "dividends" for m in topic_matches(tokenize(asking), detect_language(asking))):
         kinds["interest_on_equity"] = None   # "(i) a taxa sobre os JCP; (ii) a taxa sobre os dividendos"

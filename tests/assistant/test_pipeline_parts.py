@@ -124,3 +124,16 @@ def test_a_question_on_another_treaty_does_not_take_the_rest_of_the_ticket_with_
         "Porto Alegre. ¿Brasil puede retenerme por lo que cobro de la agencia? ¿Y los de EE.UU.?")
     assert not answer.abstained and answer.treaty == "BR-ES"
     assert [p.topic for p in answer.parts if not p.alternative][-1] == "out_of_scope"
+
+
+def test_a_later_question_with_its_own_length_of_stay_is_answered_for_that_length(make_assistant):
+    """"E se eu ficar 8 meses no total?" asks the 183-day test again for a longer stay than the story's 4
+    months: the first question keeps the short stay (only the residence State), the second gets its own."""
+    answer = make_assistant().ask(
+        "Sou residente em Lisboa e a minha empresa portuguesa vai destacar-me para São Paulo durante 4 meses; "
+        "continua a pagar-me o salário cá e não tem filial no Brasil. O Brasil pode tributar o meu salário "
+        "desses 4 meses? E se o projeto for prolongado e eu lá ficar 8 meses no total?")
+    asked = [p for p in answer.parts if not p.alternative]
+    assert [p.topic for p in asked] == ["employment", "employment"]
+    rights = [{(r.state, r.right) for c in p.rule_results.rights[0].cases for r in c.rights} for p in asked]
+    assert rights == [{("PT", "exclusive"), ("BR", "none")}, {("PT", "shared"), ("BR", "shared")}]
