@@ -154,6 +154,8 @@ class Assistant:
             return
 
         t = time.perf_counter()
+        if len(asked) > 1 and in_scope:
+            query = dataclasses.replace(query, facts=_story_lengths(query.facts, question, in_scope[0], asked))
         if in_scope:      # what kind of income the first question itself names wins
             query = dataclasses.replace(query, facts=_own_kinds(query.facts, in_scope[0].question.text,
                                                                  in_scope[0].topic))
@@ -524,21 +526,48 @@ OWN_KINDS = ("pension_kind", "gain_kind", "royalty_kind", "employment_kind", "be
 
 
 # The lengths a question may state for itself against the story's ("E se o contrato for renovado e ele ficar 3
-# anos no total?", "And if we keep the shares 18 months?"): the stay (as one group) and the holding.
+# anos no total?", "And if we keep the shares 18 months?"): the stay (as one group), the holding, and what an
+# enterprise does in the other State ("¿Y si solo recopilara información?").
 STAY_FACTS = ("stays", "stay_days", "stay_months", "stay_unit", "stay_in_one_year")
 OWN_LENGTHS = ("holding_pct", "holding_months")
+
+
+def _lengths(facts: Facts, stated: Facts) -> dict[str, Any]:
+    """The stay, holding and activity `stated` reads, to put over `facts`'."""
+    out: dict[str, Any] = {k: getattr(stated, k) for k in OWN_LENGTHS if getattr(stated, k) is not None}
+    stay = stated.employment
+    if stay.stays or stay.stay_days is not None or stay.stay_months is not None:
+        out["employment"] = dataclasses.replace(facts.employment, **{k: getattr(stay, k) for k in STAY_FACTS})
+        out["stay_years"] = stated.stay_years
+    if stated.pe_activity is not None:
+        out.update(pe_activity=stated.pe_activity, attributable_to_pe=stated.attributable_to_pe)
+    return out
+
+
+def _story_lengths(facts: Facts, question: str, first: PartTopic, asked: list[PartTopic]) -> Facts:
+    """A later question's what-if ("E se ficar 9 meses?", "¿Y si solo recopilara información?") is not the
+    story: what it states for itself, the first question takes from the ticket without its later questions."""
+    later = [p for p in asked if p is not first and not p.out_of_scope]
+    restated = {k for p in later
+                for k in _lengths(facts, understand(p.question.text, rules.known_treaties(), topic=p.topic).facts)}
+    if not restated:
+        return facts
+    story = understand(context_of(question, first.question.text, [p.question.text for p in asked]),
+                       rules.known_treaties(), topic=first.topic).facts
+    kept = {k: getattr(story, k) for k in restated if k != "employment"}
+    if "employment" in restated:
+        kept["employment"] = dataclasses.replace(facts.employment,
+                                                 **{k: getattr(story.employment, k) for k in STAY_FACTS})
+    return dataclasses.replace(facts, **kept)
 
 
 def _own_kinds(facts: Facts, asking: str, topic: str) -> Facts:
     """The facts with the kinds of income the asking words themselves name ("o complemento do fundo de
     pensões", "the company pension") over those the rest of the ticket names (an INSS pension beside it), and
-    the stay or holding they state over the story's."""
+    the stay, holding or activity they state over the story's."""
     own = understand(asking, rules.known_treaties(), topic=topic).facts
-    kinds: dict[str, Any] = {k: getattr(own, k) for k in OWN_KINDS + OWN_LENGTHS if getattr(own, k) is not None}
-    stay = own.employment
-    if stay.stays or stay.stay_days is not None or stay.stay_months is not None:
-        kinds["employment"] = dataclasses.replace(facts.employment, **{k: getattr(stay, k) for k in STAY_FACTS})
-        kinds["stay_years"] = own.stay_years
+    kinds: dict[str, Any] = {k: getattr(own, k) for k in OWN_KINDS if getattr(own, k) is not None}
+    kinds.update(_lengths(facts, own))
     if topic == "dividends" and facts.interest_on_equity and own.interest_on_equity is None and \
             any(m.value == "dividends" for m in topic_matches(tokenize(asking), detect_language(asking))):
         kinds["interest_on_equity"] = None   # "(i) a taxa sobre os JCP; (ii) a taxa sobre os dividendos"

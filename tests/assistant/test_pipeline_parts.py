@@ -137,3 +137,17 @@ def test_a_later_question_with_its_own_length_of_stay_is_answered_for_that_lengt
     assert [p.topic for p in asked] == ["employment", "employment"]
     rights = [{(r.state, r.right) for c in p.rule_results.rights[0].cases for r in c.rights} for p in asked]
     assert rights == [{("PT", "exclusive"), ("BR", "none")}, {("PT", "shared"), ("BR", "shared")}]
+
+
+def test_a_later_question_on_a_preparatory_role_is_answered_for_that_role(make_assistant):
+    """The story's agent signs contracts (a PE, art. 5(5)); "¿Y si solo hiciera estudios de mercado?" asks about
+    an activity that is no PE (art. 5(4)): the second question gets only the residence State."""
+    answer = make_assistant().ask(
+        "Somos una S.L. de Valencia. Queremos contratar en São Paulo a un comercial que firmará contratos con "
+        "clientes brasileños en nuestro nombre de forma habitual. ¿Podrá Brasil gravar parte de nuestros "
+        "beneficios? ¿Y si solo se dedicara a recopilar información del mercado, sin vender, seguiría habiendo "
+        "establecimiento permanente?")
+    asked = [p for p in answer.parts if not p.alternative]
+    assert [p.topic for p in asked] == ["permanent_establishment"] * 2
+    rights = [{(r.state, r.right) for c in p.rule_results.rights[0].cases for r in c.rights} for p in asked]
+    assert rights[1] == {("ES", "exclusive"), ("BR", "none")} and rights[0] != rights[1]
