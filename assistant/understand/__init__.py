@@ -93,6 +93,31 @@ def _clients_pay(mentions: list) -> None:
             m.role = "source"
 
 
+# "a Portuguese diplomat", "diplomático brasileño", "funcionário público brasileiro": the nationality written
+# this close to a public post names the State the person serves
+_SERVANT_NEAR = 2
+
+
+def _paid_by_a_state(way: Direction, mentions: list, treaties: Mapping[str, tuple[str, ...]], g: Grammar,
+                     hits: Hits) -> Direction:
+    """Art. 19 pay is the paying State's to tax, whoever reads the residence: the one State of the treaty that
+    pays ("a Câmara Municipal do Porto", "la Embajada de Brasil") or that the person serves ("a Portuguese diplomat
+    posted to Brasília") is the source, the other the residence."""
+    parties = tuple(dict.fromkeys(treaties.get(way.treaty or "", ())))
+    if len(parties) != 2:
+        return way
+    payers = {m.code for m in mentions if m.role == "source" and m.code in parties and
+              (g.right(m.end)[1] == "role:government" or "role:government" in g.categories_before(m.start - 1, 3))}
+    if not payers:
+        payers = {m.code for m in mentions for post in hits("public_servant")
+                  if m.code in parties and not m.company and m.role in (None, "nationality")
+                  and (0 <= post.start - m.end <= 1 or 0 <= m.start - post.end <= _SERVANT_NEAR)}
+    if len(payers) != 1:
+        return way
+    payer = payers.pop()
+    return replace(way, source=payer, residence=parties[1 - parties.index(payer)])
+
+
 _HOME_PLACE_AFTER = 3     # "trabalho 100% de casa, em Curitiba": the place right after working from home
 
 
@@ -151,6 +176,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     if read_residence is not None and first != "residence" and (first or len(residence_states) < 2):
         # a question of residence (two homes, no other subject) is the tie-breaker's to decide
         way, trained = _trained_direction(way, read_residence, text, tokens, mentions, treaties, first)
+    if first == "government_service":
+        way = _paid_by_a_state(way, mentions, treaties, grammar, hits)
     # one country named ("cliente brasileiro"): the States of every candidate treaty, so that facts about the
     # named State (who pays, who works where) are read for each reading
     parties = set(treaties.get(way.treaty, ())) if way.treaty else \

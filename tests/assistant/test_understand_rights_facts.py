@@ -385,3 +385,16 @@ def test_a_client_company_in_the_source_state_pays_the_fees(text, source):
     r = q(text)
     assert "independent_services" in r.topics and r.source_state == source
     assert r.facts.paid_by_source_resident is True
+
+
+@pytest.mark.parametrize("text, source", [
+    ("Sou técnica da Câmara Municipal de Braga, portuguesa, e vou ser destacada dois anos para um projeto em "
+     "Recife, sempre paga pela Câmara. O Brasil pode tributar o meu vencimento?", "PT"),
+    ("Soy diplomática española destinada en Brasilia desde enero. ¿Quién grava mi sueldo de la embajada?", "ES"),
+    ("A Brazilian civil servant seconded to Lisbon for a year, still paid by Brasília. Can Portugal tax it?", "BR"),
+])
+def test_government_pay_comes_from_the_state_that_pays_or_is_served(text, source):
+    """Art. 19: the State that pays (or that a diplomat or civil servant serves) is the source, wherever the
+    person is posted; the other State is the residence."""
+    r = understand(text, TREATIES, topic="government_service")
+    assert r.source_state == source and r.residence_state not in (None, source)
