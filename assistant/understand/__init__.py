@@ -186,6 +186,14 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     if work_state is None and employment:
         work_state = way.source
     stated = read_facts(tokens, hits, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
+    stay = stated.facts.employment
+    if first in ("employment", None) and employment and work_state == way.residence and way.source in parties and \
+            (stay.stays or stay.stay_days is not None or stay.stay_months is not None) and \
+            stay.stay_unit != "years" and not hits("never_there"):   # not "six years in Japan", then back home
+        # "trabajo en Madrid … y viajo a Brasil 120 días al año": the stay, and so the 183-day test, is the
+        # other State's (art. 15(2)), not the one where one lives and works
+        work_state = way.source
+        stated = read_facts(tokens, hits, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
     host_state = inviting_state(topic_list, mentions, parties, hits)
     if host_state is None and trained and first in VISITING_TOPICS and way.source:
         host_state = way.source     # the trained reader's residence of a student is the home State (the treaty's)

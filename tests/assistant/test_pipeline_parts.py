@@ -2,6 +2,8 @@
 question gets its one-line note and the rest is answered; the JSON answer carries the parts."""
 from __future__ import annotations
 
+import pytest
+
 TWO_QUESTIONS = ("Bom dia. Sou residente em Portugal, reformado. Recebo dividendos de uma empresa brasileira e "
                  "também uma pensão privada de um fundo de pensões do Brasil. Qual é a taxa máxima de retenção "
                  "no Brasil sobre os dividendos? E a pensão privada, quem a tributa?")
@@ -151,3 +153,19 @@ def test_a_later_question_on_a_preparatory_role_is_answered_for_that_role(make_a
     assert [p.topic for p in asked] == ["permanent_establishment"] * 2
     rights = [{(r.state, r.right) for c in p.rule_results.rights[0].cases for r in c.rights} for p in asked]
     assert rights[1] == {("ES", "exclusive"), ("BR", "none")} and rights[0] != rights[1]
+
+
+@pytest.mark.parametrize("text", [
+    "Trabajo en Sevilla para una empresa andaluza y cada año paso unos 100 días en Brasil con clientes. ¿Brasil "
+    "puede gravar ese sueldo?",
+    "Vivo e trabalho no Porto para uma empresa portuguesa e este ano vou estar 4 meses em Curitiba num "
+    "projeto. O Brasil tributa o salário?",
+    "I live and work in Lisbon for a Portuguese company and will spend 90 days in Osaka this year on a "
+    "project. Can Japan tax my salary?",
+])
+def test_an_employer_at_home_is_not_resident_where_the_stay_is(make_assistant, text):
+    """Working at home and staying some time in the other State: the 183-day test is that State's, and an
+    employer of the home State is not resident there (art. 15(2)(b))."""
+    query = make_assistant().ask(text).query
+    assert query.work_state == query.source_state != query.residence_state
+    assert query.facts.employment.employer_resident_in_work_state is False
