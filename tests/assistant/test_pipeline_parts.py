@@ -11,6 +11,11 @@ WITH_VAT = ("Vivo em Lisboa e recebo juros de um banco brasileiro. Quanto pode o
             "E sobre o IVA da fatura da consultoria, tenho de liquidar IVA em Portugal?")
 
 
+
+def _rights(part) -> set[tuple[str, str]]:
+    """(State, right) of a part's first taxing-rights result, over all its cases."""
+    return {(r.state, r.right) for c in part.rule_results.rights[0].cases for r in c.rights}
+
 def test_each_question_gets_its_own_section_and_reading(make_assistant):
     answer = make_assistant().ask(TWO_QUESTIONS)
     asked = [p for p in answer.parts if not p.alternative]
@@ -40,7 +45,7 @@ def test_two_questions_on_one_topic_each_get_the_answer_of_their_own_words(make_
         "pensões, quem a tributa?")
     asked = [p for p in answer.parts if not p.alternative]
     assert [p.topic for p in asked] == ["pensions", "pensions"]
-    states = [{(r.state, r.right) for c in p.rule_results.rights[0].cases for r in c.rights} for p in asked]
+    states = [_rights(p) for p in asked]
     assert states[0] == {("BR", "exclusive"), ("PT", "none")}
     assert states[1] == {("PT", "exclusive"), ("BR", "none")}
 
@@ -53,7 +58,7 @@ def test_the_pension_the_question_names_decides_over_another_named_before(make_a
         "pensões privado. Vivo agora em Salvador, no Brasil. O complemento do fundo de pensões pode ser "
         "tributado em Portugal?")
     part = answer.parts[0]
-    states = {(r.state, r.right) for c in part.rule_results.rights[0].cases for r in c.rights}
+    states = _rights(part)
     assert states == {("BR", "exclusive"), ("PT", "none")}
 
 
@@ -137,7 +142,7 @@ def test_a_later_question_with_its_own_length_of_stay_is_answered_for_that_lengt
         "desses 4 meses? E se o projeto for prolongado e eu lá ficar 8 meses no total?")
     asked = [p for p in answer.parts if not p.alternative]
     assert [p.topic for p in asked] == ["employment", "employment"]
-    rights = [{(r.state, r.right) for c in p.rule_results.rights[0].cases for r in c.rights} for p in asked]
+    rights = [_rights(p) for p in asked]
     assert rights == [{("PT", "exclusive"), ("BR", "none")}, {("PT", "shared"), ("BR", "shared")}]
 
 
@@ -151,7 +156,7 @@ def test_a_later_question_on_a_preparatory_role_is_answered_for_that_role(make_a
         "establecimiento permanente?")
     asked = [p for p in answer.parts if not p.alternative]
     assert [p.topic for p in asked] == ["permanent_establishment"] * 2
-    rights = [{(r.state, r.right) for c in p.rule_results.rights[0].cases for r in c.rights} for p in asked]
+    rights = [_rights(p) for p in asked]
     assert rights[1] == {("ES", "exclusive"), ("BR", "none")} and rights[0] != rights[1]
 
 
