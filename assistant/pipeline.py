@@ -9,6 +9,7 @@ import dataclasses
 import json
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterator, Sequence
 
 import rules
@@ -544,12 +545,19 @@ def _lengths(facts: Facts, stated: Facts) -> dict[str, Any]:
     return out
 
 
+@lru_cache(maxsize=256)
+def _asked_facts(asking: str, topic: str) -> Facts:
+    """The facts the asking words alone state, read as a question on `topic` (a later question's own words are
+    read both for the first question's story and for its own section: once)."""
+    return understand(asking, rules.known_treaties(), topic=topic).facts
+
+
 def _story_lengths(facts: Facts, question: str, first: PartTopic, asked: list[PartTopic]) -> Facts:
     """A later question's what-if ("E se ficar 9 meses?", "¿Y si solo recopilara información?") is not the
     story: what it states for itself, the first question takes from the ticket without its later questions."""
     later = [p for p in asked if p is not first and not p.out_of_scope]
     restated = {k for p in later
-                for k in _lengths(facts, understand(p.question.text, rules.known_treaties(), topic=p.topic).facts)}
+                for k in _lengths(facts, _asked_facts(p.question.text, p.topic))}
     if not restated:
         return facts
     story = understand(context_of(question, first.question.text, [p.question.text for p in asked]),
@@ -565,7 +573,7 @@ def _own_kinds(facts: Facts, asking: str, topic: str) -> Facts:
     """The facts with the kinds of income the asking words themselves name ("o complemento do fundo de
     pensões", "the company pension") over those the rest of the ticket names (an INSS pension beside it), and
     the stay, holding or activity they state over the story's."""
-    own = understand(asking, rules.known_treaties(), topic=topic).facts
+    own = _asked_facts(asking, topic)
     kinds: dict[str, Any] = {k: getattr(own, k) for k in OWN_KINDS if getattr(own, k) is not None}
     kinds.update(_lengths(facts, own))
     if topic == "dividends" and facts.interest_on_equity and own.interest_on_equity is None and \

@@ -74,14 +74,24 @@ def _trained_direction(way: Direction, read_residence: ReadResidence, text: str,
     reads 91.3% of residences right when it decides only from probability 0.6 (the grammar's reading standing
     below), 93.3% when it always decides, against 66.7% for the grammar alone (on 1,788 tickets: 94.1% with the
     words around a mention read in a 3-word window, singly and as pairs, against 93.7% with 6 single words)."""
-    parties = tuple(dict.fromkeys(treaties.get(way.treaty or "", ())))
-    if len(parties) != 2:
+    parties = _pair(way, treaties)
+    if parties is None:
         return way, False
-    state, _ = read_residence(text, tokens, mentions, (parties[0], parties[1]), topic, way.residence)
+    state, _ = read_residence(text, tokens, mentions, parties, topic, way.residence)
     if state == way.residence and way.source is not None:
         return way, True                 # both readers agree: the reading stands
-    other = parties[1 - parties.index(state)]
-    return replace(way, residence=state, source=other), True
+    return _resident_of(way, parties, state), True
+
+
+def _pair(way: Direction, treaties: Mapping[str, tuple[str, ...]]) -> tuple[str, str] | None:
+    """The two States of the reading's treaty, or None (no treaty, or the MLI)."""
+    parties = tuple(dict.fromkeys(treaties.get(way.treaty or "", ())))
+    return (parties[0], parties[1]) if len(parties) == 2 else None
+
+
+def _resident_of(way: Direction, parties: tuple[str, str], state: str) -> Direction:
+    """The reading with `state` as the residence and the treaty's other State as the source."""
+    return replace(way, residence=state, source=parties[1 - parties.index(state)])
 
 
 def _clients_pay(mentions: list) -> None:
@@ -103,8 +113,8 @@ def _paid_by_a_state(way: Direction, mentions: list, treaties: Mapping[str, tupl
     """Art. 19 pay is the paying State's to tax, whoever reads the residence: the one State of the treaty that
     pays ("a Câmara Municipal do Porto", "la Embajada de Brasil") or that the person serves ("a Portuguese diplomat
     posted to Brasília") is the source, the other the residence."""
-    parties = tuple(dict.fromkeys(treaties.get(way.treaty or "", ())))
-    if len(parties) != 2:
+    parties = _pair(way, treaties)
+    if parties is None:
         return way
     payers = {m.code for m in mentions if m.role == "source" and m.code in parties and
               (g.right(m.end)[1] == "role:government" or "role:government" in g.categories_before(m.start - 1, 3))}
@@ -115,7 +125,7 @@ def _paid_by_a_state(way: Direction, mentions: list, treaties: Mapping[str, tupl
     if len(payers) != 1:
         return way
     payer = payers.pop()
-    return replace(way, source=payer, residence=parties[1 - parties.index(payer)])
+    return _resident_of(way, parties, parties[1 - parties.index(payer)])
 
 
 _HOME_PLACE_AFTER = 3     # "trabalho 100% de casa, em Curitiba": the place right after working from home
