@@ -162,7 +162,8 @@ def reading_of(answer: Any, retrieved: Sequence[Any] = ()) -> TicketReading:
         treaty=query.treaty or (chosen.treaty if chosen else None),
         residence_state=query.residence_state or (chosen.residence_state if chosen else None),
         source_state=query.source_state or (chosen.source_state if chosen else None),
-        facts=stated_facts(query), parts=_parts_of(answer),
+        facts=stated_facts(query, [p.topic for p in answer.parts if p.topic != OUT_OF_SCOPE]),
+        parts=_parts_of(answer),
         retrieved=tuple((h.chunk.treaty, h.chunk.article) for h in retrieved if h.chunk.article),
         latency_ms=answer.timings_ms.get("total"))
 

@@ -224,17 +224,33 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
         return "financial_institution"
     if employment:
         return None                                    # "a minha empresa destacou-me": the employer, not a beneficiary
+    firm = {m.start for m in hits("firm_words")}
+    if hits("company") or any(_company_within(g, m.end, firm) for m in hits("we_are")):
+        return "company"                               # "a nossa sociedade", "somos una ingeniería de Valencia"
+    if hits("person"):
+        return "individual"                            # "I live in Kobe … I bought 12% of a Portuguese company"
     if set(topic_list[:1]) & _ENTERPRISE_TOPICS and any(cat == "company" for _, cat in g.by_start.values()):
         return "company"                               # "uma construtora brasileira vai montar…": the enterprise
     if any("company" in g.categories_before(m.start - 1, 2) for m in hits("holding")):
         return "company"                               # "a empresa tem 35%", "la sociedad posee el 40%"
-    if hits("company") or any(m.company and m.role == "residence" and not _keeper(g, m) for m in mentions):
+    if any(m.company and m.role == "residence" and not _keeper(g, m) for m in mentions):
         return "company"
     if any(_company_holds(g, m.start) for m in hits("holding") if g.tokens[m.start].norm in _HOLD_VERBS):
         return "company"
-    if hits("person"):
-        return "individual"                            # "tenho acções … e vivo em Leiria"
     return None
+
+
+_WE_ARE_REACH = 5    # "somos una pequeña productora", "we're a small Lisbon software studio"
+
+
+def _company_within(g: Grammar, start: int, firm: set[int]) -> bool:
+    """A company word (or one of `firm`'s starts) within _WE_ARE_REACH words after `start`, in the clause."""
+    for i in range(start, min(start + _WE_ARE_REACH, len(g.tokens))):
+        if not g.tokens[i].is_word:
+            return False
+        if i in firm or g.right(i)[1] == "company":
+            return True
+    return False
 
 
 @dataclass(frozen=True)

@@ -29,9 +29,9 @@ FOLLOW_UP = 0.2
 # topic accuracy per part 63.3% without splitting, 63.7% with).
 # Also without the comma when the conjunction opens a second question ("qual a taxa e como evito…?", "…pagam
 # quanto em Portugal e depois aqui no Brasil pago de novo?").
-CLAUSE = re.compile(r",\s+(?:and|or|e|ou|y|o)\s+|\s+(?:and|e|y)\s+(?=(?:how|what|which|where|can|do|does|is|"
-                    r"como|qual|quais|quanto|onde|posso|cómo|cuál|cuáles|cuánto|dónde|puedo|depois|then|luego|después)\b)",
-                    re.IGNORECASE)
+CLAUSE = re.compile(r",\s+(?:and|or|e|ou|y|o)\s+|\s+(?:and|e|y)\s+(?=(?:how|what|which|where|who|when|can|do|does|is|"
+                    r"como|qual|quais|quanto|onde|quem|quando|o que|posso|cómo|cuál|cuáles|cuánto|dónde|qué|quién|"
+                    r"cuándo|puedo|depois|then|luego|después)(?!\w))", re.IGNORECASE)
 SPLIT_CONFIDENCE = 0.5
 # A second question on a part's topic ("Can Portugal tax his pension? And hers?" is two questions) is its own
 # part when read this surely; below, it restates the part ("Qual a taxa? E quanto retêm?"). Grouped CV on the

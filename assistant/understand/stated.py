@@ -11,6 +11,7 @@ JSON values: dates as ISO strings, State lists sorted.
 from __future__ import annotations
 
 from datetime import date
+from typing import Sequence
 
 from assistant.understand.query import Query
 from rules.deciding import deciding_facts
@@ -84,11 +85,12 @@ def read_facts(query: Query) -> dict[str, FactValue]:
     return out
 
 
-def deciding(query: Query) -> frozenset[str]:
-    """Fact names that can decide the answer on the topics read, under any treaty (the reading's treaty may be
-    wrong, and a fact the question states stays stated when another pair would not ask for it)."""
+def deciding(query: Query, asked: Sequence[str] = ()) -> frozenset[str]:
+    """Fact names that can decide the answer on the topics read (the query's and `asked`, the topics of the
+    ticket's parts), under any treaty (the reading's treaty may be wrong, and a fact the question states stays
+    stated when another pair would not ask for it)."""
     names: set[str] = set()
-    for topic in query.topics:
+    for topic in dict.fromkeys((*query.topics, *asked)):
         if topic not in _RELIEF:                     # relief turns on the income's facts (PT-BR 23(2): dividends)
             names |= deciding_facts(None, topic)
         names |= set(_TOPIC_FACTS.get(topic, ()))   # any treaty: a new pair
@@ -107,10 +109,13 @@ def _said(name: str, value: FactValue, topics: tuple[str, ...]) -> bool:
     return True
 
 
-def stated_facts(query: Query) -> dict[str, FactValue]:
-    """The facts the question states that decide its answer, by the ticket bank's names."""
-    found = {name: value for name, value in read_facts(query).items() if _said(name, value, query.topics)}
-    if not query.topics:
+def stated_facts(query: Query, asked: Sequence[str] = ()) -> dict[str, FactValue]:
+    """The facts the question states that decide its answer, by the ticket bank's names; `asked`: the topics
+    of the ticket's parts, each answered with the same facts ("vivo em Almada" makes the owner an individual
+    in the relief part of a rent ticket)."""
+    topics = (*query.topics, *asked)
+    found = {name: value for name, value in read_facts(query).items() if _said(name, value, topics)}
+    if not topics:
         return found
-    keep = deciding(query)
+    keep = deciding(query, asked)
     return {name: value for name, value in found.items() if name in keep}

@@ -194,6 +194,14 @@ def test_domestic_wording_inside_a_treaty_question_stays_in_scope():
     ("Recebo juros de um depósito num banco brasileiro", None),
     ("I am an individual receiving interest from Japan", "individual"),
     ("Mi empresa española recibe regalías de Brasil", "company"),
+    # the writers are a firm: "somos" + what they call it
+    ("Somos una ingeniería de Valencia y un cliente brasileño nos paga intereses de demora. ¿Retención?", "company"),
+    ("We're a small Porto software studio and a Brazilian client owes us interest. What's the cap?", "company"),
+    # where the writer lives says who receives, whatever company the shares are of
+    ("I live in Kobe and in 2019 I bought 12% of a small Portuguese company. Can Portugal tax the dividends?",
+     "individual"),
+    ("Somos residentes em Braga e temos ações de uma sociedade brasileira. Quanto retêm nos dividendos?",
+     "individual"),
 ])
 def test_beneficiary_kind(text, kind):
     assert q(text).facts.beneficiary_kind == kind

@@ -53,3 +53,13 @@ def test_only_facts_that_decide_the_topic_are_stated():
 def test_dual_nationality_decides_a_pension():
     got = read("Tenho dupla nacionalidade e recebo pensão de servidor do Estado brasileiro; moro em Lisboa.")
     assert got["nationality"] == ["BR", "PT"] and got["national_of_paying_state"] is True
+
+
+def test_a_fact_that_decides_another_part_is_stated():
+    """The ticket's parts are answered with the ticket's facts: a fact that decides one part's topic ("vivo em
+    Faro": the saver is an individual, which the interest rules ask) is stated though the first topic is a
+    pension."""
+    q = understand("Vivo em Faro e recebo uma pensão do INSS. Quem tributa? E o rendimento da minha aplicação "
+                   "no Itaú?", TREATIES)
+    assert q.topics == ("pensions",) and "beneficiary_kind" not in stated_facts(q)
+    assert stated_facts(q, ["pensions", "interest"])["beneficiary_kind"] == "individual"
