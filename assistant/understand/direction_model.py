@@ -20,16 +20,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from assistant.lexicon.text import Token, tokenize
+from assistant.lexicon.text import Token, fold, tokenize
 from assistant.understand.fitted import load_or_fit
 from assistant.understand.language import detect_language
 from assistant.understand.places import Grammar, Mention, assign_roles, find_mentions
+from assistant.understand.residence import pointed, read_residence
 from assistant.understand.sentences import asking
 from assistant.understand.topics import is_employment
 
 WINDOW = 3                  # words each side of a mention, singly and as pairs ("moro em", "sou pago")
 ALPHA = 1e-3                # L2 regularisation (grouped cross-validation on the train split)
-FEATURES_VERSION = 2
+FEATURES_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,16 @@ def party_features(text: str, tokens: list[Token], mentions: list[Mention], cand
     codes = list(dict.fromkeys(m.code for m in mentions))
     said = "c" if grammar == candidate else "o" if grammar == other else "-"
     feats = [f"topic:{topic or '-'}", f"grammar:{said}", f"grammar:{said}:{topic or '-'}"]
+    # "moro aqui", "the flat here": the words around "here" are the words around the country it points to;
+    # and what the tie-breaker clauses say of each State (a home, the family, the days spent there)
+    here = pointed(tokens, mentions)
+    clauses = read_residence(tokens, mentions, (candidate, other), fold(text), detect_language(text, tokens))
     for side, code in (("c", candidate), ("o", other)):
+        feats += [f"{side}:{name}" for name, states in (("home", clauses.homes or ()), ("let", clauses.let_homes),
+                                                        ("abode", clauses.abodes or ()), ("vital", (clauses.vital,)))
+                  if code in states]
+        for m in (m for m in here if m.code == code):
+            feats.extend(_window_words(words, word_at, m, side))
         mine = [m for m in mentions if m.code == code]
         if not mine:
             feats.append(f"{side}:absent")

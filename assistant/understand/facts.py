@@ -81,13 +81,24 @@ def _sub_case(hits: Hits, field: str) -> str | None:
 _PE_TOPICS = {"permanent_establishment", "business_profits"}
 
 
+# "uma empresa de Aveiro que fabrica e monta maquinaria", "una empresa que fabrica muebles": the verb, written
+# as the noun "fábrica" is once its accent is folded away
+_VERB_LOOKALIKES = {"fabrica"}
+_SUBJECT_BEFORE = {"que", "who", "which", "e", "y", "and"}
+
+
+def _a_verb(tokens: list[Token], start: int) -> bool:
+    return tokens[start].orig.lower() in _VERB_LOOKALIKES and start > 0 and tokens[start - 1].norm in _SUBJECT_BEFORE
+
+
 def _pe_activity(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...]) -> str | None:
     """What the enterprise does in the other State, in the words art. 5 decides on: an independent agent, or a
     warehouse, a representative office, advertising or information only (no PE), unless people conclude
     contracts there or the words name a branch, a factory, an office opened there (a PE)."""
     if not _PE_TOPICS & set(topic_list):
         return None
-    place = any(not _negated(tokens, m.start, lang) for m in hits("pe_listed_place"))
+    place = any(not _negated(tokens, m.start, lang) and not _a_verb(tokens, m.start)
+                for m in hits("pe_listed_place"))
     if not place and not any(not _negated(tokens, m.start, lang) for m in hits("pe_contracts")):
         if hits("pe_activity:independent_agent"):
             return "independent_agent"

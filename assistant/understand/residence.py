@@ -124,7 +124,7 @@ def _same_clause(tokens: list[Token], start: int, end: int) -> bool:
     return all(t.is_word for t in tokens[start:end])
 
 
-def _pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
+def pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
     """"aqui", "lá", "here", "there": a mention of the country last named before the word, not as a company's
     ("the same Tokyo company … from my flat here": here is where the writer is)."""
     words, not_beside = cues().deixis, cues().deixis_not_beside
@@ -145,7 +145,7 @@ def lives_here(tokens: list[Token], mentions: list[Mention]) -> tuple[str, ...]:
     """"brasileira, carioca, sempre morei aqui", "vivo aquí desde 2010", "I live here": the country named last
     before "here" is where the person lives (a lives verb just before the word)."""
     lives = {m.end for m in cues().tiebreaker.find(tokens) if m.value in _LIVES}
-    here = [p for p in _pointed(tokens, mentions) if p.start in lives or p.start - 1 in lives]
+    here = [p for p in pointed(tokens, mentions) if p.start in lives or p.start - 1 in lives]
     return unique(p.code for p in here)
 
 
@@ -241,7 +241,7 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     let = _let_homes(found, tokens, mentions)
     let_cues = [m.start for m in found if m.value in ("let_out", "lodging")]   # "em Lisboa num quarto"
     named = sorted((m for m in mentions if not parties or m.code in parties), key=lambda m: m.start)
-    named = sorted(named + _pointed(tokens, named), key=lambda m: m.start)
+    named = sorted(named + pointed(tokens, named), key=lambda m: m.start)
     stays = _long_stays(tokens, folded, lang, found, named, parties)
     located = {m.start for m in found if m.value == "located"}
     stay_verbs = [m.start for m in found if m.value == "spent"]

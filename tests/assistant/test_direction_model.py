@@ -6,7 +6,8 @@ import pytest
 
 import rules
 from assistant.understand import understand
-from assistant.understand.direction_model import DirectionExample, DirectionModel, ticket_mentions, trained_direction
+from assistant.understand.direction_model import (DirectionExample, DirectionModel, party_features, ticket_mentions,
+                                                  trained_direction)
 from config import load_settings
 
 
@@ -64,6 +65,18 @@ def test_a_model_fitted_on_a_few_examples_learns_the_words_around_a_state() -> N
     tokens, mentions = ticket_mentions(text, "interest")
     state, probability = fitted.residence(text, tokens, mentions, ("PT", "BR"), "interest", None)
     assert state == "PT" and probability > 0.5
+
+
+def test_the_words_around_here_and_the_tie_breaker_clauses_are_the_states_features() -> None:
+    """"Sempre morei aqui" is said of the country "aqui" points to; a home and the family named in a State are
+    that State's, whichever way the sentence names it."""
+    text = ("A empresa é de São Paulo e paga-me em reais. Trabalho em Braga e sempre morei aqui; a família "
+            "vive toda em Portugal. O Brasil pode tributar o salário?")
+    tokens, mentions = ticket_mentions(text, "employment")
+    pt = party_features(text, tokens, mentions, "PT", "BR", "employment", None)
+    br = party_features(text, tokens, mentions, "BR", "PT", "employment", None)
+    assert "cL:morei" in pt and "cL:morei" not in br
+    assert "c:vital" in pt and "c:vital" not in br
 
 
 def test_a_student_read_as_resident_of_the_home_state_is_visiting_the_other(model) -> None:

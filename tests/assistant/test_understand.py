@@ -307,6 +307,10 @@ def test_gain_kind(text, kind):
     ("Abrimos una sucursal con almacén en Recife. ¿Hay establecimiento permanente?", "place_of_business"),
     ("We're opening a factory near Porto. Is that a permanent establishment?", "place_of_business"),
     ("Não temos sucursal nem fábrica no Brasil, só um armazém. Há estabelecimento estável?", "auxiliary"),
+    # "que fabrica" is the verb: the firm makes things, it has no factory in the other State
+    ("Somos uma empresa de Leiria que fabrica moldes e só temos um armazém em Manaus. Há estabelecimento "
+     "estável?", "auxiliary"),
+    ("Una fabrica en Recife con 40 empleados, ¿es establecimiento permanente?", "place_of_business"),
     # not concluding contracts there is no bar
     ("Um armazém em Vigo, ninguém lá fecha contratos. Há estabelecimento estável?", "auxiliary"),
     # outside a PE or business-profits question the words decide nothing
