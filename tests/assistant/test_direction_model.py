@@ -6,8 +6,13 @@ import pytest
 
 import rules
 from assistant.understand import understand
-from assistant.understand.direction_model import (DirectionExample, DirectionModel, party_features, ticket_mentions,
-                                                  trained_direction)
+from assistant.understand.direction_model import (
+    DirectionExample,
+    DirectionModel,
+    party_features,
+    ticket_mentions,
+    trained_direction,
+)
 from config import load_settings
 
 
