@@ -181,6 +181,9 @@ class Assistant:
         timings["retrieve"] = _ms(t)
         problem = self.search.dense_problem() if self.default_mode == "hybrid" else None
         degraded = [msg(lang, "dense_unavailable", reason=problem)] if problem else []
+        if query.pair_not_covered and treaty == "MLI":   # "¿y el MLI en el convenio España-Portugal?"
+            a, b = query.pair_not_covered
+            degraded.append(msg(lang, "mli_pair_not_covered", a=state_name(a, lang), b=state_name(b, lang)))
 
         if not run.has_result and not run.documents and self._weak(hits):
             covered = self._covered(lang)
@@ -290,7 +293,7 @@ class Assistant:
         covered = self._covered(lang)
         if query.evasion:
             return msg(lang, "abstain_evasion")
-        if query.pair_not_covered:
+        if query.pair_not_covered and treaty != "MLI":
             a, b = query.pair_not_covered
             return msg(lang, "abstain_pair", a=state_name(a, lang), b=state_name(b, lang), covered=covered)
         if query.out_of_scope:

@@ -76,6 +76,16 @@ def test_uncovered_pair_abstains_without_rate(make_assistant):
     assert "Portugal–Brasil" in answer.answer
 
 
+def test_an_mli_question_on_a_treaty_not_in_the_corpus_is_answered_from_the_mli(make_assistant):
+    """The MLI's text is the same for every treaty it modifies: asked about its dividend-transfer rule under a
+    treaty the corpus lacks, the card gives the MLI's 365 days and says the treaty itself is not held."""
+    answer = make_assistant().ask("Una SL de Bilbao tiene el 20% de una sociedad francesa. Según el MLI, ¿cuántos "
+                                  "días hay que tener las participaciones para el tipo reducido de los dividendos?")
+    assert not answer.abstained and answer.treaty == "MLI"
+    assert "365" in answer.card
+    assert any("MLI" in n and "España" in n for n in answer.notices), answer.notices
+
+
 def test_out_of_scope_topic_abstains(make_assistant):
     answer = make_assistant().ask("Qual é a taxa de IVA sobre serviços prestados a uma empresa brasileira?")
     assert answer.abstained and answer.rates == []
