@@ -113,6 +113,29 @@ def _two_treaties(known: str, is_residence: bool, tids: list[str], treaties: Tre
     return _ranked(out, language, mark_likely=False)        # both were named: both are answered
 
 
+# The roles a State has as one of a treaty's pair: where one lives or where the income is, or unsaid ("a home in
+# Porto", "Spanish by birth", "I lived in Lisbon until 2020" make it no party)
+_PARTY_ROLES = (None, "residence", "base", *SOURCE_ROLES)
+
+
+def _covered_among(codes: list[str], pairs: dict[frozenset[str], str], roles: dict[str, str | None],
+                   residence: str | None, treaties: Treaties, language: str) -> tuple[str | None, tuple[Reading, ...]]:
+    """A pair no treaty covers was read, but two States the question names as parties are one a treaty joins
+    ("vivo en Madrid y me traslado a Tavira; un piso en São Paulo alquilado"): that treaty; two such
+    treaties sharing a State ("resident in Valencia, moving to Lisbon; royalties from São Paulo"): both, as
+    readings of the shared State."""
+    parties = [c for c in codes if roles.get(c) in _PARTY_ROLES]
+    found = sorted(tid for pair, tid in pairs.items() if pair <= set(parties))
+    if len(found) == 1:
+        return found[0], ()
+    shared = set.intersection(*(set(treaties[tid]) for tid in found)) if found else set()
+    if len(shared) != 1:
+        return None, ()
+    common = shared.pop()
+    at_home = common == residence or roles.get(common) in ("residence", "base")
+    return None, _two_treaties(common, at_home, found, treaties, language)
+
+
 def direction(folded: str, mentions: list[Mention], treaties: Treaties, residence_states: tuple[str, ...],
               source_states: tuple[str, ...], language: str, has_topic: bool, third_named: bool,
               named_in_words: str | None = None) -> Direction:
@@ -164,6 +187,10 @@ def direction(folded: str, mentions: list[Mention], treaties: Treaties, residenc
                 readings = _readings(only, with_it, treaties, role, language)
         elif len(codes) >= 2:
             not_covered = (codes[0], codes[1])
+    if not_covered and treaty is None and not readings:
+        treaty, readings = _covered_among(codes, pairs, roles, residence, treaties, language)
+        if treaty or readings:
+            not_covered = None
     if treaty is not None and treaty in treaties:
         residence, source = _complete(tuple(dict.fromkeys(treaties[treaty])), residence, source, roles,
                                       len(residence_states) >= 2)

@@ -54,6 +54,26 @@ def test_a_covered_source_state_is_chosen_over_an_uncovered_one(text, treaty, re
     assert q.pair_not_covered is None
 
 
+@pytest.mark.parametrize("text, treaties", [
+    # a third State read into the pair (a ship's flag, a former home): the one covered pair named is the treaty
+    ("Vivo em Matosinhos e sou maquinista num navio de bandeira de Malta; o armador é brasileiro e paga-me do "
+     "Rio. O Brasil pode tributar o ordenado?", ("PT-BR",)),
+    # moving between two States, the income from a third that a treaty joins with each: both readings
+    ("I live in Valencia and move to Lisbon in June. A publisher in São Paulo pays me royalties. How much can "
+     "Brazil withhold?", ("BR-ES", "PT-BR")),
+])
+def test_a_covered_pair_among_the_states_named_is_answered_not_refused(text, treaties):
+    q = understand(text, TREATIES)
+    assert q.pair_not_covered is None
+    assert ((q.treaty,) if q.treaty else tuple(sorted(r.treaty for r in q.readings))) == treaties
+
+
+def test_a_state_named_only_as_a_home_makes_no_pair():
+    q = understand("Moro em Paris e recebo uma pensão do INSS; tenho também uma casa em Portugal. Quem tributa a "
+                   "pensão?", TREATIES)
+    assert q.treaty is None and q.readings == () and q.pair_not_covered == ("FR", "BR")
+
+
 def test_only_uncovered_source_states_stay_not_covered():
     q = understand("Moro em Lisboa e recebo dividendos de uma empresa francesa. Qual a retenção?", TREATIES)
     assert q.treaty is None and q.pair_not_covered == ("PT", "FR")
