@@ -191,6 +191,8 @@ def direction(folded: str, mentions: list[Mention], treaties: Treaties, residenc
         treaty, readings = _covered_among(codes, pairs, roles, residence, treaties, language)
         if treaty or readings:
             not_covered = None
+        if treaty:      # the States read outside the treaty's pair are no party to it
+            residence, source = (s if s in treaties[treaty] else None for s in (residence, source))
     if treaty is not None and treaty in treaties:
         residence, source = _complete(tuple(dict.fromkeys(treaties[treaty])), residence, source, roles,
                                       len(residence_states) >= 2)

@@ -46,9 +46,11 @@ def test_a_ticket_without_a_question_mark_asks_in_its_last_sentence():
      "pensão do INSS. Pergunta também se tem de entregar o modelo 3.",
      ["Quer saber se o Brasil lhe pode reter imposto na pensão do INSS.",
       "Pergunta também se tem de entregar o modelo 3."]),
-    ("El Sr. Ortiz vive en Lugo y cobra alquileres de un piso en Recife. Quiere saber si Brasil puede gravarlos. Un saludo, Marta.",
+    ("El Sr. Ortiz vive en Lugo y cobra alquileres de un piso en Recife. Quiere saber si Brasil puede gravarlos. "
+     "Un saludo, Marta.",
      ["Quiere saber si Brasil puede gravarlos."]),
-    ("Forwarding for a client in Osaka who owns a flat in Porto. She wants to know whether Portugal taxes the rent. Thanks, Ana.",
+    ("Forwarding for a client in Osaka who owns a flat in Porto. She wants to know whether Portugal taxes the rent. "
+     "Thanks, Ana.",
      ["She wants to know whether Portugal taxes the rent."]),
     # a request that opens a list of questions is not one of them
     ("Solicito esclarecimento sobre o seguinte:\n1) Quem tributa a renda?\n2) E a mais-valia?",
