@@ -57,6 +57,7 @@ class Countries:
     language_countries: dict[str, tuple[str, ...]]   # likeliest countries for a question's language
     demonyms: frozenset[str]                         # folded adjective forms ("brasileira", "japoneses")
     names: frozenset[str]                            # folded one-word country names ("portugal", "japao")
+    currencies: frozenset[str]                       # folded currency names ("reais", "ienes"): no place
 
     def index(self, language: str) -> PhraseIndex[str]:
         return self.by_language.get(language, self.by_language["pt"])
@@ -90,9 +91,11 @@ def countries() -> Countries:
                          for form in inflect(adj))
     names = frozenset(fold(name) for spec in data["countries"].values() for name in (spec or {}).get("names", [])
                       if " " not in name)
+    currencies = frozenset(fold(name) for spec in places.values() for name in spec.get("currencies") or [])
     return Countries(by_language, PhraseIndex(((p, True) for p in data.get("exclude", [])), fuzzy=False),
                      tuple(exact), frozenset(data["countries"]),
-                     {lang: tuple(codes) for lang, codes in data["language_countries"].items()}, demonyms, names)
+                     {lang: tuple(codes) for lang, codes in data["language_countries"].items()}, demonyms, names,
+                     currencies)
 
 
 @dataclass(frozen=True)
@@ -145,6 +148,7 @@ class Cues:
     tiebreaker: PhraseIndex[str]              # art. 4 facts by clause: "home", "family", "both", ...
     deixis: frozenset[str]                    # "aqui", "lá", "here": the place last named (as typed, lower case)
     deixis_not_beside: frozenset[str]         # "there is", "is there": no place
+    deixis_here: frozenset[str]               # "aqui", "here": the deixis that point to where the writer is
     treaty_words: frozenset[str]              # "tratado", "treaty": a question naming a treaty (folded)
 
 
@@ -176,4 +180,4 @@ def cues() -> Cues:
                              fuzzy=False)
     return Cues(PhraseIndex(entries), facts, negation, treaty_question, tiebreaker,
                 frozenset(w.lower() for w in data["deixis"]), frozenset(fold(w) for w in data["deixis_not_beside"]),
-                frozenset(fold(w) for w in data["treaty_words"]))
+                frozenset(w.lower() for w in data["deixis_here"]), frozenset(fold(w) for w in data["treaty_words"]))

@@ -197,7 +197,14 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         work_state = way.source
     stated = read_facts(tokens, hits, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
     stay = stated.facts.employment
-    if first in ("employment", None) and employment and work_state == way.residence and way.source in parties and \
+    stay_home = stated.stay_state is not None and stated.stay_state == way.residence
+    if employment and stay_home and not (role("work") or role("base")) and work_state != way.residence:
+        # "moro no Porto e trabalho para uma empresa de BH; já estou cá há 250 dias": the days are spent, and the
+        # work done, where one lives; the employer's State is not where the work is
+        work_state = way.residence
+        stated = read_facts(tokens, hits, folded, lang, topic_list, grammar, mentions, roles, parties, work_state)
+    elif first in ("employment", None) and employment and work_state == way.residence and \
+            way.source in parties and not stay_home and \
             (stay.stays or stay.stay_days is not None or stay.stay_months is not None) and \
             stay.stay_unit != "years" and not hits("never_there"):   # not "six years in Japan", then back home
         # "trabajo en Madrid … y viajo a Brasil 120 días al año": the stay, and so the 183-day test, is the
@@ -208,7 +215,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     if host_state is None and trained and first in VISITING_TOPICS and way.source:
         host_state = way.source     # the trained reader's residence of a student is the home State (the treaty's)
     facts = read_rights_facts(stated.facts, topic_list, mentions, roles, parties, way.residence, way.source,
-                              folded, hits, visited=host_state or way.residence)   # the grammar's: where one lives
+                              folded, hits, visited=host_state or way.residence,   # the grammar's: where one lives
+                              stay_home=stay_home)
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)
     vetoed = found.out_of_scope if topic is None else None     # the trained reader saw the same words

@@ -30,7 +30,7 @@ from assistant.understand.topics import is_employment
 
 WINDOW = 3                  # words each side of a mention, singly and as pairs ("moro em", "sou pago")
 ALPHA = 1e-3                # L2 regularisation (grouped cross-validation on the train split)
-FEATURES_VERSION = 3
+FEATURES_VERSION = 4
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from assistant.lexicon import cues
 from assistant.lexicon.quantities import date_ranges, dates, durations, percentages
 from assistant.lexicon.text import Match, Token, token_at
 from assistant.understand.places import Grammar, Mention, unique
-from assistant.understand.residence import ResidenceFacts, read_residence
+from assistant.understand.residence import ResidenceFacts, pointed, read_residence
 from assistant.understand.topics import is_employment
 from rules.facts import INCOME_TYPES, EmploymentFacts, Facts, TiebreakerFacts
 
@@ -274,6 +274,7 @@ class _Amounts:
     stay_months: float | None
     stay_unit: str | None                # the unit the stay was written in: "days" | "weeks" | "months" | "years"
     stay_in_one_year: bool = False       # the day count's sentence says they fall in one year ("este año")
+    stay_at: int | None = None           # token of the stay's number (days, or else months)
 
 
 # The longest stay any treaty's rule counts (students' 4 years in BR-ES 21(2)... with margin): a longer "stay"
@@ -311,6 +312,7 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
             rates.append(q.value)
 
     held = loan_term = days = months = unit = None
+    days_at = months_at = None
     one_year = False
     for q in durations(folded, lang):
         i = token_at(tokens, q.start)
@@ -349,14 +351,38 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         elif kind == "loan" and loan_term is None:
             loan_term = round(in_months / 12, 2)
         elif kind == "stay" and q.unit == "days" and days is None:
-            days = q.value
+            days, days_at = q.value, i
             one_year = _nearest(hits("one_year"), i, bounds, 12) is not None
         elif kind == "stay" and q.unit != "days" and months is None:
-            months, unit = round(in_months, 2), q.unit
+            months, unit, months_at = round(in_months, 2), q.unit, i
             if days is None:                   # "8 months this year", "seis meses en 2025": in one year too
                 one_year = _nearest(hits("one_year"), i, bounds, 12) is not None
     return _Amounts(holding_pct, tuple(rates), held, loan_term, days, months,
-                    "days" if days is not None and months is None else unit, one_year)
+                    "days" if days is not None and months is None else unit, one_year,
+                    days_at if days_at is not None else months_at)
+
+
+_STAY_PLACE_NEAR = 4     # words between a stay's number and the place it is spent in
+_IN_PLACE = {"em", "no", "na", "nos", "nas", "en", "in", "at"}
+
+
+def _stay_state(tokens: list[Token], mentions: list[Mention], at: int | None) -> str | None:
+    """The State a stated stay is spent in: a country, a city or "aqui"/"here" within a few words of the stay's
+    number, in its clause ("já estou cá há 250 dias", "300 days in Japan this year", "en Brasil pasé 90
+    días"); not a company's or an employer's country ("250 días para una empresa de Recife"), nor a "lá" that
+    may point to one."""
+    if at is None:
+        return None
+    here = [m for m in pointed(tokens, mentions) if tokens[m.start].orig.lower() in cues().deixis_here]
+    places = [m for m in (*mentions, *here) if not m.company and m.role not in ("employer",)]
+    near = [(m.start - at, m.code) for m in places
+            if 0 < m.start - at <= _STAY_PLACE_NEAR and all(t.is_word for t in tokens[at + 1:m.start])]
+    # before the number, only a place said as one ("cá", "en Brasil pasé"), not "Portuguese resident working 4
+    # months"
+    near += [(at - m.end, m.code) for m in places
+             if 0 <= at - m.end < _STAY_PLACE_NEAR and all(t.is_word for t in tokens[m.end:at])
+             and (m in here or (m.start > 0 and tokens[m.start - 1].norm in _IN_PLACE))]
+    return min(near)[1] if near else None
 
 
 _AGE_BEFORE = re.compile(r"\b(?:tenho|tengo|tinha|tenia|tiene|aos|a los|at|aged|age of|idade de|edad de|"
@@ -471,6 +497,7 @@ class StatedFacts:
     fact the rules read)."""
     facts: Facts
     stated_rates: tuple[float, ...]
+    stay_state: str | None = None      # where the stated stay is spent, when its clause names it
 
 
 def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_list: tuple[str, ...],
@@ -535,7 +562,8 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         borne_by_pe=borne, fiscal_year=fiscal_year)
     residence = _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)), folded, lang),
                             grammar.names("company"))
-    return StatedFacts(replace(facts, employment=employment_facts, residence=residence), amounts.stated_rates)
+    return StatedFacts(replace(facts, employment=employment_facts, residence=residence), amounts.stated_rates,
+                       _stay_state(tokens, mentions, amounts.stay_at))
 
 
 _OTHER = {"outra", "outro", "outras", "outros", "otra", "otro", "otras", "otros", "other", "mais", "mas", "more"}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from assistant.lexicon import cues
+from assistant.lexicon import countries, cues
 from assistant.lexicon.quantities import durations
 from assistant.lexicon.text import Match, Token, token_at
 from assistant.understand.places import Mention, denied, unique
@@ -126,8 +126,11 @@ def _same_clause(tokens: list[Token], start: int, end: int) -> bool:
 
 def pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
     """"aqui", "lá", "here", "there": a mention of the country last named before the word, not as a company's
-    ("the same Tokyo company … from my flat here": here is where the writer is)."""
+    ("the same Tokyo company … from my flat here": here is where the writer is) nor as a currency ("paga em
+    reais … estou cá": cá is no currency's country)."""
     words, not_beside = cues().deixis, cues().deixis_not_beside
+    money = countries().currencies
+    named = [m for m in named if " ".join(t.norm for t in tokens[m.start:m.end]) not in money]
     out = []
     for i, tok in enumerate(tokens):
         if tok.orig.lower() not in words:

@@ -60,11 +60,13 @@ def _student_origin(visited: str | None, roles: dict[str, tuple[str, ...]], paye
 
 def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Mention],
                       roles: dict[str, tuple[str, ...]], parties: set[str], residence: str | None,
-                      source: str | None, folded: str, hits: Hits, visited: str | None = None) -> Facts:
+                      source: str | None, folded: str, hits: Hits, visited: str | None = None,
+                      stay_home: bool = False) -> Facts:
     """Facts completed from the countries' roles; a fact the cue words already set is kept. The stay and the
     nationality come from the facts' groups: the nationality as the clauses state it ("dupla nacionalidade",
     "dual citizen" gives both parties), the stays dated or not ("del 1 de febrero al 31 de agosto").
-    `visited`: the State a student or visiting teacher is in."""
+    `visited`: the State a student or visiting teacher is in; `stay_home`: the stated stay is spent in the
+    residence State."""
     stay = facts.employment
     stay_days, stay_months = stay.stay_days, stay.stay_months
     nationality = facts.residence.nationality or () if facts.residence is not None else ()
@@ -102,9 +104,9 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
             hits("resident_before_service"):
         found["resident_not_solely_for_services"] = True      # "vine por mi cuenta", "ya vivía aquí"
     # a stay stated beside "fully remote", "never set foot there" is a past one ("after six years in Japan")
-    no_stay = (stay_days is None and stay_months is None) or bool(hits("never_there"))
+    no_stay = (stay_days is None and stay_months is None) or bool(hits("never_there")) or stay_home
     if topics[:1] == ("employment",) and facts.services_in_residence_state is None and residence in parties and \
-            "services_in_residence_state" not in found and no_stay and not stay.stays:
+            "services_in_residence_state" not in found and no_stay and (stay_home or not stay.stays):
         # no stay elsewhere stated: a salary for work done where one lives ("trabalho a partir de casa, em
         # Braga, para uma empresa brasileira") is taxed only there (art. 15(1)), whatever State the employer's
         # city names ("trabalha remotamente para uma empresa de São Paulo"); else work named in the other State

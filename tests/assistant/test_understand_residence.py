@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.lexicon.text import tokenize
 from assistant.understand import understand
+from assistant.understand.places import find_mentions
+from assistant.understand.residence import pointed
 from rules import residence_tiebreaker
 
 TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"), "MLI": ()}
@@ -337,3 +340,15 @@ def test_a_year_split_in_two_with_no_centre_of_life_goes_to_nationality():
 def test_family_in_both_states_leaves_the_centre_of_life_undetermined(text):
     tb = understand(text, TREATIES).facts.residence
     assert tb is not None and tb.vital_interests_in == "undetermined"
+
+
+@pytest.mark.parametrize("text, lang, code", [
+    # "cá" after an amount in reais: the currency is no place the writer is in
+    ("Moro em Lisboa; a empresa paga-me em reais e estou cá há dois anos", "pt", "PT"),
+    ("Vivo en Sevilla, el cliente me paga en BRL y aquí pago el alquiler", "es", "ES"),
+    ("I live in Braga; my pension is paid in yen and here I pay no rent", "en", "PT"),
+])
+def test_here_never_points_to_a_currency(text, lang, code):
+    tokens = tokenize(text)
+    here = pointed(tokens, find_mentions(text, tokens, lang))
+    assert [m.code for m in here] == [code]

@@ -341,6 +341,23 @@ def test_where_the_employment_is_exercised(text, at_home):
     assert r.facts.services_in_residence_state is at_home
 
 
+@pytest.mark.parametrize("text, days", [
+    # the days are spent where one lives ("cá", "aquí", the country named): the work is done there, not in the
+    # employer's State, whose 183-day test they are not
+    ("Moro no Porto desde março e trabalho remotamente para uma empresa de Belo Horizonte, que me paga em reais. "
+     "Este ano já estou cá há 250 dias. O Brasil pode tributar o meu salário?", 250),
+    ("Vivo en Madrid desde hace dos años y teletrabajo para una empresa de Recife. Este año he pasado 200 días "
+     "aquí. ¿Puede Brasil gravar mi sueldo?", 200),
+    ("I moved to Lisbon in January and work from my flat for a firm in Curitiba; so far I've spent 210 days in "
+     "Portugal this year. Can Brazil tax my salary?", 210),
+])
+def test_days_spent_where_one_lives_are_no_stay_in_the_employers_state(text, days):
+    r = understand(text, TREATIES, topic="employment")
+    assert r.facts.employment.stay_days == days
+    assert r.facts.services_in_residence_state is True
+    assert r.facts.employment.employer_resident_in_work_state is False
+
+
 def test_a_self_employed_persons_client_company_pays_the_fees():
     r = q("Sou tradutora independente e vivo em Lisboa. Trabalho para uma editora de São Paulo como freelancer, "
           "à peça. O Brasil pode tributar os meus honorários?")
