@@ -352,3 +352,21 @@ def test_here_never_points_to_a_currency(text, lang, code):
     tokens = tokenize(text)
     here = pointed(tokens, find_mentions(text, tokens, lang))
     assert [m.code for m in here] == [code]
+
+
+@pytest.mark.parametrize("text, homes", [
+    # a tenancy given up is no home
+    ("Entreguei o apê que alugava em Salvador; hoje só tenho o apartamento em Coimbra. Pela convenção sou "
+     "residente de qual país?", {"PT"}),
+    ("I gave up my flat in Fortaleza last spring and now rent a house in Faro with my partner. Which country "
+     "am I resident of under the treaty?", {"PT"}),
+    # someone else's home is a place to stay, not the person's
+    ("No tengo casa en Brasil: cuando voy me quedo en casa de mis padres. Vivo en un piso mío en Vigo. ¿De "
+     "qué país soy residente según el convenio?", {"ES"}),
+    # none anywhere, said after the home word
+    ("Casa permanente não tenho em lado nenhum: em Lisboa vivo num quarto e no Brasil fico em casa da minha "
+     "irmã. Sou residente de qual país pela convenção?", set()),
+])
+def test_homes_given_up_or_someone_elses_are_not_the_persons(text, homes):
+    facts = understand(text, TREATIES, topic="residence").facts.residence
+    assert facts is not None and set(facts.permanent_home_in or ()) == homes
