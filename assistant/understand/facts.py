@@ -585,10 +585,11 @@ _CONTRACT_AFTER = 4     # tokens from a signing verb to the contracts it signs
 def _agent_concludes(hits: Hits, tokens: list[Token], lang: str) -> bool | None:
     """A signing verb, the contracts it signs and the authority it signs them with, in one sentence: an agent
     who concludes contracts for the enterprise (art. 5: a dependent agent is a PE). None when not said."""
-    for verb in hits("sign_verbs"):
+    said = hits("pe_contracts")          # "signs contracts", read as one phrase
+    for verb in (*hits("sign_verbs"), *said):
         if _negated(tokens, verb.start, lang):
             continue
-        signs = any(0 <= c.start - verb.end <= _CONTRACT_AFTER for c in hits("contract_words"))
+        signs = verb in said or any(0 <= c.start - verb.end <= _CONTRACT_AFTER for c in hits("contract_words"))
         start, end = _sentence_bounds(tokens, verb.start)
         if signs and any(start <= a.start < end for a in hits("agent_authority")):
             return True

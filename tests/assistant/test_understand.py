@@ -315,6 +315,11 @@ def test_gain_kind(text, kind):
     ("Um armazém em Vigo, ninguém lá fecha contratos. Há estabelecimento estável?", "auxiliary"),
     # outside a PE or business-profits question the words decide nothing
     ("Vendi o armazém que tinha em Vigo. Quem tributa a mais-valia?", None),
+    # display only, as the treaty lists it beside storage and delivery
+    ("A Portuguese furniture maker keeps a showroom in Rio only to display its products; all sales are signed in "
+     "Porto. Does it have a permanent establishment in Brazil?", "auxiliary"),
+    ("Tenemos en São Paulo un local solo para exponer nuestras baldosas; los pedidos se cierran en Castellón. "
+     "¿Es un establecimiento permanente?", "auxiliary"),
 ])
 def test_an_activity_art_5_decides_on(text, activity):
     assert q(text).facts.pe_activity == activity
@@ -339,6 +344,17 @@ def test_pe_flags():
 ])
 def test_a_branchs_own_profits_are_attributable_to_it(text, attributable):
     assert q(text).facts.attributable_to_pe is attributable
+
+
+@pytest.mark.parametrize("text", [
+    # "signs contracts" read as one phrase, with the authority in the sentence: a dependent agent
+    "We're a Brazilian firm; a sales rep we employ in Lisbon routinely signs contracts in our name. Can Portugal "
+    "tax our profits?",
+    "Somos uma empresa de Curitiba e o nosso vendedor em Vigo assina contratos em nome da empresa todas as "
+    "semanas. A Espanha pode tributar os lucros?",
+])
+def test_an_agent_who_signs_contracts_in_the_enterprises_name_makes_a_pe(text):
+    assert q(text).facts.attributable_to_pe is True
 
 
 @pytest.mark.parametrize("text", [
