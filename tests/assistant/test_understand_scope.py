@@ -110,6 +110,23 @@ def test_a_person_who_says_where_they_live_is_an_individual():
         "company"
 
 
+@pytest.mark.parametrize("text", [
+    # a retiree, or a relative the writer speaks of, receives as a person
+    "Reformado em Portugal com dividendos de ações brasileiras. O Brasil retém até quanto?",
+    "My father, who lives in Porto, owns shares in Itaú and gets dividends. What's the max Brazil can withhold?",
+    "Mi madre vive en Sevilla y cobra dividendos de Petrobras. ¿Cuánto puede retener Brasil?",
+    "O sócio-gerente da Lda de Aveiro vive em Florianópolis e vai receber lucros. Quanto retém Portugal?",
+])
+def test_a_retiree_or_a_relative_receiving_is_an_individual(text):
+    assert q(text).facts.beneficiary_kind == "individual"
+
+
+def test_a_company_named_as_the_holder_still_wins_over_a_person_living_somewhere():
+    r = q("A nossa SGPS de Lisboa detém 30% de uma Ltda de Campinas. O gerente mora em Lisboa. Qual a retenção "
+          "sobre os dividendos?")
+    assert r.facts.beneficiary_kind == "company"
+
+
 def test_an_exact_spelling_beats_the_accent_blind_one():
     assert q("A fábrica fica em Franca, no interior paulista").countries == ("BR",)
     assert q("A fábrica fica em França").countries == ("FR",)
