@@ -277,6 +277,11 @@ def test_a_client_the_employee_is_sent_to_is_not_the_employer():
     # who hires names the employer
     ("Portuguese resident working four months on a platform off Rio, employed by a Brazilian driller. Can "
      "Brazil tax my pay?", True),
+    # the payroll the pay stays on is the employer's
+    ("I live in Osaka and will work in Lisbon for 120 days; my salary stays on the Osaka payroll. Is it exempt "
+     "from Portuguese tax?", False),
+    ("Sou residente em Curitiba e vou trabalhar 3 meses em Lisboa; o salário continua na folha de pagamento de "
+     "Curitiba. Portugal pode tributar o salário?", False),
 ])
 def test_where_the_employer_is_from_who_pays_and_where_a_company_is_not(text, employer_in_work_state):
     from assistant.understand import understand
