@@ -46,7 +46,7 @@ from assistant.understand.direction_model import DirectionModel, trained_directi
 from assistant.understand.exemplars import ExemplarClassifier
 from assistant.understand.language import detect_language
 from assistant.understand.parts import PartTopic, out_of_scope_code, read_parts
-from assistant.understand.topic_model import TopicModel, context_of, trained_model
+from assistant.understand.topic_model import OUT_OF_SCOPE, TopicModel, context_of, trained_model
 from assistant.understand.topics import topic_matches
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
@@ -149,9 +149,11 @@ class Assistant:
         treaty = query.treaty or ("MLI" if query.mentions_mli else None)
         timings["understand"] = _ms(t)
 
-        abstain = self._abstention(query, treaty, lang)
+        refused = _refused_parts(query, asked)
+        abstain = self._abstention(query, treaty, lang, [p.out_of_scope for p in refused if p.out_of_scope])
         if abstain:
-            yield self._abstained(question, lang, abstain, started, timings, query=query, treaty=treaty)
+            yield self._abstained(question, lang, abstain, started, timings, query=query, treaty=treaty,
+                                  parts=refused)
             return
 
         t = time.perf_counter()
@@ -161,7 +163,8 @@ class Assistant:
             query = dataclasses.replace(query, facts=_own_kinds(query.facts, in_scope[0].question.text,
                                                                  in_scope[0].topic))
         try:
-            facts = merge_facts(query.facts, extra_facts)
+            facts = merge_facts(_others_kinds(query.facts, in_scope[0].question.text, in_scope[0].topic, asked)
+                                if in_scope else query.facts, extra_facts)
         except rules.RulesInputError as exc:
             yield self._abstained(question, lang, exc.text_in(lang), started, timings, query=query, treaty=treaty,
                                   error=str(exc))
@@ -218,8 +221,9 @@ class Assistant:
 
     def _abstained(self, question: str, lang: str, text: str, started: float, timings: dict[str, float],
                    query: Query | None = None, treaty: str | None = None, run: RuleRun | None = None,
-                   error: str | None = None) -> StreamEvent:
-        """Every refusal goes through here: bad input, out of scope, no treaty, nothing relevant."""
+                   error: str | None = None, parts: list[AnswerPart] | None = None) -> StreamEvent:
+        """Every refusal goes through here: bad input, out of scope, no treaty, nothing relevant. `parts`: the
+        questions of a ticket refused as a whole, each out of scope."""
         for stage in ("rules", "retrieve", "generate"):
             timings.setdefault(stage, 0.0)
         timings["total"] = _ms(started)
@@ -227,7 +231,7 @@ class Assistant:
             question=question, language=lang, answer=text, card="" if error else text, abstained=True,
             reply="" if error else refusal(lang, text).text,
             treaty=treaty, error=error, llm=self._llm_dict(), timings_ms=timings,
-            query=query, rule_results=run))
+            query=query, rule_results=run, parts=parts or []))
 
     def _decide_topic(self, question: str) -> DecideTopic | None:
         """The nearest-example classifier on the question's embedding (the one dense retrieval uses)."""
@@ -276,7 +280,8 @@ class Assistant:
             q = dataclasses.replace(understand(text, rules.known_treaties(), topic=topic,
                                                read_residence=self.direction_reader.residence), treaty=treaty)
             if not alternative:   # what kind of income the question itself names wins ("E a do fundo de pensões?")
-                q = dataclasses.replace(q, facts=_own_kinds(q.facts, part.question.text, topic))
+                q = dataclasses.replace(q, facts=_others_kinds(_own_kinds(q.facts, part.question.text, topic),
+                                                               part.question.text, topic, asked))
             q = _relief_of_first(q, topic, asked[0].topic)
             out.append(_Part(None, q, run_rules(q, merge_facts(q.facts, extra_facts)), part, alternative))
         return out
@@ -289,7 +294,9 @@ class Assistant:
         return ", ".join(f"{Formatter(lang).treaty(t)} ({t})" for t in rules.known_treaties()) + \
             ", MLI"
 
-    def _abstention(self, query: Query, treaty: str | None, lang: str) -> str | None:
+    def _abstention(self, query: Query, treaty: str | None, lang: str, subjects: Sequence[str] = ()) -> str | None:
+        """The refusal, if the ticket gets one; `subjects`: what each question of a ticket out of scope as a
+        whole asks about."""
         covered = self._covered(lang)
         if query.evasion:
             return msg(lang, "abstain_evasion")
@@ -297,7 +304,8 @@ class Assistant:
             a, b = query.pair_not_covered
             return msg(lang, "abstain_pair", a=state_name(a, lang), b=state_name(b, lang), covered=covered)
         if query.out_of_scope:
-            what = msg(lang, f"out_of_scope.{query.out_of_scope}", default=msg(lang, "out_of_scope.other"))
+            what = "; ".join(dict.fromkeys(msg(lang, f"out_of_scope.{code}", default=msg(lang, "out_of_scope.other"))
+                                           for code in (query.out_of_scope, *subjects)))
             return msg(lang, "abstain_scope", what=what, covered=covered)
         if treaty is None and not query.readings:
             return msg(lang, "abstain_no_treaty", covered=covered)
@@ -572,6 +580,27 @@ def _story_lengths(facts: Facts, question: str, first: PartTopic, asked: list[Pa
     return dataclasses.replace(facts, **kept)
 
 
+# The kinds that belong to one income: named in a question on another topic, they are that question's
+# ("Portugal pode tributar o meu salário? E as senhas de presença do conselho?": the board is the fees').
+INCOME_KINDS = ("pension_kind", "gain_kind", "royalty_kind", "employment_kind", "student_payment_origin")
+
+
+def _others_kinds(facts: Facts, asking: str, topic: str, asked: Sequence[PartTopic]) -> Facts:
+    """The facts a question's rules read: without a kind of income that another question, on another topic,
+    names in its own words and this one does not (the ticket's reading keeps it). A relief question is about
+    the income another question asks: the kinds are both's."""
+    if topic in RELIEF_TOPICS:
+        return facts
+    own = _asked_facts(asking, topic)
+    theirs: dict[str, Any] = {}
+    for other in (p for p in asked if p.topic not in (topic, *RELIEF_TOPICS) and not p.out_of_scope
+                  and p.question.text != asking):
+        named = _asked_facts(other.question.text, other.topic)
+        theirs.update({k: None for k in INCOME_KINDS if getattr(own, k) is None and getattr(named, k) is not None
+                       and getattr(named, k) == getattr(facts, k)})
+    return dataclasses.replace(facts, **theirs) if theirs else facts
+
+
 def _own_kinds(facts: Facts, asking: str, topic: str) -> Facts:
     """The facts with the kinds of income the asking words themselves name ("o complemento do fundo de
     pensões", "the company pension") over those the rest of the ticket names (an INSS pension beside it), and
@@ -600,6 +629,15 @@ def _with_parts(query: Query, asked: list[PartTopic]) -> Query:
             return query
         return dataclasses.replace(query, out_of_scope=query.out_of_scope or codes[0])
     return dataclasses.replace(query, side_notes=tuple(dict.fromkeys(query.side_notes + codes)))
+
+
+def _refused_parts(query: Query, asked: list[PartTopic]) -> list[AnswerPart]:
+    """A ticket whose every question is out of scope, refused as a whole: each of its questions, with what it
+    asks about ("imposto do selo", "IVA"), so no question goes unanswered."""
+    if not query.out_of_scope or len(asked) < 2 or not all(p.out_of_scope for p in asked):
+        return []
+    return [AnswerPart(question=p.question.text, topic=OUT_OF_SCOPE, confidence=p.confidence,
+                       out_of_scope=out_of_scope_code(query.text, p)) for p in asked]
 
 
 def _relief_of_first(query: Query, topic: str, first: str) -> Query:

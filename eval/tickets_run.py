@@ -141,6 +141,9 @@ def _parts_of(answer: Any) -> tuple[PartReading, ...]:
     query = answer.query
     by_n = {c.n: c for c in answer.citations}
     asked = [p for p in answer.parts if not p.alternative]
+    if answer.abstained and asked:       # refused as a whole, question by question (each out of scope)
+        return tuple(PartReading(topic=p.topic, outcome=PredictedOutcome("abstain"), text=answer.card if k == 0 else "",
+                                 confidence=p.confidence) for k, p in enumerate(asked))
     if answer.abstained or not asked:
         return tuple(PartReading(topic=t, outcome=outcome_of(answer.rule_results, answer.abstained or k > 0),
                                  text=answer.card if k == 0 else "",

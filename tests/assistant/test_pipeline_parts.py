@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.presentation.values import msg
+
 TWO_QUESTIONS = ("Bom dia. Sou residente em Portugal, reformado. Recebo dividendos de uma empresa brasileira e "
                  "também uma pensão privada de um fundo de pensões do Brasil. Qual é a taxa máxima de retenção "
                  "no Brasil sobre os dividendos? E a pensão privada, quem a tributa?")
@@ -174,3 +176,30 @@ def test_an_employer_at_home_is_not_resident_where_the_stay_is(make_assistant, t
     query = make_assistant().ask(text).query
     assert query.work_state == query.source_state != query.residence_state
     assert query.facts.employment.employer_resident_in_work_state is False
+
+
+def test_a_kind_of_income_another_question_names_is_that_questions(make_assistant):
+    """The board seat belongs to the fees question: the salary, earned working from home in Recife, is taxed
+    only in Brazil (art. 15(1)), not as directors' fees (art. 16), which Portugal may tax."""
+    answer = make_assistant().ask(
+        "Vivo no Recife e trabalho de casa como engenheira para uma empresa de Lisboa, sem nunca ir a Portugal. "
+        "Também sou membro do conselho de administração de uma S.A. do Porto e recebo senhas de presença. "
+        "Portugal pode tributar o meu salário? E as senhas de presença do conselho?")
+    asked = {p.topic: p for p in answer.parts if not p.alternative}
+    assert set(asked) == {"employment", "directors_fees"}
+    assert _rights(asked["employment"]) == {("BR", "exclusive"), ("PT", "none")}
+    assert ("PT", "none") not in _rights(asked["directors_fees"])
+
+
+def test_a_ticket_refused_as_a_whole_keeps_each_question_and_names_each_subject(make_assistant):
+    """Every question out of scope: one refusal, but each question is a part (the JSON a helpdesk posts lists
+    them) and the refusal names what each asks about."""
+    answer = make_assistant().ask(
+        "Herdei um apartamento em Lisboa da minha tia. Pago imposto do selo sobre a herança? E a fatura das "
+        "obras que fiz lá leva IVA a 6% ou a 23%?")
+    assert answer.abstained
+    assert [p.topic for p in answer.parts] == ["out_of_scope", "out_of_scope"]
+    codes = [p.out_of_scope for p in answer.parts]
+    assert len(set(codes)) == 2
+    assert all(msg("pt", f"out_of_scope.{c}") in answer.card for c in codes)
+    assert [p["out_of_scope"] for p in answer.to_dict()["parts"]] == codes

@@ -243,3 +243,12 @@ def test_a_relief_question_answered_by_an_exemption_reads_exempt_in_the_exemptin
     credit = understand("Vivo em Lisboa e recebo juros de um banco brasileiro. Como Portugal elimina a dupla "
                         "tributação?", rules.known_treaties(), topic="double_taxation_relief")
     assert outcome_of(run_rules(credit, credit.facts), topic="double_taxation_relief").outcome != "exempt"
+
+
+def test_a_ticket_refused_as_a_whole_reads_an_abstention_for_each_question(bm25_assistant):
+    from eval.tickets_run import reading_of
+
+    answer = bm25_assistant.ask("Herdei um apartamento em Lisboa da minha tia. Pago imposto do selo sobre a "
+                                "herança? E a fatura das obras que fiz lá leva IVA a 6% ou a 23%?")
+    reading = reading_of(answer)
+    assert [(p.topic, p.outcome.outcome) for p in reading.parts] == [("out_of_scope", "abstain")] * 2
