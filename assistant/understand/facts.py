@@ -11,7 +11,7 @@ from assistant.lexicon import cues
 from assistant.lexicon.quantities import date_ranges, dates, durations, percentages
 from assistant.lexicon.text import Match, Token, token_at
 from assistant.understand.places import Grammar, Mention, unique
-from assistant.understand.residence import ResidenceFacts, pointed, read_residence
+from assistant.understand.residence import ResidenceFacts, pointed, read_residence, same_clause
 from assistant.understand.topics import is_employment
 from rules.facts import INCOME_TYPES, EmploymentFacts, Facts, TiebreakerFacts
 
@@ -376,11 +376,11 @@ def _stay_state(tokens: list[Token], mentions: list[Mention], at: int | None) ->
     here = [m for m in pointed(tokens, mentions) if tokens[m.start].orig.lower() in cues().deixis_here]
     places = [m for m in (*mentions, *here) if not m.company and m.role not in ("employer",)]
     near = [(m.start - at, m.code) for m in places
-            if 0 < m.start - at <= _STAY_PLACE_NEAR and all(t.is_word for t in tokens[at + 1:m.start])]
+            if 0 < m.start - at <= _STAY_PLACE_NEAR and same_clause(tokens, at + 1, m.start)]
     # before the number, only a place said as one ("cá", "en Brasil pasé"), not "Portuguese resident working 4
     # months"
     near += [(at - m.end, m.code) for m in places
-             if 0 <= at - m.end < _STAY_PLACE_NEAR and all(t.is_word for t in tokens[m.end:at])
+             if 0 <= at - m.end < _STAY_PLACE_NEAR and same_clause(tokens, m.end, at)
              and (m in here or (m.start > 0 and tokens[m.start - 1].norm in _IN_PLACE))]
     return min(near)[1] if near else None
 

@@ -72,8 +72,8 @@ _SOLD_AFTER = 8  # "a casa que tinha em Porto Alegre foi vendida": the sale may 
 
 def _beside(home: Match[str], cue: Match[str], tokens: list[Token]) -> bool:
     """A cue within _NEAR tokens of a home word, before or after it, in the same clause."""
-    return (0 <= home.start - cue.end < _NEAR and _same_clause(tokens, cue.end, home.start)) or \
-        (0 <= cue.start - home.end < _NEAR and _same_clause(tokens, home.end, cue.start))
+    return (0 <= home.start - cue.end < _NEAR and same_clause(tokens, cue.end, home.start)) or \
+        (0 <= cue.start - home.end < _NEAR and same_clause(tokens, home.end, cue.start))
 
 
 def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set[int]:
@@ -95,7 +95,7 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
                         or 0 <= h.start - m.end < _NEAR for m in sold)
         denied = any(t.norm in negation for t in tokens[max(0, h.start - _NEAR):h.start]) or \
             any(0 <= m.start - h.end < _NEAR for m in former)          # "a casa que tinha na Bahia"
-        lived_in = any(m.end <= h.start and _same_clause(tokens, m.end, h.start)
+        lived_in = any(m.end <= h.start and same_clause(tokens, m.end, h.start)
                        and not any(m.end <= c.start < h.start for c in mentions) for m in lives) or \
             _lived_in_country(h, lives, tokens, mentions)
         if (near_let or near_sold or denied) and not lived_in:
@@ -109,7 +109,7 @@ def _lived_in_country(home: Match[str], lives: list[Match[str]], tokens: list[To
     Porto" is the same country, "… alugado em Recife" is not) is let."""
     for m in (m for m in lives if m.end <= home.start and _same_sentence(tokens, m.end, home.start)):
         lived = {c.code for c in mentions if m.end <= c.start < home.start}
-        after = [c for c in mentions if c.start >= home.end and _same_clause(tokens, home.end, c.start)]
+        after = [c for c in mentions if c.start >= home.end and same_clause(tokens, home.end, c.start)]
         if len(lived) == 1 and (not after or after[0].code in lived):
             return True
     return False
@@ -119,7 +119,7 @@ def _same_sentence(tokens: list[Token], start: int, end: int) -> bool:
     return all(t.norm not in ".;?!" for t in tokens[start:end])
 
 
-def _same_clause(tokens: list[Token], start: int, end: int) -> bool:
+def same_clause(tokens: list[Token], start: int, end: int) -> bool:
     """No punctuation between the two token positions ("vivo com a família num apartamento arrendado")."""
     return all(t.is_word for t in tokens[start:end])
 
@@ -183,9 +183,9 @@ def _lives_in(found: list, tokens: list[Token], named: list[Mention]) -> tuple[s
     rooms = [m.start for m in found if m.value == "lodging"]
     out = []
     for verb in (m for m in found if m.value == "lives"):
-        place = [c for c in named if 0 <= c.start - verb.end <= _NEAR and _same_clause(tokens, verb.end, c.start)
+        place = [c for c in named if 0 <= c.start - verb.end <= _NEAR and same_clause(tokens, verb.end, c.start)
                  and not c.company]
-        if place and not any(_same_clause(tokens, min(r, verb.end), max(r, verb.end)) for r in rooms):
+        if place and not any(same_clause(tokens, min(r, verb.end), max(r, verb.end)) for r in rooms):
             out.append(place[0].code)
     return unique(out)
 
@@ -283,7 +283,7 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                                                # "Spanish citizen living in Lisbon": where the person lives
                 if c.company and facts[i].value != "management":
                     continue                   # "trabalho de casa em Curitiba pra uma empresa de Lisboa"
-                if facts[i].value == "home" and any(0 <= s - c.end <= 2 and _same_clause(tokens, c.end, s)
+                if facts[i].value == "home" and any(0 <= s - c.end <= 2 and same_clause(tokens, c.end, s)
                                                     for s in let_cues):
                     let_here.add(i)
                     continue                   # "… em Lisboa e o de São Paulo está alugado": let, not a home;
