@@ -153,7 +153,7 @@ class Cues:
 
 
 _GRAMMAR_LISTS = ("income", "from_preps", "to_preps", "visit", "account", "company", "payer", "possessive", "pay_verbs",
-                  "receive_verbs", "supply_verbs", "conjunctions", "family", "lend_verbs")
+                  "receive_verbs", "supply_verbs", "conjunctions", "family", "lend_verbs", "contribute_verbs")
 
 
 @lru_cache(maxsize=1)

@@ -426,8 +426,9 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
         role, prep, company, possessive = _left_role(k, mentions, g, by_end)
         if role == "base" and _stay_after(g, m.end):
             role = "work"                                # "work from Florianópolis for 4 months": a stay, not home
-        if prep not in (None, "from") and "account" in g.categories_before(m.start - 1, 3):
-            role = prep = None                           # "me pagan a una cuenta en Brasil": where money is kept
+        if prep not in (None, "from") and {"account", "contribute_verbs"} & set(g.categories_before(m.start - 1, 3)):
+            role = prep = None                           # "me pagan a una cuenta en Brasil": where money is kept;
+            #                                              "contribuindo para o INSS": where one pays in
         if role == "government":                         # a State that pays, unless it receives ("o Estado detém")
             role = "residence" if _right_role(k, mentions, g, starts)[0] == "residence" else "source"
         right, right_company = _right_role(k, mentions, g, starts) if role is None else \

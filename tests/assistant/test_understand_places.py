@@ -318,6 +318,10 @@ def test_rio_in_spanish(text, language, roles):
     # an account in a country is where money is kept, not where one lives
     ("A empresa deposita o salário numa conta no Brasil.", "pt", [("BR", None)]),
     ("Vivo en Sevilla, pero me pagan a una cuenta bancaria en Japón.", "es", [("ES", "residence"), ("JP", None)]),
+    # paying into a State's scheme is not living there ("continuo a descontar para o INSS")
+    ("Moro em Aveiro e continuo a descontar para o INSS todos os meses.", "pt", [("PT", "residence"), ("BR", None)]),
+    ("I live in Valencia but still pay into the Portuguese Segurança Social.", "en",
+     [("ES", "residence"), ("PT", None)]),
     # a bank's own agency abroad is its branch there
     ("o banco recebe os juros pela sua agência em Luxemburgo", "pt", [("LU", "pe")]),
 ])

@@ -373,6 +373,11 @@ def test_a_self_employed_persons_client_company_pays_the_fees():
     ("Somos una compañía de teatro de Lisboa y la gira por Brasil es con patrocinio privado. ¿Quién grava el "
      "caché?", False),
     ("Sou músico, vivo no Porto e vou atuar em São Paulo. Quem tributa o cachê?", None),
+    # paid out of a town hall's or the State's budget
+    ("A prefeitura de Recife traz um grupo de fado de Lisboa; tudo é pago pelo orçamento municipal. O Brasil "
+     "pode tributar o cachê?", True),
+    ("Soy bailarina en Madrid; la gira por Brasil sale de los presupuestos del Estado. ¿Quién grava mi caché?",
+     True),
 ])
 def test_a_visit_paid_from_public_funds_is_read(text, expected):
     r = q(text)
