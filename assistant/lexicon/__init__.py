@@ -58,6 +58,7 @@ class Countries:
     demonyms: frozenset[str]                         # folded adjective forms ("brasileira", "japoneses")
     names: frozenset[str]                            # folded one-word country names ("portugal", "japao")
     currencies: frozenset[str]                       # folded currency names ("reais", "ienes"): no place
+    lowercase_places: dict[str, str]                 # folded exact-case city names, read lower case in English
 
     def index(self, language: str) -> PhraseIndex[str]:
         return self.by_language.get(language, self.by_language["pt"])
@@ -75,6 +76,7 @@ def countries() -> Countries:
     entries: list[tuple[str, str]] = []
     exact: list[tuple[re.Pattern[str], str]] = []
     only_in: dict[str, list[tuple[str, str]]] = {lang: [] for lang in LANGUAGES}
+    lowercase: dict[str, str] = {}
     for code, spec in data["countries"].items():
         spec = spec or {}
         entries += [(name, code) for name in spec.get("names", [])]
@@ -84,6 +86,8 @@ def countries() -> Countries:
     for code, spec in places.items():
         entries += [(name, code) for cat in PLACE_CATEGORIES for name in spec.get(cat) or []]
         exact += [(_exact(form), code) for form in spec.get("exact_case") or []]
+        lowercase.update((fold(form), code) for form in spec.get("exact_case") or []
+                         if " " not in form and form[1:].islower())
         for lang, names in (spec.get("only_in") or {}).items():
             only_in[lang] += [(name, code) for name in names]
     by_language = {lang: PhraseIndex(only_in[lang] + entries) for lang in LANGUAGES}
@@ -95,7 +99,7 @@ def countries() -> Countries:
     return Countries(by_language, PhraseIndex(((p, True) for p in data.get("exclude", [])), fuzzy=False),
                      tuple(exact), frozenset(data["countries"]),
                      {lang: tuple(codes) for lang, codes in data["language_countries"].items()}, demonyms, names,
-                     currencies)
+                     currencies, lowercase)
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ class Mention:
     company: bool = False
 
 
+_EN_PLACE_PREPS = {"in", "to", "from", "near", "around", "outside"}     # before a city written in lower case
 _LANGUAGE_ADJ = {"portugues", "ingles", "espanhol", "espanol", "castelhano", "castellano", "frances", "alemao",
                  "aleman", "italiano", "japones", "chines", "chino", "english", "spanish", "portuguese", "french",
                  "german", "japanese", "chinese", "italian"}
@@ -69,6 +70,10 @@ def find_mentions(text: str, tokens: list[Token], language: str) -> list[Mention
             idx = [i for i, t in enumerate(tokens) if rm.start() <= t.start < rm.end()]
             if idx:
                 exact.append(Mention(idx[0], idx[-1] + 1, code))
+    if language == "en":      # "living in porto": no English word, so a city even in lower case after "in"
+        exact += [Mention(i, i + 1, lex.lowercase_places[t.norm]) for i, t in enumerate(tokens)
+                  if i and t.orig.islower() and t.norm in lex.lowercase_places
+                  and tokens[i - 1].norm in _EN_PLACE_PREPS]
     # a word one letter from a place counts when written as a name ("Barcelone") or when it is a country's name
     # ("portugual"): a common word one letter away is no place ("haciendo" is not Hacienda, "maioria" not
     # Maiorca, "humanos" not "rumanos")

@@ -305,6 +305,17 @@ def test_rio_in_spanish(text, language, roles):
     assert _roles(text, language) == roles
 
 
+@pytest.mark.parametrize("text, language, codes", [
+    # written in lower case after an English preposition, a city that is also a Portuguese word is the city
+    ("moved to porto last year, my pension comes from the inss", "en", ["PT", "BR"]),
+    ("i live in rio and rent out a flat in Lisbon", "en", ["BR", "PT"]),
+    # not in Portuguese, where the same words are common nouns ("no natal", "o porto de Santos")
+    ("passei o natal com a família e fui ao porto de Leixões", "pt", []),
+])
+def test_a_city_written_in_lower_case_after_an_english_preposition(text, language, codes):
+    assert [code for code, _ in _roles(text, language)] == codes
+
+
 @pytest.mark.parametrize("text, language, roles", [
     # a destination followed by holiday words or a stay of days or weeks is a visit, not a new home
     ("Vivo em Lisboa e no verão passei por lá: fui ao Brasil três semanas ver a família.", "pt",
