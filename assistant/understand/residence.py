@@ -86,13 +86,16 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
     lives = [m for m in found if m.value in _LIVES]
     rents = [m for m in found if m.value == "tenancy"]
     negation = cues().negation
+    homes = [m for m in found if m.value == "home"]
+    # "vendeu o apartamento": a sale followed by its own home word sold that one, not a home named before it
+    sold_own = {m.start for m in sold if any(0 <= o.start - m.end < _NEAR for o in homes)}
     out = set()
-    for h in (m for m in found if m.value == "home"):
+    for h in homes:
         if any(_beside(h, m, tokens) for m in rents):
             continue                # "I rent a flat", "un piso que hemos alquilado": the tenant's home
         near_let = any(_beside(h, m, tokens) for m in let)
-        near_sold = any((0 <= m.start - h.end < _SOLD_AFTER and _same_sentence(tokens, h.end, m.start))
-                        or 0 <= h.start - m.end < _NEAR for m in sold)
+        near_sold = any((0 <= m.start - h.end < _SOLD_AFTER and _same_sentence(tokens, h.end, m.start)
+                         and m.start not in sold_own) or 0 <= h.start - m.end < _NEAR for m in sold)
         denied = any(t.norm in negation for t in tokens[max(0, h.start - _NEAR):h.start]) or \
             any(0 <= m.start - h.end < _NEAR for m in former)          # "a casa que tinha na Bahia"
         lived_in = any(m.end <= h.start and same_clause(tokens, m.end, h.start)
@@ -113,6 +116,11 @@ def _lived_in_country(home: Match[str], lives: list[Match[str]], tokens: list[To
         if len(lived) == 1 and (not after or after[0].code in lived):
             return True
     return False
+
+
+def _demonym(tokens: list[Token], m: Mention) -> bool:
+    """A nationality adjective ("brasileiro", "Japanese"): it says whose the person is, not where a home is."""
+    return m.end - m.start == 1 and tokens[m.start].norm in countries().demonyms
 
 
 def _same_sentence(tokens: list[Token], start: int, end: int) -> bool:
@@ -269,7 +277,8 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
         names = {m.value for m in here}
         out.cues |= names
         facts = [m for m in here if m.value in _TAKES_COUNTRIES]
-        countries = [c for c in named if start <= c.start < end]
+        countries = [c for c in named if start <= c.start < end and
+                     (names & {"nationality"} or not _demonym(tokens, c))]   # "brazilian living in Porto with my wife"
         owned = [c for c in countries if any(not _stay_between(f, c, stay_verbs) for f in facts)]
         attached: dict[int, list[str]] = {i: [] for i in range(len(facts))}
         let_here: set[int] = set()            # home cues whose country the clause says is let

@@ -299,6 +299,11 @@ def test_a_home_keeps_its_own_place_and_a_stay_keeps_its_own(text, treaty, homes
      "Belo Horizonte acabou vendido em março. De que país é residente pela convenção?", "ES"),
     ("A Rita arrendou um T1 em Aveiro; a casa que tinha na Bahia com o ex-marido foi vendida em 2023. "
      "Para a convenção, onde é residente?", "PT"),
+    # a sale followed by its own home word sold that home, not the one named just before it
+    ("O meu cunhado mudou-se para Setúbal, comprou casa em Palmela e vendeu a casa de Fortaleza. Pela convenção, "
+     "de que país é residente?", "PT"),
+    ("Mi primo alquiló un piso en Zaragoza y vendió el apartamento de Recife. ¿De qué país es residente según el "
+     "convenio?", "ES"),
 ])
 def test_an_employers_seat_beside_a_family_home_is_not_the_askers(text, home):
     tb = understand(text, TREATIES).facts.residence
@@ -313,6 +318,18 @@ def test_an_employers_seat_beside_a_family_home_is_not_the_askers(text, home):
      "dos países me consideran residente, ¿cuál gana?", "ES"),
 ])
 def test_both_before_a_family_word_counts_people_not_states(text, vital):
+    tb = understand(text, TREATIES).facts.residence
+    assert tb is not None and tb.vital_interests_in == vital
+
+
+@pytest.mark.parametrize("text, vital", [
+    # a nationality adjective beside the family says whose the person is, not where the family lives
+    ("brazilian living in Matosinhos with my wife and our son since 2022; still own a flat in Recife. which "
+     "country am i resident of under the treaty?", "PT"),
+    ("Japanese engineer living in Braga with my wife and kids; we kept our house in Osaka. Which country am I "
+     "resident of?", "PT"),
+])
+def test_a_nationality_adjective_is_not_where_the_family_lives(text, vital):
     tb = understand(text, TREATIES).facts.residence
     assert tb is not None and tb.vital_interests_in == vital
 
