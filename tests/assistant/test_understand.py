@@ -320,6 +320,11 @@ def test_gain_kind(text, kind):
      "Porto. Does it have a permanent establishment in Brazil?", "auxiliary"),
     ("Tenemos en São Paulo un local solo para exponer nuestras baldosas; los pedidos se cierran en Castellón. "
      "¿Es un establecimiento permanente?", "auxiliary"),
+    # an agent independent in fact: other principals, acting on its own account
+    ("A nossa empresa de Braga vende no Brasil por um representante de Curitiba que tem outros clientes e "
+     "não assina nada por nós. Temos estabelecimento estável lá?", "independent_agent"),
+    ("Vendemos en Portugal a través de un agente de Oporto que actúa por cuenta propia. ¿Tenemos establecimiento "
+     "permanente?", "independent_agent"),
 ])
 def test_an_activity_art_5_decides_on(text, activity):
     assert q(text).facts.pe_activity == activity
@@ -352,6 +357,9 @@ def test_a_branchs_own_profits_are_attributable_to_it(text, attributable):
     "tax our profits?",
     "Somos uma empresa de Curitiba e o nosso vendedor em Vigo assina contratos em nome da empresa todas as "
     "semanas. A Espanha pode tributar os lucros?",
+    # the plan told in the subjunctive
+    "Queremos contratar en Lisboa a una vendedora que firme los pedidos en nombre de nuestra empresa de Murcia. "
+    "¿Tendríamos establecimiento permanente en Portugal?",
 ])
 def test_an_agent_who_signs_contracts_in_the_enterprises_name_makes_a_pe(text):
     assert q(text).facts.attributable_to_pe is True
