@@ -662,6 +662,9 @@ def _client(m: Mention, g: Grammar) -> bool:
     return before > 0 and g.tokens[before].norm in _CLIENT_PREPS and g.left(before - 1)[1] == "payer"
 
 
+_BORNE_AFTER = 10     # tokens from a branch named to the words saying it bears (or not) the pay
+
+
 def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...],
                 mentions: list[Mention], g: Grammar, work_state: str | None,
                 pe_words: list[tuple[int, int]], attributable: bool | None) -> tuple[bool | None, bool | None]:
@@ -685,7 +688,10 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
     borne = None
     if "employment" in topic_list:
         for b in hits("borne"):
-            if any(0 <= start - b.end <= 6 for start, _ in pe_words):
+            # "suportado pela sucursal"; or after the branch, in its sentence ("tem uma sucursal em São Paulo mas
+            # o meu custo nunca foi lá imputado")
+            if any(0 <= start - b.end <= 6 or (0 <= b.start - end <= _BORNE_AFTER and
+                                                 _sentence_bounds(tokens, end)[1] > b.start) for start, end in pe_words):
                 borne = not _negated(tokens, b.start, lang)
                 break
         if borne is None and hits("not_recharged"):

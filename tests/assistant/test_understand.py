@@ -450,6 +450,22 @@ def test_a_company_with_nothing_in_the_work_state_has_no_pe_to_bear_the_pay(text
     assert q(text).facts.employment.borne_by_pe is False
 
 
+@pytest.mark.parametrize("text, borne", [
+    # the branch named first, what it bears said after it in the sentence
+    ("Trabalho para uma empresa do Porto com filial no Rio, mas o meu salário nunca foi suportado por ela; vou "
+     "passar 100 dias no Brasil. Pago imposto lá?", False),
+    ("La empresa de Bilbao tiene sucursal en Recife y mi sueldo lo soporta ella mientras estoy allí cuatro meses. "
+     "¿Tributo en Brasil?", True),
+    # the cost charged to the branch
+    ("My salary stays on the Madrid payroll for my 4 months in São Paulo, but its cost is recharged to our "
+     "Brazilian branch. Can Brazil tax my salary?", True),
+    ("Cobro el sueldo desde Sevilla durante mis cinco meses en Manaos, pero todo el coste se carga a nuestra "
+     "sucursal brasileña. ¿Brasil puede gravar mi sueldo?", True),
+])
+def test_what_the_branch_bears_said_after_it_or_as_a_recharge(text, borne):
+    assert q(text).facts.employment.borne_by_pe is borne
+
+
 def test_183_rule_is_not_a_stay():
     r = q("Como funciona a regra dos 183 dias entre Portugal e o Japão?")
     assert r.facts.employment.stay_days is None and r.topic == "employment"
