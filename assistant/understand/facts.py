@@ -690,8 +690,9 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
         for b in hits("borne"):
             # "suportado pela sucursal"; or after the branch, in its sentence ("tem uma sucursal em São Paulo mas
             # o meu custo nunca foi lá imputado")
-            if any(0 <= start - b.end <= 6 or (0 <= b.start - end <= _BORNE_AFTER and
-                                                 _sentence_bounds(tokens, end)[1] > b.start) for start, end in pe_words):
+            if any(0 <= start - b.end <= 6 or
+                   (0 <= b.start - end <= _BORNE_AFTER and _sentence_bounds(tokens, end)[1] > b.start)
+                   for start, end in pe_words):
                 borne = not _negated(tokens, b.start, lang)
                 break
         if borne is None and hits("not_recharged"):
