@@ -149,7 +149,10 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         found["pension_kind"] = "private"          # paid by a company (a former employer): art. 18(1)
     if "students" in topics and facts.student_payment_origin is None:
         found["student_payment_origin"] = _student_origin(visited, roles, payers, parties)
-        if found["student_payment_origin"] is None and facts.student_practical_training:
+        if facts.student_practical_training and hits("unpaid_there"):
+            # "estágio num hospital em São Paulo, sem salário lá, só com a bolsa": not paid where the training is
+            found["student_payment_origin"] = "abroad"
+        elif found["student_payment_origin"] is None and facts.student_practical_training:
             found["student_payment_origin"] = "local"   # a trainee's pay comes from the job where the training is
     if facts.gain_kind in ("shares", "immovable") and hits("value_from") and hits("gain_kind:immovable") and \
             hits("gain_kind:shares"):

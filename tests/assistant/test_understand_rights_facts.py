@@ -216,6 +216,18 @@ def test_a_trainees_pay_comes_from_the_job_where_the_training_is():
 
 
 @pytest.mark.parametrize("text", [
+    # not paid where the training is: the grant comes from elsewhere, whatever "here" names
+    "Faço um estágio curricular de 4 meses numa clínica no Recife, não remunerado; vivo da bolsa que a minha "
+    "universidade me paga aqui. O Brasil tributa a bolsa?",
+    "Unpaid internship at a design studio in Madrid for my degree in Rio; I live on a grant they send me from "
+    "here. Does Spain tax the grant?",
+])
+def test_an_unpaid_trainee_lives_on_money_from_elsewhere(text):
+    r = understand(text, TREATIES, topic="students")
+    assert r.facts.student_practical_training is True and r.facts.student_payment_origin == "abroad"
+
+
+@pytest.mark.parametrize("text", [
     "I live in Kobe and hold 25% of a Portuguese Lda whose main asset is an office building in Porto. Who taxes "
     "the gain if I sell my quota?",
     "Vivo en Osaka y vendo mis participaciones de una sociedad portuguesa; el edificio de Faro es casi todo el "
