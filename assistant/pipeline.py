@@ -255,7 +255,13 @@ class Assistant:
         aside = {c for p in asked if p.other_treaty for c in p.outside} if main else set()
         query = understand(question, rules.known_treaties(), self._decide_topic(question), topic=first,
                            read_residence=self.direction_reader.residence, set_aside=aside)
-        return asked, _with_parts(query, asked)
+        kept = _with_parts(query, asked)
+        if main is None and asked and kept.out_of_scope is None and query.topic and not asked[0].other_treaty:
+            # every question read as out of scope, none surely, and the ticket is answered as the word lists read
+            # it: the first question is the one answered ("paga IRS em Portugal?" of a pension), not refused
+            asked = [dataclasses.replace(asked[0], topic=query.topic, runner_up=None), *asked[1:]]
+            kept = _with_parts(query, asked)
+        return asked, kept
 
     def _other_parts(self, question: str, asked: list[PartTopic], treaty: str | None,
                      extra_facts: dict[str, Any] | None) -> list["_Part"]:

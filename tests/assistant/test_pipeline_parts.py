@@ -203,3 +203,17 @@ def test_a_ticket_refused_as_a_whole_keeps_each_question_and_names_each_subject(
     assert len(set(codes)) == 2
     assert all(msg("pt", f"out_of_scope.{c}") in answer.card for c in codes)
     assert [p["out_of_scope"] for p in answer.to_dict()["parts"]] == codes
+
+
+def test_a_question_read_out_of_scope_without_certainty_is_answered_as_its_words_read_it(make_assistant):
+    """The model leans, unsurely, to "out of scope" on the only question, and the word lists read a pension: the
+    card answers the pension, and the question is that answer's part, not an out-of-scope note beside it."""
+    from assistant.understand.sentences import asking
+    from tests.fakes import ScriptedTopics
+    text = "A minha mãe, reformada da Segurança Social portuguesa, vive em Osaka. Paga IRS em Portugal?"
+    assistant = make_assistant()
+    assistant.reader = ScriptedTopics({asking(text)[-1].text: (("out_of_scope", 0.43), ("pensions", 0.38))})
+    answer = assistant.ask(text)
+    assert not answer.abstained
+    assert [p.topic for p in answer.parts if not p.alternative] == ["pensions"]
+    assert answer.parts[0].rule_results is not None and answer.parts[0].rule_results.rights
