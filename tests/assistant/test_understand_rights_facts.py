@@ -247,6 +247,11 @@ def test_shares_whose_value_comes_from_real_estate():
     "Soy funcionario del Ministerio brasileño y trabajo en teletrabajo desde Valencia, donde vivo. "
     "¿Quién grava mi sueldo?",
     "I'm a Brazilian federal employee working remotely from Porto, where I live. Who taxes my government salary?",
+    # the verb's other persons and the plain adjective
+    "A minha tia é funcionária da Prefeitura de Campinas e trabalha remoto a partir de Coimbra, onde vive com o "
+    "marido. Quem tributa o vencimento dela?",
+    "Mi hermano, funcionario del Ayuntamiento de Madrid, teletrabaja desde Recife, donde vive. ¿Quién grava su "
+    "sueldo?",
 ])
 def test_a_public_servant_working_remotely_renders_the_services_where_they_live(text):
     facts = understand(text, TREATIES, topic="government_service").facts
