@@ -100,4 +100,6 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
     asked = asked or [s for s in spans if _opens_question(s.text)]
     if asked or not last_if_none:
         return asked
-    return spans[-1:] or [Span(0, len(text), text)]
+    # the last sentence that says something, not the closing under it ("Atenciosamente, Departamento Fiscal")
+    said = [s for s in spans if not small_talk(tokenize(s.text))]
+    return (said or spans)[-1:] or [Span(0, len(text), text)]

@@ -35,6 +35,17 @@ def test_a_ticket_without_a_question_mark_asks_in_its_last_sentence():
 
 
 @pytest.mark.parametrize("text, asked", [
+    # the closing and the signature under the last sentence ask nothing
+    ("Temos 30% de uma Lda. de Aveiro há seis anos. A taxa máxima de retenção em Portugal sobre os dividendos.\n"
+     "Atenciosamente, Departamento Fiscal", "A taxa máxima de retenção em Portugal sobre os dividendos."),
+    ("I get a nenkin and live in Faro. Who taxes it.\nBest regards, Kenji Sato", "Who taxes it."),
+    ("Cobro una pensión del INSS en Vigo. Quién la grava.\nUn saludo cordial, Marta", "Quién la grava."),
+])
+def test_the_last_sentence_that_asks_is_above_the_closing(text, asked):
+    assert [s.text for s in asking(text)] == [asked]
+
+
+@pytest.mark.parametrize("text, asked", [
     ("Boa tarde. Gostaríamos de saber se o Brasil pode tributar o cachê. Aproveitamos para perguntar qual a taxa "
      "de IVA dos bilhetes. Obrigado.",
      ["Gostaríamos de saber se o Brasil pode tributar o cachê.",
@@ -52,6 +63,9 @@ def test_a_ticket_without_a_question_mark_asks_in_its_last_sentence():
     ("Forwarding for a client in Osaka who owns a flat in Porto. She wants to know whether Portugal taxes the rent. "
      "Thanks, Ana.",
      ["She wants to know whether Portugal taxes the rent."]),
+    # a formal request ("Solicitamos confirmar…")
+    ("Detemos 40% de uma sociedade de Braga. Solicitamos confirmar a retenção máxima sobre os dividendos. "
+     "Atenciosamente, A Direção", ["Solicitamos confirmar a retenção máxima sobre os dividendos."]),
     # a request that opens a list of questions is not one of them
     ("Solicito esclarecimento sobre o seguinte:\n1) Quem tributa a renda?\n2) E a mais-valia?",
      ["1) Quem tributa a renda?", "2) E a mais-valia?"]),
