@@ -2,6 +2,8 @@
 Phrasings not in the eval set."""
 from __future__ import annotations
 
+import pytest
+
 from assistant.understand import understand
 
 TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"), "MLI": ()}
@@ -40,6 +42,15 @@ def test_a_production_line_bought_on_credit_is_equipment():
     query = understand("Um banco de Madrid financia por 12 anos a importação de uma linha de produção para a nossa "
                        "fábrica em Joinville. Qual a retenção máxima sobre os juros?", TREATIES)
     assert query.facts.loan_purpose == "equipment"
+
+
+@pytest.mark.parametrize("text", [
+    "Un banco de Valencia presta a 11 años a una eléctrica de Recife para comprar dos turbinas. ¿Cuánto retiene "
+    "Brasil sobre los intereses?",
+    "A Bilbao bank is financing locomotives for a Brazilian railway over 14 years. What is the cap on the interest?",
+])
+def test_machines_named_by_name_are_equipment(text):
+    assert understand(text, TREATIES).facts.loan_purpose == "equipment"
 
 
 def test_a_loan_booked_at_a_branch_in_a_third_country_is_paid_to_that_branch():
