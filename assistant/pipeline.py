@@ -607,12 +607,18 @@ def _others_kinds(facts: Facts, asking: str, topic: str, asked: Sequence[PartTop
     return dataclasses.replace(facts, **theirs) if theirs else facts
 
 
+# a kind the story states more narrowly than the question's words ("these shares", of a company whose value is
+# buildings): the story's stands
+_REFINED: dict[tuple[str, str], frozenset[str]] = {("gain_kind", "shares"): frozenset({"shares_immovable"})}
+
+
 def _own_kinds(facts: Facts, asking: str, topic: str) -> Facts:
     """The facts with the kinds of income the asking words themselves name ("o complemento do fundo de
     pensões", "the company pension") over those the rest of the ticket names (an INSS pension beside it), and
     the stay, holding or activity they state over the story's."""
     own = _asked_facts(asking, topic)
-    kinds: dict[str, Any] = {k: getattr(own, k) for k in OWN_KINDS if getattr(own, k) is not None}
+    kinds: dict[str, Any] = {k: getattr(own, k) for k in OWN_KINDS if getattr(own, k) is not None
+                             and getattr(facts, k) not in _REFINED.get((k, getattr(own, k)), ())}
     kinds.update(_lengths(facts, own))
     if topic == "dividends" and facts.interest_on_equity and own.interest_on_equity is None and \
             any(m.value == "dividends" for m in topic_matches(tokenize(asking), detect_language(asking))):

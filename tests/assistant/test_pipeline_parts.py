@@ -64,6 +64,16 @@ def test_the_pension_the_question_names_decides_over_another_named_before(make_a
     assert states == {("BR", "exclusive"), ("PT", "none")}
 
 
+def test_shares_the_story_says_are_worth_their_buildings_stay_so_when_the_question_says_shares(make_assistant):
+    """"Can Portugal tax the gain on my shares?" of a company whose assets are buildings: the question's plain
+    "shares" does not undo what the story says of them (art. 13: the State where the buildings are may tax)."""
+    answer = make_assistant().ask(
+        "Moro em Quioto e tenho 25% de uma Lda. de Braga cujos únicos ativos são dois prédios em Braga. Vou vender "
+        "as minhas quotas. Portugal pode tributar o ganho com a venda das quotas?")
+    assert answer.query.facts.gain_kind == "shares_immovable"
+    assert ("PT", "none") not in _rights(answer.parts[0])
+
+
 def test_a_dividends_question_beside_one_on_interest_on_equity_is_about_dividends(make_assistant):
     """JCP are interest under PT-BR Protocol 4; the ticket's other question, about the dividends proper, is
     capped by art. 10(2)(a) (a company holding 25% or more for two years: 10%), not redirected to interest."""

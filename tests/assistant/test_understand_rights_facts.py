@@ -241,6 +241,11 @@ def test_shares_whose_value_comes_from_real_estate():
     r = q("Vivo em Osaka e vendi quotas de uma empresa portuguesa cujo valor resulta sobretudo de terrenos no Algarve.")
     assert r.facts.gain_kind == "shares_immovable"
     assert q("Vivo em Osaka e vendi ações de uma empresa portuguesa. Quem tributa o ganho?").facts.gain_kind == "shares"
+    # the assets named in the plural, the value in other words
+    assert q("I live in Nagoya and sell my stake in a Porto Lda whose only assets are two warehouses and a "
+             "building. Who taxes the gain?").facts.gain_kind == "shares_immovable"
+    assert q("Vendo mis participaciones en una SL de Oporto: más del 70% de su valor son pisos en "
+             "Oporto. ¿Quién grava la ganancia?").facts.gain_kind == "shares_immovable"
 
 
 @pytest.mark.parametrize("text", [
