@@ -256,7 +256,8 @@ class Assistant:
         query = understand(question, rules.known_treaties(), self._decide_topic(question), topic=first,
                            read_residence=self.direction_reader.residence, set_aside=aside)
         kept = _with_parts(query, asked)
-        if main is None and asked and kept.out_of_scope is None and query.topic and not asked[0].other_treaty:
+        if main is None and asked and kept.out_of_scope is None and query.topic and not asked[0].other_treaty and \
+                max(p.confidence for p in asked) < OUT_OF_SCOPE_SURE:
             # every question read as out of scope, none surely, and the ticket is answered as the word lists read
             # it: the first question is the one answered ("paga IRS em Portugal?" of a pension), not refused
             asked = [dataclasses.replace(asked[0], topic=query.topic, runner_up=None), *asked[1:]]

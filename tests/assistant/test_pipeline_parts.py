@@ -227,3 +227,6 @@ def test_a_question_read_out_of_scope_without_certainty_is_answered_as_its_words
     assert not answer.abstained
     assert [p.topic for p in answer.parts if not p.alternative] == ["pensions"]
     assert answer.parts[0].rule_results is not None and answer.parts[0].rule_results.rights
+    # read out of scope surely, the question stays an out-of-scope part whatever pension words it holds
+    assistant.reader = ScriptedTopics({asking(text)[-1].text: (("out_of_scope", 0.9), ("pensions", 0.05))})
+    assert [p.topic for p in assistant.ask(text).parts if not p.alternative] == ["out_of_scope"]
