@@ -110,11 +110,14 @@ def _lived_in_country(home: Match[str], lives: list[Match[str]], tokens: list[To
     """"Moro em Lisboa com a família, temos casa alugada aqui": a rented home in the country the sentence says
     the person lives in is theirs; one in another country ("moro em Lisboa e tenho um apartamento alugado no
     Porto" is the same country, "… alugado em Recife" is not) is let."""
-    for m in (m for m in lives if m.end <= home.start and _same_sentence(tokens, m.end, home.start)):
-        lived = {c.code for c in mentions if m.end <= c.start < home.start}
-        after = [c for c in mentions if c.start >= home.end and same_clause(tokens, home.end, c.start)]
-        if len(lived) == 1 and (not after or after[0].code in lived):
-            return True
+    after = [c for c in mentions if c.start >= home.end and same_clause(tokens, home.end, c.start)]
+    for m in (m for m in lives if m.end <= home.start):
+        same = _same_sentence(tokens, m.end, home.start)
+        # the lived-in place: up to the home in its sentence; in an earlier sentence, the clause it names
+        lived = {c.code for c in mentions if m.end <= c.start < home.start
+                 and (same or same_clause(tokens, m.end, c.start))}
+        if len(lived) == 1 and ((same and not after) or (after and after[0].code in lived)):
+            return True   # "Moro em Cascais com a família. Tenho casa alugada em Cascais": the family's home
     return False
 
 

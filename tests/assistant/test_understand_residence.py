@@ -340,6 +340,18 @@ def test_a_home_the_person_rented_is_theirs_not_let():
     assert tb is not None and tb.permanent_home_in == ("BR",)
 
 
+@pytest.mark.parametrize("text, homes", [
+    # "alugada" in a sentence after the one that says where the person lives, in that same place: rented by them
+    ("Vivo em Braga com o meu marido desde 2021. Temos casa alugada em Braga e ainda o apartamento de Goiânia, "
+     "fechado. Pela convenção, de que país sou residente?", {"PT", "BR"}),
+    # let in another country: not a home
+    ("Moro em Faro com a família. Tenho um apartamento alugado em Natal. De qual país sou residente?", None),
+])
+def test_a_home_rented_where_the_person_said_they_live_is_theirs(text, homes):
+    tb = understand(text, TREATIES).facts.residence
+    assert tb is not None and (set(tb.permanent_home_in) if tb.permanent_home_in else None) == homes
+
+
 def test_a_year_split_in_two_with_no_centre_of_life_goes_to_nationality():
     tb = understand("I'm a Spanish citizen. I split my year roughly half and half between Madrid and Recife, with a "
                     "flat in each, and honestly I couldn't tell you where my centre of life is. Which country am I "
