@@ -121,6 +121,16 @@ def _lived_in_country(home: Match[str], lives: list[Match[str]], tokens: list[To
     return False
 
 
+_VISIT_WORDS = {"visit", "visits", "visiting", "visited", "see", "visitar", "visito", "visitamos", "visitando",
+                "visita", "visitas", "ver", "vejo", "vemos", "veo"}
+_VISIT_BEFORE = 3     # tokens from a visiting verb to the family it visits ("visitar a minha família")
+
+
+def _visited(tokens: list[Token], start: int) -> bool:
+    """Family one goes to see ("we only use it when we visit family") is not where one's family lives."""
+    return any(t.norm in _VISIT_WORDS for t in tokens[max(0, start - _VISIT_BEFORE):start])
+
+
 def _demonym(tokens: list[Token], m: Mention) -> bool:
     """A nationality adjective ("brasileiro", "Japanese"): it says whose the person is, not where a home is."""
     return m.end - m.start == 1 and tokens[m.start].norm in countries().demonyms
@@ -251,7 +261,8 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     named in the clause before, or else of the next clause that names only a country."""
     found = [m for m in cues().tiebreaker.find(tokens)
              if not (m.value == "nationality" and denied(tokens, m.start))     # "não tenho nacionalidade brasileira"
-             and not (m.value == "family" and m.start > 0 and tokens[m.start - 1].norm == "ex")]   # "o ex-marido"
+             and not (m.value == "family" and m.start > 0 and tokens[m.start - 1].norm == "ex")    # "o ex-marido"
+             and not (m.value == "family" and _visited(tokens, m.start))]
     let = _let_homes(found, tokens, mentions)
     let_cues = [m.start for m in found if m.value in ("let_out", "lodging")]   # "em Lisboa num quarto"
     named = sorted((m for m in mentions if not parties or m.code in parties), key=lambda m: m.start)

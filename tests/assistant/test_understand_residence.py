@@ -334,6 +334,18 @@ def test_a_nationality_adjective_is_not_where_the_family_lives(text, vital):
     assert tb is not None and tb.vital_interests_in == vital
 
 
+@pytest.mark.parametrize("text, vital", [
+    # family one goes to see is not where one's own family lives
+    ("Vivo em Madrid com a minha mulher e os miúdos, que estudam cá; mantive a casa de Belém, onde fico quando vou "
+     "visitar a família. De que país sou residente?", "ES"),
+    ("We moved to Osaka with our two kids, who go to school here; we kept our flat in Porto and use it when we visit "
+     "family. Which country are we resident in?", "JP"),
+])
+def test_family_one_visits_is_not_where_the_family_lives(text, vital):
+    tb = understand(text, TREATIES).facts.residence
+    assert tb is not None and tb.vital_interests_in == vital
+
+
 def test_a_home_the_person_rented_is_theirs_not_let():
     tb = understand("Me mudé a Brasil y en Fortaleza tenemos un apartamento que hemos alquilado por dos años. En "
                     "España ya no tengo casa. ¿De qué país soy residente según el convenio?", TREATIES).facts.residence
