@@ -184,7 +184,9 @@ def _key(tickets: Sequence) -> str:
     payload = json.dumps([[t.text, t.treaty, t.residence_state, t.parts[0].topic] for t in tickets],
                          ensure_ascii=False)
     here = Path(__file__).resolve().parent
-    code = b"".join(f.read_bytes() for f in sorted([*here.glob("*.py"), *(here.parent / "lexicon").glob("*.yaml")]))
+    lexicon = here.parent / "lexicon"
+    code = b"".join(f.read_bytes() for f in sorted([*here.glob("*.py"), *lexicon.glob("*.yaml"),
+                                                    *lexicon.glob("*.py"), *lexicon.glob("*.tsv")]))
     digest = hashlib.sha256(f"{FEATURES_VERSION}\0{WINDOW}\0{ALPHA}\0{sklearn.__version__}\0{payload}".encode())
     digest.update(code)
     return digest.hexdigest()[:20]
