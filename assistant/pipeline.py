@@ -41,7 +41,7 @@ from assistant.presentation.values import (
 from assistant.prompting import build_messages
 from assistant.retrieve import DenseUnavailable, Hit, HybridSearch, open_dense
 from assistant.ticket_query import TicketQuery, ticket_query
-from assistant.understand import DecideTopic, Query, Reading, understand, validate_question
+from assistant.understand import VISITING_TOPICS, DecideTopic, Query, Reading, understand, validate_question
 from assistant.understand.direction_model import DirectionModel, trained_direction
 from assistant.understand.exemplars import ExemplarClassifier
 from assistant.understand.language import detect_language
@@ -171,7 +171,10 @@ class Assistant:
             return
         parts = [_Part(reading, q, run_rules(q, facts), in_scope[0] if in_scope else None)
                  for reading, q in _readings(query, treaty)]
-        parts += self._other_parts(question, in_scope, treaty, extra_facts)
+        # the tie-breaker's answer is the residence every later question is read with ("de que país é residente?
+        # E o salário, quem tributa?")
+        resident = next((p.run.tiebreaker.result for p in parts if p.run.tiebreaker is not None), None)
+        parts += self._other_parts(question, in_scope, treaty, extra_facts, resident)
         run = _combined([p.run for p in parts])
         timings["rules"] = _ms(t)
 
@@ -265,11 +268,18 @@ class Assistant:
         return asked, kept
 
     def _other_parts(self, question: str, asked: list[PartTopic], treaty: str | None,
-                     extra_facts: dict[str, Any] | None) -> list["_Part"]:
+                     extra_facts: dict[str, Any] | None, resident: str | None = None) -> list["_Part"]:
         """The second and later questions of a ticket, and a close second topic of each question: each is read
-        with its own topic and answered in its own section, under the main question's treaty."""
+        with its own topic and answered in its own section, under the main question's treaty; `resident`: the
+        State the tie-breaker made the person resident of, the residence of every question on an income."""
         if treaty is None:
             return []
+        trained = self.direction_reader.residence
+
+        def settled(text, tokens, mentions, parties, topic, grammar):
+            if resident in parties and topic not in ("residence", *VISITING_TOPICS):
+                return resident, 1.0
+            return trained(text, tokens, mentions, parties, topic, grammar)
         wanted: list[tuple[PartTopic, str, bool]] = []
         for k, part in enumerate(asked):
             if k:
@@ -284,8 +294,8 @@ class Assistant:
             # its own words decide its facts (a fund's pension after an INSS one)
             repeated = not alternative and any(p.topic == topic for p in asked[:asked.index(part)])
             text = context_of(question, part.question.text, asked_texts) if repeated else question
-            q = dataclasses.replace(understand(text, rules.known_treaties(), topic=topic,
-                                               read_residence=self.direction_reader.residence), treaty=treaty)
+            q = dataclasses.replace(understand(text, rules.known_treaties(), topic=topic, read_residence=settled),
+                                    treaty=treaty)
             if not alternative:   # what kind of income the question itself names wins ("E a do fundo de pensões?")
                 q = dataclasses.replace(q, facts=_others_kinds(_own_kinds(q.facts, part.question.text, topic),
                                                                part.question.text, topic, asked))

@@ -230,3 +230,21 @@ def test_a_question_read_out_of_scope_without_certainty_is_answered_as_its_words
     # read out of scope surely, the question stays an out-of-scope part whatever pension words it holds
     assistant.reader = ScriptedTopics({asking(text)[-1].text: (("out_of_scope", 0.9), ("pensions", 0.05))})
     assert [p.topic for p in assistant.ask(text).parts if not p.alternative] == ["out_of_scope"]
+
+
+def test_a_later_question_is_read_with_the_residence_the_tie_breaker_gave(make_assistant):
+    """"Which country am I resident of? And my private pension?": the pension's section takes the tie-breaker's
+    answer as the residence, whatever the direction reader would say alone (here scripted to say Brazil)."""
+    class SaysBrazil:
+        def residence(self, text, tokens, mentions, parties, topic, grammar):
+            return ("BR", 1.0) if "BR" in parties else (parties[0], 1.0)
+
+    assistant = make_assistant()
+    assistant.direction_reader = SaysBrazil()
+    answer = assistant.ask(
+        "Vivo em Lisboa com a minha mulher e os filhos, numa casa que comprei; no Brasil não tenho casa. O Brasil "
+        "diz que ainda sou residente lá. De que país sou residente pela convenção? E a minha pensão de um fundo "
+        "privado brasileiro, quem a tributa?")
+    asked = {p.topic: p for p in answer.parts if not p.alternative}
+    assert asked["residence"].rule_results.tiebreaker.result == "PT"
+    assert _rights(asked["pensions"]) == {("PT", "exclusive"), ("BR", "none")}
