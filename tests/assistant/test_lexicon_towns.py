@@ -17,8 +17,11 @@ def test_the_filter_keeps_a_town_of_one_country_and_drops_the_rest():
     cities = {"1": _city("Ílhavo", "PT"), "2": _city("Toledo", "ES"), "3": _city("Toledo", "BR"),
               "4": _city("Ota", "JP"), "5": _city("Lyon", "FR"), "6": _city("Vila Pequena", "PT", 900),
               "7": _city("Lisboa", "PT")}
-    table = build(cities, {"PT", "ES", "BR", "JP"}, known={"lisboa"})
-    assert table == {"ilhavo": "PT"}      # Toledo is in two countries, Ota short, Lyon outside, a village small
+    villages = {"8": _city("Valença", "PT", 0), "9": _city("Ílhavo", "PT")}
+    cities["10"] = _city("Valença", "BR", 60000)
+    table = build(cities, villages, {"PT", "ES", "BR", "JP"}, known={"lisboa"})
+    # Toledo is in two countries, Valença too (a Portuguese village), Ota short, Lyon outside, a village small
+    assert table == {"ilhavo": "PT"}
 
 
 def test_the_committed_table_holds_towns_no_list_names():
@@ -26,6 +29,7 @@ def test_the_committed_table_holds_towns_no_list_names():
     assert len(table) > 3000
     assert table["bormujos"] == "ES" and table["varginha"] == "BR" and table["azambuja"] == "PT"
     assert "lisboa" not in table and "porto" not in table     # places.yaml reads those
+    assert "valenca" not in table                             # a Brazilian town and a Portuguese one
 
 
 @pytest.mark.parametrize("text, language, codes", [
