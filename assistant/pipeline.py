@@ -300,6 +300,13 @@ class Assistant:
                 q = dataclasses.replace(q, facts=_others_kinds(_own_kinds(q.facts, part.question.text, topic),
                                                                part.question.text, topic, asked))
             q = _relief_of_first(q, topic, asked[0].topic)
+            if topic in RELIEF_TOPICS and q.topics[1:2] == (asked[0].topic,):
+                # the kind of the income it is about, as the first question's reading reads it ("a villa": an
+                # immovable gain), which a relief question's own reading does not look for
+                first = understand(question, rules.known_treaties(), topic=asked[0].topic, read_residence=settled)
+                kinds = {k: getattr(first.facts, k) for k in INCOME_KINDS
+                         if getattr(q.facts, k) is None and getattr(first.facts, k) is not None}
+                q = dataclasses.replace(q, facts=dataclasses.replace(q.facts, **kinds)) if kinds else q
             out.append(_Part(None, q, run_rules(q, merge_facts(q.facts, extra_facts)), part, alternative))
         return out
 

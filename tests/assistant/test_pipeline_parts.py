@@ -248,3 +248,18 @@ def test_a_later_question_is_read_with_the_residence_the_tie_breaker_gave(make_a
     asked = {p.topic: p for p in answer.parts if not p.alternative}
     assert asked["residence"].rule_results.tiebreaker.result == "PT"
     assert _rights(asked["pensions"]) == {("PT", "exclusive"), ("BR", "none")}
+
+
+def test_a_relief_question_after_a_gain_knows_the_kind_of_gain(make_assistant):
+    """"Can Portugal tax the gain on the villa? And will Japan credit the tax?": the relief section is about an
+    immovable gain, as the first question's reading reads it, and does not ask again what was sold."""
+    from assistant.understand.sentences import asking
+    from tests.fakes import ScriptedTopics
+    text = ("We live in Kobe and have agreed to sell the small villa we bought in Tavira years ago, at a good profit. "
+            "1) Can Portugal tax this gain at all? 2) If it does, will Japan give us a credit for the Portuguese tax?")
+    first, second = (s.text for s in asking(text)[-2:])
+    assistant = make_assistant()
+    assistant.reader = ScriptedTopics({first: (("capital_gains", 0.9),), second: (("double_taxation_relief", 0.9),)})
+    relief = [p for p in assistant.ask(text).parts if p.topic == "double_taxation_relief"]
+    assert relief and "gain_kind" not in relief[0].rule_results.missing_facts
+    assert [r.income for r in relief[0].rule_results.rights] == ["capital_gains"]
