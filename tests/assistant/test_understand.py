@@ -291,6 +291,9 @@ def test_royalty_kind(text, kind):
     ("Nuestra naviera vende dos buques que operaban entre Vigo y Santos: ¿quién grava la ganancia?", "ships_aircraft"),
     ("We are selling two vessels we ran between Lisbon and Santos. Who taxes the gain?", "ships_aircraft"),
     ("La aerolínea vende un avión usado en vuelos a Recife. ¿Brasil puede gravar la plusvalía?", "ships_aircraft"),
+    # a flat named by its bedrooms, or by its everyday name
+    ("Moro em Curitiba e vou vender o meu T3 em Braga. Portugal tributa a mais-valia?", "immovable"),
+    ("Vendi meu apê em Lisboa e moro em Goiânia. Quem tributa o ganho?", "immovable"),
 ])
 def test_gain_kind(text, kind):
     assert q(text).facts.gain_kind == kind
