@@ -46,6 +46,7 @@ from assistant.understand.direction_model import DirectionModel, trained_directi
 from assistant.understand.exemplars import ExemplarClassifier
 from assistant.understand.language import detect_language
 from assistant.understand.parts import PartTopic, out_of_scope_code, read_parts
+from assistant.understand.places import Grammar, assign_roles, find_mentions, roles_of
 from assistant.understand.topic_model import OUT_OF_SCOPE, TopicModel, context_of, trained_model
 from assistant.understand.topics import topic_matches
 from config import Settings, load_settings
@@ -277,7 +278,7 @@ class Assistant:
         trained = self.direction_reader.residence
 
         def settled(text, tokens, mentions, parties, topic, grammar):
-            if resident in parties and topic not in ("residence", *VISITING_TOPICS):
+            if resident in parties and topic not in ("residence", *VISITING_TOPICS) and not supposed:
                 return resident, 1.0
             return trained(text, tokens, mentions, parties, topic, grammar)
         wanted: list[tuple[PartTopic, str, bool]] = []
@@ -290,6 +291,8 @@ class Assistant:
         out = []
         asked_texts = [p.question.text for p in asked]
         for part, topic, alternative in wanted:
+            # "Y si soy residente en Brasil, ¿quién grava mi pensión?": a question that names its own residence
+            supposed = _residence_named(part.question.text)
             # a second question on a topic already asked ("And hers?") is read without the other questions, so
             # its own words decide its facts (a fund's pension after an INSS one)
             repeated = not alternative and any(p.topic == topic for p in asked[:asked.index(part)])
@@ -578,6 +581,15 @@ def _lengths(facts: Facts, stated: Facts) -> dict[str, Any]:
     if stated.pe_activity is not None:
         out.update(pe_activity=stated.pe_activity, attributable_to_pe=stated.attributable_to_pe)
     return out
+
+
+@lru_cache(maxsize=256)
+def _residence_named(asking: str) -> tuple[str, ...]:
+    """The States a question's own words say the person is resident of ("y si soy residente en Brasil")."""
+    tokens = tokenize(asking)
+    mentions = find_mentions(asking, tokens, detect_language(asking))
+    assign_roles(mentions, Grammar(tokens), False)
+    return roles_of(mentions).get("residence", ())
 
 
 @lru_cache(maxsize=256)

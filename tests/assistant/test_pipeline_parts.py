@@ -263,3 +263,22 @@ def test_a_relief_question_after_a_gain_knows_the_kind_of_gain(make_assistant):
     relief = [p for p in assistant.ask(text).parts if p.topic == "double_taxation_relief"]
     assert relief and "gain_kind" not in relief[0].rule_results.missing_facts
     assert [r.income for r in relief[0].rule_results.rights] == ["capital_gains"]
+
+
+def test_a_later_question_that_supposes_its_own_residence_keeps_it(make_assistant):
+    """"¿Dónde soy residente? Y si fuera residente en Brasil, ¿quién grava mi pensión?": the pension's section is
+    read as the question supposes, not with the tie-breaker's answer."""
+    class SaysBrazil:
+        def residence(self, text, tokens, mentions, parties, topic, grammar):
+            return ("BR", 1.0) if "BR" in parties else (parties[0], 1.0)
+
+    assistant = make_assistant()
+    assistant.direction_reader = SaysBrazil()
+    answer = assistant.ask(
+        "Vivo en Sevilla con mi mujer y mis hijos, en una casa mía; en Brasil no tengo casa, pero allí dicen que sigo "
+        "siendo residente. ¿De qué país soy residente según el convenio? Y si viviera en Brasil, ¿quién grava mi "
+        "pensión de un plan privado español?")
+    asked = {p.topic: p for p in answer.parts if not p.alternative}
+    assert asked["residence"].rule_results.tiebreaker.result == "ES"
+    rights = _rights(asked["pensions"])      # BR-ES 18: the residence, Brazil; Spain too above US$ 3,000 a year
+    assert ("BR", "exclusive") in rights and ("ES", "exclusive") not in rights
