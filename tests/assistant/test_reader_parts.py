@@ -420,6 +420,11 @@ def test_a_numbered_question_after_a_full_stop_starts_a_sentence_in_a_ticket_typ
      "¿Y hasta cuándo tengo que enviar la fe de vida?", "procedure"),
     ("I live in Porto and rent out a flat in Recife. Can Brazil tax the rent?", "What about the IPTU?",
      "wealth_property_tax"),
+    # the home return itself: where a line goes, which form
+    ("Faço doutorado em Lisboa com bolsa da CAPES. Portugal pode tributar a bolsa?",
+     "E tenho de pôr a bolsa na minha declaração do Brasil como isenta?", "procedure"),
+    ("Cobro una pensión privada de Brasil y vivo en Vigo. ¿Brasil puede gravarla?",
+     "¿Y qué modelo presento en Hacienda?", "procedure"),
 ])
 def test_a_question_naming_only_a_side_matter_is_out_of_scope_whatever_the_ticket_is_about(first, second, side):
     text = f"{first} {second}"
