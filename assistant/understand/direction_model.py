@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Iterable, Sequence
 
 from assistant.lexicon.text import Token, fold, tokenize
-from assistant.understand.fitted import load_or_fit
+from assistant.understand.fitted import load_or_fit, reading_code_digest
 from assistant.understand.language import detect_language
 from assistant.understand.places import Grammar, Mention, assign_roles, find_mentions
 from assistant.understand.residence import pointed, read_residence
@@ -183,12 +183,8 @@ def _key(tickets: Sequence) -> str:
 
     payload = json.dumps([[t.text, t.treaty, t.residence_state, t.parts[0].topic] for t in tickets],
                          ensure_ascii=False)
-    here = Path(__file__).resolve().parent
-    lexicon = here.parent / "lexicon"
-    code = b"".join(f.read_bytes() for f in sorted([*here.glob("*.py"), *lexicon.glob("*.yaml"),
-                                                    *lexicon.glob("*.py"), *lexicon.glob("*.tsv")]))
-    digest = hashlib.sha256(f"{FEATURES_VERSION}\0{WINDOW}\0{ALPHA}\0{sklearn.__version__}\0{payload}".encode())
-    digest.update(code)
+    digest = hashlib.sha256(f"{FEATURES_VERSION}\0{WINDOW}\0{ALPHA}\0{sklearn.__version__}\0{payload}\0"
+                            f"{reading_code_digest()}".encode())
     return digest.hexdigest()[:20]
 
 

@@ -3,6 +3,7 @@ readers (topic_model, direction_model) store their fitted parts as a tuple, neve
 cache file survives a change of the class's code; a damaged file is refitted."""
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Callable, TypeVar
 
@@ -23,3 +24,14 @@ def load_or_fit(path: Path, fit: Callable[[], Model], parts: Callable[[Model], t
     path.parent.mkdir(parents=True, exist_ok=True)
     joblib.dump(parts(model), path)
     return model
+
+
+def reading_code_digest(here: Path = Path(__file__).resolve().parent) -> str:
+    """A digest of the code and word lists a reader's features come from (assistant/understand's modules, the
+    lexicon's lists, code and towns table): a cached model fitted with other features is not reused."""
+    lexicon = here.parent / "lexicon"
+    files = sorted([*here.glob("*.py"), *lexicon.glob("*.yaml"), *lexicon.glob("*.py"), *lexicon.glob("*.tsv")])
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(f.read_bytes())
+    return digest.hexdigest()[:20]

@@ -31,7 +31,7 @@ import numpy as np
 from assistant.lexicon import topics
 from assistant.lexicon.text import fold, tokenize
 from assistant.understand.exemplars import bank
-from assistant.understand.fitted import load_or_fit
+from assistant.understand.fitted import load_or_fit, reading_code_digest
 from assistant.understand.language import detect_language
 from assistant.understand.places import Grammar, assign_roles, find_mentions
 from assistant.understand.sentences import asking
@@ -242,7 +242,8 @@ def cached_model(examples: Sequence[Example], cache_dir: Path, vectors: QueryVec
     import sklearn
 
     ref = vectors.ref if vectors else ""
-    key = hashlib.sha256(f"{data_hash(examples)}\0svm{C}\0{ref}\0{sklearn.__version__}".encode()).hexdigest()[:20]
+    key = hashlib.sha256(f"{data_hash(examples)}\0svm{C}\0{ref}\0{sklearn.__version__}\0{reading_code_digest()}"
+                         .encode()).hexdigest()[:20]
     return load_or_fit(cache_dir / "topic_model" / f"{key}.joblib", lambda: TopicModel.fit(examples, vectors),
                        lambda m: (m.classifier, m.features),
                        lambda c, f: TopicModel(c, f, vectors.embed_live if vectors else None))
