@@ -46,6 +46,20 @@ def inviting_state(topics: tuple[str, ...], mentions: list[Mention], parties: se
     return hosts[0] if len(set(hosts)) == 1 else None
 
 
+FUNDER_WINDOW = 6     # tokens from "funded by" to the State of the body that funds
+
+
+def _funders(hits: Hits, mentions: list[Mention]) -> list[str]:
+    """The States named just after "funded by", "financiada por", "bolsa paga pela" ("funded by my university in
+    Brazil"): who pays a grant, whatever role the grammar gave the place."""
+    out = []
+    for cue in hits("funded_by"):
+        after = [m for m in mentions if 0 <= m.start - cue.end <= FUNDER_WINDOW]
+        if after:
+            out.append(min(after, key=lambda m: m.start).code)     # the first place named after it
+    return out
+
+
 def _student_origin(visited: str | None, roles: dict[str, tuple[str, ...]], payers: list[str],
                     parties: set[str]) -> str | None:
     """Money from a State other than the one the student studies in comes "from abroad" (art. 21: "desde
@@ -148,7 +162,8 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     if "pensions" in topics and facts.pension_kind is None and source in payers:
         found["pension_kind"] = "private"          # paid by a company (a former employer): art. 18(1)
     if "students" in topics and facts.student_payment_origin is None:
-        found["student_payment_origin"] = _student_origin(visited, roles, payers, parties)
+        found["student_payment_origin"] = _student_origin(visited, roles, _funders(hits, mentions) or payers,
+                                                          parties)
         if facts.student_practical_training and hits("unpaid_there"):
             # "estágio num hospital em São Paulo, sem salário lá, só com a bolsa": not paid where the training is
             found["student_payment_origin"] = "abroad"

@@ -227,6 +227,18 @@ def test_an_unpaid_trainee_lives_on_money_from_elsewhere(text):
     assert r.facts.student_practical_training is True and r.facts.student_payment_origin == "abroad"
 
 
+@pytest.mark.parametrize("text, origin", [
+    # the body named right after "funded by", whatever else the ticket names (a summer job)
+    ("I'm doing a year abroad in Coimbra, funded by my university in Brazil. I might take a summer job at a "
+     "hostel. Is the grant taxed in Portugal?", "abroad"),
+    ("Faço mestrado em Coimbra com uma bolsa pública do Estado de Minas Gerais. Portugal tributa a bolsa?",
+     "abroad"),
+])
+def test_a_grant_is_from_the_state_of_the_body_named_as_funding_it(text, origin):
+    assert understand(text, TREATIES, topic="students").facts.student_payment_origin == origin
+
+
+
 @pytest.mark.parametrize("text", [
     "I live in Kobe and hold 25% of a Portuguese Lda whose main asset is an office building in Porto. Who taxes "
     "the gain if I sell my quota?",
