@@ -41,3 +41,14 @@ class ScriptedTopics:
         from assistant.understand.topic_model import TopicScores
 
         return [TopicScores(self.by_sentence[q]) for _, q in pairs]
+
+
+class ScriptedResidence:
+    """A direction reader that always reads `state` as the residence when the treaty joins it (pipeline tests
+    of what overrides the reader)."""
+
+    def __init__(self, state: str):
+        self.state = state
+
+    def residence(self, text, tokens, mentions, parties, topic, grammar):
+        return (self.state, 1.0) if self.state in parties else (parties[0], 1.0)

@@ -235,12 +235,9 @@ def test_a_question_read_out_of_scope_without_certainty_is_answered_as_its_words
 def test_a_later_question_is_read_with_the_residence_the_tie_breaker_gave(make_assistant):
     """"Which country am I resident of? And my private pension?": the pension's section takes the tie-breaker's
     answer as the residence, whatever the direction reader would say alone (here scripted to say Brazil)."""
-    class SaysBrazil:
-        def residence(self, text, tokens, mentions, parties, topic, grammar):
-            return ("BR", 1.0) if "BR" in parties else (parties[0], 1.0)
-
+    from tests.fakes import ScriptedResidence
     assistant = make_assistant()
-    assistant.direction_reader = SaysBrazil()
+    assistant.direction_reader = ScriptedResidence("BR")
     answer = assistant.ask(
         "Vivo em Lisboa com a minha mulher e os filhos, numa casa que comprei; no Brasil não tenho casa. O Brasil "
         "diz que ainda sou residente lá. De que país sou residente pela convenção? E a minha pensão de um fundo "
@@ -268,12 +265,9 @@ def test_a_relief_question_after_a_gain_knows_the_kind_of_gain(make_assistant):
 def test_a_later_question_that_supposes_its_own_residence_keeps_it(make_assistant):
     """"¿Dónde soy residente? Y si fuera residente en Brasil, ¿quién grava mi pensión?": the pension's section is
     read as the question supposes, not with the tie-breaker's answer."""
-    class SaysBrazil:
-        def residence(self, text, tokens, mentions, parties, topic, grammar):
-            return ("BR", 1.0) if "BR" in parties else (parties[0], 1.0)
-
+    from tests.fakes import ScriptedResidence
     assistant = make_assistant()
-    assistant.direction_reader = SaysBrazil()
+    assistant.direction_reader = ScriptedResidence("BR")
     answer = assistant.ask(
         "Vivo en Sevilla con mi mujer y mis hijos, en una casa mía; en Brasil no tengo casa, pero allí dicen que sigo "
         "siendo residente. ¿De qué país soy residente según el convenio? Y si viviera en Brasil, ¿quién grava mi "

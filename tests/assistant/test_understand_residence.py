@@ -311,37 +311,24 @@ def test_an_employers_seat_beside_a_family_home_is_not_the_askers(text, home):
 
 
 @pytest.mark.parametrize("text, vital", [
+    # "both" before a family word counts people, not States
     ("Sou brasileiro e moro em Lisboa desde 2020; a minha mulher e os dois filhos vieram comigo e as crianças "
      "estudam aqui. Ainda tenho um apartamento em Curitiba, fechado. Tenho casa nos dois países: de qual sou "
      "residente pela convenção?", "PT"),
     ("Vivo en Valencia con mi mujer y los dos niños, que van al colegio aquí; conservo mi casa de Recife. Si los "
      "dos países me consideran residente, ¿cuál gana?", "ES"),
-])
-def test_both_before_a_family_word_counts_people_not_states(text, vital):
-    tb = understand(text, TREATIES).facts.residence
-    assert tb is not None and tb.vital_interests_in == vital
-
-
-@pytest.mark.parametrize("text, vital", [
     # a nationality adjective beside the family says whose the person is, not where the family lives
     ("brazilian living in Matosinhos with my wife and our son since 2022; still own a flat in Recife. which "
      "country am i resident of under the treaty?", "PT"),
     ("Japanese engineer living in Braga with my wife and kids; we kept our house in Osaka. Which country am I "
      "resident of?", "PT"),
-])
-def test_a_nationality_adjective_is_not_where_the_family_lives(text, vital):
-    tb = understand(text, TREATIES).facts.residence
-    assert tb is not None and tb.vital_interests_in == vital
-
-
-@pytest.mark.parametrize("text, vital", [
     # family one goes to see is not where one's own family lives
     ("Vivo em Madrid com a minha mulher e os miúdos, que estudam cá; mantive a casa de Belém, onde fico quando vou "
      "visitar a família. De que país sou residente?", "ES"),
     ("We moved to Osaka with our two kids, who go to school here; we kept our flat in Porto and use it when we visit "
      "family. Which country are we resident in?", "JP"),
 ])
-def test_family_one_visits_is_not_where_the_family_lives(text, vital):
+def test_the_family_is_where_the_spouse_and_children_live(text, vital):
     tb = understand(text, TREATIES).facts.residence
     assert tb is not None and tb.vital_interests_in == vital
 
