@@ -215,7 +215,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     if host_state is None and trained and first in VISITING_TOPICS and way.source:
         host_state = way.source     # the trained reader's residence of a student is the home State (the treaty's)
     facts = read_rights_facts(stated.facts, topic_list, mentions, roles, parties, way.residence, way.source,
-                              folded, hits, visited=host_state or way.residence,   # the grammar's: where one lives
+                              folded, hits, tokens,
+                              visited=host_state or way.residence,   # the grammar's: where one lives
                               stay_home=stay_home)
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)

@@ -9,8 +9,10 @@ from __future__ import annotations
 import dataclasses
 
 from assistant.lexicon.quantities import in_months, usd_per_year
+from assistant.lexicon.text import Token
 from assistant.understand.facts import Hits
 from assistant.understand.places import Mention
+from assistant.understand.residence import same_clause
 from rules.facts import Facts
 
 _GOVERNMENT_TOPICS = {"government_service", "pensions"}
@@ -49,12 +51,13 @@ def inviting_state(topics: tuple[str, ...], mentions: list[Mention], parties: se
 FUNDER_WINDOW = 6     # tokens from "funded by" to the State of the body that funds
 
 
-def _funders(hits: Hits, mentions: list[Mention]) -> list[str]:
+def _funders(hits: Hits, mentions: list[Mention], tokens: list[Token]) -> list[str]:
     """The States named just after "funded by", "financiada por", "bolsa paga pela" ("funded by my university in
-    Brazil"): who pays a grant, whatever role the grammar gave the place."""
+    Brazil"), in its clause: who pays a grant, whatever role the grammar gave the place."""
     out = []
     for cue in hits("funded_by"):
-        after = [m for m in mentions if 0 <= m.start - cue.end <= FUNDER_WINDOW]
+        after = [m for m in mentions if 0 <= m.start - cue.end <= FUNDER_WINDOW
+                 and same_clause(tokens, cue.end, m.start)]
         if after:
             out.append(min(after, key=lambda m: m.start).code)     # the first place named after it
     return out
@@ -74,7 +77,7 @@ def _student_origin(visited: str | None, roles: dict[str, tuple[str, ...]], paye
 
 def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Mention],
                       roles: dict[str, tuple[str, ...]], parties: set[str], residence: str | None,
-                      source: str | None, folded: str, hits: Hits, visited: str | None = None,
+                      source: str | None, folded: str, hits: Hits, tokens: list[Token], visited: str | None = None,
                       stay_home: bool = False) -> Facts:
     """Facts completed from the countries' roles; a fact the cue words already set is kept. The stay and the
     nationality come from the facts' groups: the nationality as the clauses state it ("dupla nacionalidade",
@@ -162,7 +165,7 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     if "pensions" in topics and facts.pension_kind is None and source in payers:
         found["pension_kind"] = "private"          # paid by a company (a former employer): art. 18(1)
     if "students" in topics and facts.student_payment_origin is None:
-        found["student_payment_origin"] = _student_origin(visited, roles, _funders(hits, mentions) or payers,
+        found["student_payment_origin"] = _student_origin(visited, roles, _funders(hits, mentions, tokens) or payers,
                                                           parties)
         if facts.student_practical_training and hits("unpaid_there"):
             # "estágio num hospital em São Paulo, sem salário lá, só com a bolsa": not paid where the training is

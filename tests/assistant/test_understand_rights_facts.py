@@ -238,6 +238,16 @@ def test_a_grant_is_from_the_state_of_the_body_named_as_funding_it(text, origin)
     assert understand(text, TREATIES, topic="students").facts.student_payment_origin == origin
 
 
+@pytest.mark.parametrize("text", [
+    # the funder named is no place: a State named in the next sentence or after a bracket is not its seat
+    "Vou de Braga para a UFMG por um ano com bolsa da Fundação Oriente. O Brasil tributa a bolsa?",
+    "Brazilian student in Seville on a stipend paid by the EU programme (run from Spain). Does Spain tax it?",
+])
+def test_a_state_outside_the_funders_clause_is_not_the_funders(text):
+    assert understand(text, TREATIES, topic="students").facts.student_payment_origin != "local"
+
+
+
 
 @pytest.mark.parametrize("text", [
     "I live in Kobe and hold 25% of a Portuguese Lda whose main asset is an office building in Porto. Who taxes "
