@@ -180,10 +180,11 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
 
 def _instrument_figures(documents: list[rules.DocumentApplication], topic: str, facts: Facts) -> list[Figure]:
     """What a multilateral instrument's own text sets on an anti-abuse or arbitration question asked about a
-    treaty it is not established to modify ("what holding period does the MLI's dividend-transfer rule
-    require?"): its text answers the question, and the note before the figures says it may not apply."""
+    treaty ("what holding period does the MLI's dividend-transfer rule require?"): its text answers the
+    question, whether it is established to modify the treaty (the card names the articles it modifies) or not
+    (the note before the figures says it may not apply)."""
     for doc in documents:
-        if doc.relation == "not_established" and doc.instrument:
+        if doc.relation in ("modifies", "not_established") and doc.instrument:
             result = apply(doc.instrument, Case(topic=topic, facts=facts))
             if isinstance(result, list) and result:
                 return result

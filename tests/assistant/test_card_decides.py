@@ -64,3 +64,18 @@ def test_a_capital_gains_card_on_pt_br_has_no_unrequested_mli_paragraph() -> Non
     docs = run_rules(asked, asked.facts).documents
     assert [d.relation for d in docs] == ["not_established"]
     assert "Convenção Multilateral (MLI)" in docs[0].text_in("pt")
+
+
+def test_an_anti_abuse_question_on_a_treaty_the_mli_modifies_gets_the_mli_figures() -> None:
+    """PT-JP: the corpus says the MLI modifies it (art. 9(4)); a question on the dividend holding period is
+    answered from the MLI's own text (art. 8(1): 365 days), not with the document list alone."""
+    import rules
+    from assistant.apply_rules import run_rules
+    from assistant.understand import understand
+    query = understand("A nossa SGPS tem 12% de uma sociedade japonesa. Pelo MLI, durante quanto tempo temos de "
+                       "manter a participação para a taxa reduzida dos dividendos do Japão?", rules.known_treaties())
+    assert query.treaty == "PT-JP" and query.topic == "anti_abuse"
+    run = run_rules(query, query.facts)
+    assert [d.relation for d in run.documents if d.instrument] == ["modifies"]
+    assert 365 in {f.value for f in run.instrument_figures}
+    assert any(c.article == "8" and c.paragraph == "1" for f in run.instrument_figures for c in f.citations)
