@@ -634,7 +634,15 @@ def _others_kinds(facts: Facts, asking: str, topic: str, asked: Sequence[PartTop
         named = _asked_facts(other.question.text, other.topic)
         theirs.update({k: None for k in INCOME_KINDS if getattr(own, k) is None and getattr(named, k) is not None
                        and getattr(named, k) == getattr(facts, k)})
+        # "E a remuneração do conselho?": the board the story names is the fees question's, even when its own
+        # short words do not name it
+        theirs.update({k: None for k, value in TOPIC_KINDS.get(other.topic, {}).items()
+                       if getattr(own, k) is None and getattr(facts, k) == value})
     return dataclasses.replace(facts, **theirs) if theirs else facts
+
+
+# The kind of income a topic is about, which a question on another topic does not take from the story.
+TOPIC_KINDS: dict[str, dict[str, str]] = {"directors_fees": {"employment_kind": "director"}}
 
 
 # a kind the story states more narrowly than the question's words ("these shares", of a company whose value is

@@ -201,6 +201,19 @@ def test_a_kind_of_income_another_question_names_is_that_questions(make_assistan
     assert ("PT", "none") not in _rights(asked["directors_fees"])
 
 
+def test_a_board_the_fees_question_asks_about_in_short_words_is_still_its_own(make_assistant):
+    """"E a remuneração do conselho?" does not name the board of directors itself; the story does, and the seat
+    is still the fees question's, not the salary's: the salary, earned at home in Floripa, is Brazil's alone."""
+    answer = make_assistant().ask(
+        "Moro em Florianópolis e sou contratada por uma empresa de Barcelona como analista de dados. Trabalho 100% de "
+        "casa, aqui em Floripa. Desde o ano passado também faço parte do conselho de administração de outra "
+        "sociedade espanhola. O salário da empresa de Barcelona pode ser tributado na Espanha? E a remuneração do "
+        "conselho?")
+    asked = {p.topic: p for p in answer.parts if not p.alternative}
+    assert set(asked) == {"employment", "directors_fees"}
+    assert _rights(asked["employment"]) == {("BR", "exclusive"), ("ES", "none")}
+
+
 def test_a_ticket_refused_as_a_whole_keeps_each_question_and_names_each_subject(make_assistant):
     """Every question out of scope: one refusal, but each question is a part (the JSON a helpdesk posts lists
     them) and the refusal names what each asks about."""
