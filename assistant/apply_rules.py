@@ -8,6 +8,7 @@ from typing import Any
 
 import rules
 from assistant.lexicon.quantities import in_months
+from assistant.lexicon.text import tokenize
 from assistant.understand import Query
 from rules import (
     Condition,
@@ -173,6 +174,10 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
                                  or (said and d.relation == "not_established")]
                 if topic in MLI_ONLY_TOPICS and not run.figures:
                     run.instrument_figures = _instrument_figures(run.documents, topic, facts)
+        if topic in MLI_ONLY_TOPICS:
+            run.figures = _asked_about(_on_the_income(run.figures, query.topics[1:]), query.text, query.language)
+            run.instrument_figures = _asked_about(_on_the_income(run.instrument_figures, query.topics[1:]),
+                                                  query.text, query.language)
     except RulesInputError as exc:
         run.errors.append(exc.message)
     return run
@@ -189,6 +194,42 @@ def _instrument_figures(documents: list[rules.DocumentApplication], topic: str, 
             if isinstance(result, list) and result:
                 return result
     return []
+
+
+def _on_the_income(figures: list[Figure], incomes: tuple[str, ...]) -> list[Figure]:
+    """An anti-abuse question about an income ("…the reduced rate on dividends?") gets the instrument's rules on
+    that income (art. 8's 365 days, art. 10's third-State PE), not its limitation on benefits; a question that
+    names no income gets them all."""
+    answering: set[str] = set()
+    for treaty in {f.treaty for f in figures}:
+        for income in incomes:
+            found = rules.figures(treaty, income)
+            if isinstance(found, list):
+                answering |= {f.id for f in found}
+    return [f for f in figures if f.id in answering] or figures
+
+
+_STEM = 5     # letters a word and its inflections share ("jurisdição", "jurisdições")
+_TELLING = 2  # telling words a question must share with a figure to choose it
+
+
+def _stems(text: str) -> set[str]:
+    return {t.norm[:_STEM] for t in tokenize(text) if t.is_word and len(t.norm) >= _STEM}
+
+
+def _asked_about(figures: list[Figure], text: str, language: str) -> list[Figure]:
+    """The figures whose own description shares the most words with the question, counting only the words that
+    tell the figures apart ("terceiras jurisdições" is art. 10's, "pessoa qualificada" the limitation on
+    benefits'); all of them when the question's words favour none (one shared word is chance: "convenio")."""
+    if len(figures) < 2:
+        return figures
+    stems = [_stems(f.text_in(language)) for f in figures]
+    telling = [s - set.intersection(*stems) for s in stems]
+    asked = _stems(text)
+    scores = [len(s & asked) for s in telling]
+    best = max(scores)
+    return [f for f, n in zip(figures, scores) if n == best] if best >= _TELLING and \
+        scores.count(best) < len(scores) else figures
 
 
 SITE_TOPICS = ("permanent_establishment", "business_profits")

@@ -57,7 +57,7 @@ class Countries:
     language_countries: dict[str, tuple[str, ...]]   # likeliest countries for a question's language
     demonyms: frozenset[str]                         # folded adjective forms ("brasileira", "japoneses")
     names: frozenset[str]                            # folded one-word country names ("portugal", "japao")
-    currencies: frozenset[str]                       # folded currency names ("reais", "ienes"): no place
+    not_places: frozenset[str]     # folded institutions, taxes, forms, IDs, currencies ("CLT", "reais"): no place
     lowercase_places: dict[str, str]                 # folded exact-case city names, read lower case in English
 
     def index(self, language: str) -> PhraseIndex[str]:
@@ -95,11 +95,15 @@ def countries() -> Countries:
                          for form in inflect(adj))
     names = frozenset(fold(name) for spec in data["countries"].values() for name in (spec or {}).get("names", [])
                       if " " not in name)
-    currencies = frozenset(fold(name) for spec in places.values() for name in spec.get("currencies") or [])
+    # what names a country without being a place in it: "aqui" never points to one ("(CLT) … 200 dias aqui")
+    not_places = frozenset(fold(name) for spec in places.values()
+                           for names in (*(spec.get(cat) or [] for cat in PLACE_CATEGORIES if cat != "places"),
+                                         *(spec.get("only_in") or {}).values())
+                           for name in names)
     return Countries(by_language, PhraseIndex(((p, True) for p in data.get("exclude", [])), fuzzy=False),
                      tuple(exact), frozenset(data["countries"]),
                      {lang: tuple(codes) for lang, codes in data["language_countries"].items()}, demonyms, names,
-                     currencies, lowercase)
+                     not_places, lowercase)
 
 
 @dataclass(frozen=True)

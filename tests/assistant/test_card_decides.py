@@ -2,6 +2,8 @@
 cite, relief figures of the income asked about, the usual rate first, a note once."""
 from __future__ import annotations
 
+import dataclasses
+
 from assistant.apply_rules import RuleRun, _deciding_figures
 from assistant.presentation.build import Part, build_card
 from assistant.presentation.markdown import card_markdown
@@ -79,3 +81,20 @@ def test_an_anti_abuse_question_on_a_treaty_the_mli_modifies_gets_the_mli_figure
     assert [d.relation for d in run.documents if d.instrument] == ["modifies"]
     assert 365 in {f.value for f in run.instrument_figures}
     assert any(c.article == "8" and c.paragraph == "1" for f in run.instrument_figures for c in f.citations)
+
+
+def test_an_anti_abuse_question_about_dividends_gets_the_mli_rules_on_dividends_only() -> None:
+    """The holding-period question names dividends: art. 8(1)'s 365 days (and art. 10's third-State PE, which
+    also covers dividends), not the limitation on benefits' ownership test; a question on that test gets it alone."""
+    import rules
+    from assistant.apply_rules import run_rules
+    from assistant.understand import understand
+    asked = understand("Segundo o MLI, durante quanto tempo tem de ser detida a participação para se aplicar a taxa "
+                       "reduzida de dividendos?", rules.known_treaties())
+    assert asked.topic == "anti_abuse"
+    values = {f.value for f in run_rules(dataclasses.replace(asked, treaty="MLI"), asked.facts).figures}
+    assert 365 in values and not values & {50, 75}
+    lob = understand("Under the MLI's simplified limitation on benefits, what share of a company's shares must be "
+                     "held by residents entitled to benefits for it to be a qualified person?", rules.known_treaties())
+    shown = run_rules(dataclasses.replace(lob, treaty="MLI"), lob.facts).figures
+    assert [f.value for f in shown] == [50] and "75%" in shown[0].text_in("en")

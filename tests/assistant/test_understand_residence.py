@@ -375,6 +375,10 @@ def test_family_in_both_states_leaves_the_centre_of_life_undetermined(text):
     ("Moro em Lisboa; a empresa paga-me em reais e estou cá há dois anos", "pt", "PT"),
     ("Vivo en Sevilla, el cliente me paga en BRL y aquí pago el alquiler", "es", "ES"),
     ("I live in Braga; my pension is paid in yen and here I pay no rent", "en", "PT"),
+    # nor to an institution or a tax that names a country
+    ("Cheguei a Faro em março e trabalho com carteira assinada (CLT); já estou aqui há 150 dias", "pt", "PT"),
+    ("Vivo en Valencia, cobro del INSS y aquí pago el alquiler", "es", "ES"),
+    ("I moved to Porto; my grant is from CAPES and here I rent a room", "en", "PT"),
 ])
 def test_here_never_points_to_a_currency(text, lang, code):
     tokens = tokenize(text)
