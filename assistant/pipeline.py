@@ -41,7 +41,15 @@ from assistant.presentation.values import (
 from assistant.prompting import build_messages
 from assistant.retrieve import DenseUnavailable, Hit, HybridSearch, open_dense
 from assistant.ticket_query import TicketQuery, ticket_query
-from assistant.understand import VISITING_TOPICS, DecideTopic, Query, Reading, understand, validate_question
+from assistant.understand import (
+    VISITING_TOPICS,
+    DecideTopic,
+    Query,
+    Reading,
+    ReadResidence,
+    understand,
+    validate_question,
+)
 from assistant.understand.direction_model import DirectionModel, trained_direction
 from assistant.understand.exemplars import ExemplarClassifier
 from assistant.understand.language import detect_language
@@ -257,8 +265,10 @@ class Assistant:
         main = next((p for p in asked if not p.out_of_scope), None)
         first = main.topic if main else None
         aside = {c for p in asked if p.other_treaty for c in p.outside} if main else set()
+        read = self.direction_reader.residence
         query = understand(question, rules.known_treaties(), self._decide_topic(question), topic=first,
-                           read_residence=self.direction_reader.residence, set_aside=aside)
+                           read_residence=_enterprise_residence(read, main.question.text, first) if main else read,
+                           set_aside=aside)
         kept = _with_parts(query, asked)
         if main is None and asked and kept.out_of_scope is None and query.topic and not asked[0].other_treaty and \
                 max(p.confidence for p in asked) < OUT_OF_SCOPE_SURE:
@@ -297,7 +307,9 @@ class Assistant:
             # its own words decide its facts (a fund's pension after an INSS one)
             repeated = not alternative and any(p.topic == topic for p in asked[:asked.index(part)])
             text = context_of(question, part.question.text, asked_texts) if repeated else question
-            q = dataclasses.replace(understand(text, rules.known_treaties(), topic=topic, read_residence=settled),
+            q = dataclasses.replace(understand(text, rules.known_treaties(), topic=topic,
+                                               read_residence=_enterprise_residence(settled, part.question.text,
+                                                                                    topic)),
                                     treaty=treaty)
             if not alternative:   # what kind of income the question itself names wins ("E a do fundo de pensões?")
                 q = dataclasses.replace(q, facts=_others_kinds(_own_kinds(q.facts, part.question.text, topic),
@@ -590,6 +602,36 @@ def _residence_named(asking: str) -> tuple[str, ...]:
     mentions = find_mentions(asking, tokens, detect_language(asking))
     assign_roles(mentions, Grammar(tokens), False)
     return roles_of(mentions).get("residence", ())
+
+
+# Questions about an enterprise's profits: the residence is the enterprise's State, never where its PE is.
+ENTERPRISE_TOPICS = ("permanent_establishment", "business_profits", "branch_profits")
+
+
+@lru_cache(maxsize=256)
+def _pe_named(asking: str) -> tuple[str, ...]:
+    """The States a question's own words place a permanent establishment in ("…passa a ter um estabelecimento
+    estável em Portugal?")."""
+    tokens = tokenize(asking)
+    mentions = find_mentions(asking, tokens, detect_language(asking))
+    assign_roles(mentions, Grammar(tokens), False)
+    return roles_of(mentions).get("pe", ())
+
+
+def _enterprise_residence(read: ReadResidence, asking: str, topic: str | None) -> ReadResidence:
+    """The residence reader of a question on an enterprise's profits whose own words place the PE: the State
+    of the PE is the source, so a residence read there (the agent in Leiria asking whether the Brazilian
+    exporter has a PE in Portugal) is the other State."""
+    pe = _pe_named(asking) if topic in ENTERPRISE_TOPICS else ()
+    if not pe:
+        return read
+
+    def reading(text, tokens, mentions, parties, topic_, grammar):
+        state, confidence = read(text, tokens, mentions, parties, topic_, grammar)
+        if state in pe and state in parties:
+            return parties[1 - parties.index(state)], confidence
+        return state, confidence
+    return reading
 
 
 @lru_cache(maxsize=256)

@@ -214,6 +214,20 @@ def test_a_board_the_fees_question_asks_about_in_short_words_is_still_its_own(ma
     assert _rights(asked["employment"]) == {("BR", "exclusive"), ("ES", "none")}
 
 
+def test_a_pe_question_about_the_other_enterprise_is_read_from_that_enterprise(make_assistant):
+    """The Leiria agency asks about its own commissions, then whether the Brazilian brand it represents has a PE
+    in Portugal: the second question's enterprise is Brazilian, so Brazil is its residence and Portugal, where the
+    PE would be, the source; an independent agent makes none (only Brazil taxes the brand's profits)."""
+    answer = make_assistant().ask(
+        "Somos uma Lda de Leiria e representamos uma marca brasileira de calçado, com outras marcas; não assinamos "
+        "contratos em nome dela. 1) O Brasil pode tributar as nossas comissões? 2) E por a representarmos cá, a "
+        "empresa brasileira passa a ter um estabelecimento estável em Portugal?")
+    asked = [p for p in answer.parts if not p.alternative]
+    assert [p.topic for p in asked][1] == "permanent_establishment"
+    assert _rights(asked[0]) == {("PT", "exclusive"), ("BR", "none")}
+    assert _rights(asked[1]) == {("BR", "exclusive"), ("PT", "none")}
+
+
 def test_a_ticket_refused_as_a_whole_keeps_each_question_and_names_each_subject(make_assistant):
     """Every question out of scope: one refusal, but each question is a part (the JSON a helpdesk posts lists
     them) and the refusal names what each asks about."""
