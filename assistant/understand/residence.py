@@ -98,12 +98,21 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
                          and m.start not in sold_own) or 0 <= h.start - m.end < _NEAR for m in sold)
         denied = any(t.norm in negation for t in tokens[max(0, h.start - _NEAR):h.start]) or \
             any(0 <= m.start - h.end < _NEAR for m in former)          # "a casa que tinha na Bahia"
-        lived_in = any(m.end <= h.start and same_clause(tokens, m.end, h.start)
-                       and not any(m.end <= c.start < h.start for c in mentions) for m in lives) or \
-            _lived_in_country(h, lives, tokens, mentions)
-        if (near_let or near_sold or denied) and not lived_in:
+        if (near_let or near_sold or denied) and not _lived_in_home(h, lives, tokens, mentions):
             out.add(h.start)
     return out
+
+
+def _lives_before(home: Match[str], lives: list[Match[str]], tokens: list[Token], mentions: list[Mention]) -> bool:
+    """A lives word before the home word in its clause, no place between ("vivo lá com a família num apartamento
+    arrendado", "viven en un piso en Huesca alquilado")."""
+    return any(m.end <= home.start and same_clause(tokens, m.end, home.start)
+               and not any(m.end <= c.start < home.start for c in mentions) for m in lives)
+
+
+def _lived_in_home(home: Match[str], lives: list[Match[str]], tokens: list[Token], mentions: list[Mention]) -> bool:
+    """Lived in: a lives word before the home word in its clause, or in the country the home is in."""
+    return _lives_before(home, lives, tokens, mentions) or _lived_in_country(home, lives, tokens, mentions)
 
 
 def _lived_in_country(home: Match[str], lives: list[Match[str]], tokens: list[Token], mentions: list[Mention]) -> bool:
@@ -264,7 +273,11 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
              and not (m.value == "family" and m.start > 0 and tokens[m.start - 1].norm == "ex")    # "o ex-marido"
              and not (m.value == "family" and _visited(tokens, m.start))]
     let = _let_homes(found, tokens, mentions)
-    let_cues = [m.start for m in found if m.value in ("let_out", "lodging")]   # "em Lisboa num quarto"
+    # "em Lisboa num quarto", "o de São Paulo está alugado"; not a let word after the home one lives in now,
+    # said in its clause ("viven en un piso en Huesca alquilado")
+    lives_now = [m for m in found if m.value == "lives"]
+    lived_homes = {h.start for h in found if h.value == "home" and _lives_before(h, lives_now, tokens, mentions)}
+    let_cues = [m.start for m in found if m.value in ("let_out", "lodging")]
     named = sorted((m for m in mentions if not parties or m.code in parties), key=lambda m: m.start)
     named = sorted(named + pointed(tokens, named), key=lambda m: m.start)
     stays = _long_stays(tokens, folded, lang, found, named, parties)
@@ -306,8 +319,8 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                                                # "Spanish citizen living in Lisbon": where the person lives
                 if c.company and facts[i].value != "management":
                     continue                   # "trabalho de casa em Curitiba pra uma empresa de Lisboa"
-                if facts[i].value == "home" and any(0 <= s - c.end <= 2 and same_clause(tokens, c.end, s)
-                                                    for s in let_cues):
+                if facts[i].value == "home" and facts[i].start not in lived_homes and \
+                        any(0 <= s - c.end <= 2 and same_clause(tokens, c.end, s) for s in let_cues):
                     let_here.add(i)
                     continue                   # "… em Lisboa e o de São Paulo está alugado": let, not a home;
                                                # "moro em Lisboa num quarto": a room, not a home

@@ -121,6 +121,11 @@ def test_a_home_let_to_others_is_an_income_source_not_a_tiebreaker_home(text, re
      "residente de qual país?", {"PT"}),
     ("Vivo em Lisboa com o meu marido, temos casa alugada aqui; mantive o apartamento de São Paulo. Se os dois "
      "países me consideram residente, qual prevalece pela convenção?", {"PT", "BR"}),
+    # the family lives in it (third person plural), the let word after the place
+    ("Mi hermano vendió su casa de Recife; él, su mujer y sus hijos viven ahora en un piso en Zaragoza alquilado "
+     "por dos años. ¿De qué país es residente según el convenio?", {"ES"}),
+    ("A minha cliente e o marido moram num apartamento em Coimbra arrendado desde 2023 e já não têm casa no "
+     "Brasil. De que país é residente pela convenção?", {"PT"}),
 ])
 def test_a_rented_home_the_person_lives_in_is_still_a_home(text, homes):
     query = understand(text, TREATIES)
