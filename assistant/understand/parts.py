@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 import rules
 from assistant.lexicon import cues, topics
-from assistant.lexicon.text import Token, tokenize
+from assistant.lexicon.text import Token, fold, tokenize
 from assistant.understand.facts import Hits
 from assistant.understand.language import detect_language
 from assistant.understand.places import find_mentions
+from assistant.understand.safety import mentions_mli
 from assistant.understand.sentences import Span, asking
 from assistant.understand.topic_model import OUT_OF_SCOPE, TopicModel, TopicScores, context_of
 from assistant.understand.topics import topic_matches
@@ -196,16 +197,18 @@ def _company_residence(scores: TopicScores, text: str, tokens: list[Token], lang
 
 def _other_treaty(span: Span, language: str) -> tuple[str, ...] | None:
     """A question about a treaty the corpus does not hold: it names a country outside every treaty ("Is the UK
-    State Pension taxable in Portugal?", "does France get to tax me?"), or a treaty between two countries no
-    treaty joins ("pelo tratado entre Brasil e Japão"), and no pair of States a treaty joins. The countries it
-    names outside every treaty, or None when it is not such a question."""
+    State Pension taxable in Portugal?", "does France get to tax me?"), or two countries no treaty joins ("pelo
+    tratado entre Brasil e Japão", "¿tributará en España o en Portugal?"; the MLI aside, which may still answer
+    it), and no pair of States a treaty joins. The countries it names outside every treaty, or None when it is
+    not such a question."""
     tokens = tokenize(span.text)
     named = {m.code for m in find_mentions(span.text, tokens, language)}
     treaties = rules.known_treaties().values()
     if any(set(parties) <= named for parties in treaties):
         return None
     outside = tuple(sorted(named - {c for parties in treaties for c in parties}))
-    if outside or (len(named) >= 2 and any(t.norm in cues().treaty_words for t in tokens)):
+    if outside or (len(named) >= 2 and (any(t.norm in cues().treaty_words for t in tokens)
+                                        or not mentions_mli(fold(span.text)))):
         return outside
     return None
 

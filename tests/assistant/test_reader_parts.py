@@ -230,6 +230,9 @@ def test_a_salary_question_naming_a_special_article_is_that_articles(question, t
     ("Is the UK State Pension taxable in Portugal or in the UK?", True),       # a country outside every treaty
     ("¿Y Francia puede gravarme por ser francesa la empresa?", True),
     ("Pelo acordo entre o Brasil e o Japão, quem tributa o ganho?", True),    # two States no treaty joins
+    ("A reforma espanhola é tributada em Espanha ou em Portugal?", True),      # …without a treaty word
+    ("Does Japan or Spain tax my royalties?", True),
+    ("Segundo o MLI, a Espanha ou Portugal decide o meu caso?", False),       # the MLI may still answer
     ("As a US citizen living in Lisbon, who taxes my Brazilian dividends?", False),   # PT-BR named: covered
     ("O Japão pode tributar o meu salário?", False),
 ])
