@@ -124,6 +124,16 @@ def _special_pay(named: set[str], scores: TopicScores) -> TopicScores:
     return TopicScores(((special, scores.confidence), *rest))
 
 
+def _study_pay(scores: TopicScores, hits: Hits) -> TopicScores:
+    """Pay read as a salary in a ticket that says the job helps pay the studies ("trabajo en una tienda para
+    ayudarme a pagar los estudios") is a student's (BR-ES 21(2): "remuneração … por emprego exercido nesse
+    Estado, com a finalidade de ajudar os seus estudos")."""
+    if scores.topic != "employment" or not hits("study_help"):
+        return scores
+    rest = tuple((t, p) for t, p in scores.ranked[1:] if t != "students")
+    return TopicScores((("students", scores.confidence), *rest))
+
+
 def _public_pay(scores: TopicScores, hits: Hits) -> TopicScores:
     """Pay read as a salary in a ticket whose employer is a State's (a ministry's school, a consulate, a city
     hall, the armed forces: "pension_kind:government" and "diplomatic_post" cues) is pay for government
@@ -237,8 +247,8 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
             scores = TopicScores(((OUT_OF_SCOPE, max(scores.confidence, SAME_TOPIC_KEPT)),))
         else:
             scores = _in_force(named, _company_residence(scores, text, tokens, language))
-        scores = _profit_not_pay(span, _self_employed(_public_pay(_special_pay(named, scores), hits), hits),
-                                 text, language)
+        scores = _profit_not_pay(span, _self_employed(_study_pay(_public_pay(_special_pay(named, scores), hits),
+                                                                hits), hits), text, language)
         scores = _side_question(span, named, scores)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):

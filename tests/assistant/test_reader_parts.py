@@ -226,6 +226,20 @@ def test_a_salary_question_naming_a_special_article_is_that_articles(question, t
     assert parts[0].confidence == 0.7 and parts[0].runner_up is None
 
 
+@pytest.mark.parametrize("text, topic", [
+    ("Soy brasileño, vine a Sevilla a hacer el máster y trabajo de camarero los fines de semana para costear mis "
+     "estudios. ¿Tengo que pagar impuestos en España por ese sueldo?", "students"),
+    ("I'm a Brazilian student in Valencia with a part-time job to help pay for my studies. Does Spain tax my "
+     "wages?", "students"),
+    ("Soy brasileño, vivo en Sevilla y trabajo de camarero los fines de semana. ¿Tengo que pagar impuestos en "
+     "España por ese sueldo?", "employment"),                       # no word of studies: a salary
+])
+def test_a_job_held_to_pay_the_studies_is_a_students(text, topic):
+    question = text[text.index("¿") if "¿" in text else text.index("Does"):]
+    model = ScriptedTopics({question: (("employment", 0.6), ("students", 0.3))})
+    assert [p.topic for p in read_parts(text, model)] == [topic]
+
+
 @pytest.mark.parametrize("question, out", [
     ("Is the UK State Pension taxable in Portugal or in the UK?", True),       # a country outside every treaty
     ("¿Y Francia puede gravarme por ser francesa la empresa?", True),
