@@ -576,16 +576,17 @@ OWN_KINDS = ("pension_kind", "gain_kind", "royalty_kind", "employment_kind", "be
              "student_payment_origin", "loan_purpose")
 
 
-# The lengths a question may state for itself against the story's ("E se o contrato for renovado e ele ficar 3
-# anos no total?", "And if we keep the shares 18 months?"): the stay (as one group), the holding, and what an
-# enterprise does in the other State ("¿Y si solo recopilara información?").
+# What a question may state for itself against the story's ("E se o contrato for renovado e ele ficar 3 anos no
+# total?", "And if we keep the shares 18 months?", "…transferring the shares to a company licensed in the Madeira
+# free zone; would the limits still apply?"): the stay (as one group), the holding, a free-zone regime, and what
+# an enterprise does in the other State ("¿Y si solo recopilara información?").
 STAY_FACTS = ("stays", "stay_days", "stay_months", "stay_unit", "stay_in_one_year")
-OWN_LENGTHS = ("holding_pct", "holding_months")
+OWN_SUPPOSED = ("holding_pct", "holding_months", "free_zone_regime")
 
 
 def _lengths(facts: Facts, stated: Facts) -> dict[str, Any]:
-    """The stay, holding and activity `stated` reads, to put over `facts`'."""
-    out: dict[str, Any] = {k: getattr(stated, k) for k in OWN_LENGTHS if getattr(stated, k) is not None}
+    """The stay, holding, regime and activity `stated` reads, to put over `facts`'."""
+    out: dict[str, Any] = {k: getattr(stated, k) for k in OWN_SUPPOSED if getattr(stated, k) is not None}
     stay = stated.employment
     if stay.stays or stay.stay_days is not None or stay.stay_months is not None:
         out["employment"] = dataclasses.replace(facts.employment, **{k: getattr(stay, k) for k in STAY_FACTS})

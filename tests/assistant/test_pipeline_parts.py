@@ -172,6 +172,17 @@ def test_a_later_question_on_a_preparatory_role_is_answered_for_that_role(make_a
     assert rights[1] == {("ES", "exclusive"), ("BR", "none")} and rights[0] != rights[1]
 
 
+def test_a_free_zone_a_later_question_supposes_is_not_the_storys(make_assistant):
+    """"E se a SGPS estivesse licenciada na Zona Franca da Madeira?" supposes a regime (Protocol 9 would take
+    the treaty's limits away); the first question, on the holding as it is, keeps its 10% cap (art. 10(2)(a))."""
+    answer = make_assistant().ask(
+        "A nossa SGPS detém diretamente 30% de uma S.A. brasileira há 3 anos. Qual a retenção máxima no Brasil "
+        "sobre os dividendos? E se a SGPS estivesse licenciada na Zona Franca da Madeira, mantinha os limites?")
+    first = answer.parts[0]
+    assert first.topic == "dividends"
+    assert [w.rate for w in first.rule_results.withholding] == [10.0]
+
+
 @pytest.mark.parametrize("text", [
     "Trabajo en Sevilla para una empresa andaluza y cada año paso unos 100 días en Brasil con clientes. ¿Brasil "
     "puede gravar ese sueldo?",
