@@ -605,8 +605,9 @@ def _residence_named(asking: str) -> tuple[str, ...]:
     return roles_of(mentions).get("residence", ())
 
 
-# Questions about an enterprise's profits: the residence is the enterprise's State, never where its PE is.
-ENTERPRISE_TOPICS = ("permanent_establishment", "business_profits", "branch_profits")
+# Questions about an enterprise's profits: the residence is the enterprise's State, never where its PE is (a
+# branch's remittance names the head office beside it: "a la central en España", left to the direction reader).
+ENTERPRISE_TOPICS = ("permanent_establishment", "business_profits")
 
 
 @lru_cache(maxsize=256)
