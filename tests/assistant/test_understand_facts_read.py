@@ -400,6 +400,16 @@ def test_a_bands_crew_is_not_a_ships_crew():
 
 
 @pytest.mark.parametrize("text", [
+    "Sou brasileira e estou em Lisboa há 4 meses com visto de trabalho; trabalho num restaurante na Baixa. "
+    "O Brasil ou Portugal tributam o meu salário?",
+    "Vivo en Valencia y este verano trabajaré tres meses en un hotel en Fortaleza. ¿Brasil puede gravar ese sueldo?",
+    "I'm Japanese, on a working holiday in Porto, working in a coffee shop downtown. Does Portugal tax my pay?",
+])
+def test_a_shop_or_cafe_where_the_work_is_done_is_a_local_employer(text):
+    assert understand(text, TREATIES, topic="employment").facts.employment.employer_resident_in_work_state is True
+
+
+@pytest.mark.parametrize("text", [
     "Trabalho no RH de uma metalúrgica de Viseu. Vamos deslocar um engenheiro para um cliente em Curitiba por 100 "
     "dias; o ordenado é pago por nós e não temos filial no Brasil. O Brasil pode tributar o ordenado?",
     "Escrevo pela Têxteis Ave, Lda (Guimarães). A Joana vai dar formação num cliente em Kobe durante 80 dias; o "
