@@ -87,6 +87,9 @@ def test_amounts_and_returns_are_not_holdings():
     assert "holding_pct" not in got
     got = read("La empresa pagó 1.500 euros de dividendos, el 19% retenido; tengo el 5% del capital y vivo en Madrid.")
     assert got["holding_pct"] == 5
+    # the relief's share is no holding
+    assert "holding_pct" not in read("A nossa SGPS tem direito à dedução de 95% dos dividendos brasileiros?")
+    assert "holding_pct" not in read("Does our Lisbon company get the 95% deduction on the Brazilian dividends?")
 
 
 @pytest.mark.parametrize("text, months, pe_state", [
