@@ -91,14 +91,30 @@ def _a_verb(tokens: list[Token], start: int) -> bool:
     return tokens[start].orig.lower() in _VERB_LOOKALIKES and start > 0 and tokens[start - 1].norm in _SUBJECT_BEFORE
 
 
-def _pe_activity(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...]) -> str | None:
+_OF = {"de", "do", "da", "dos", "das", "of"}
+_OWN_PLANT_REACH = 4     # words between a factory word and the place that says whose it is
+
+
+def _enterprise_itself(m, tokens: list[Token], mentions: list[Mention]) -> bool:
+    """A place word that names the enterprise itself, by its home ("agente de uma fábrica de móveis de Caxias do
+    Sul", "a factory from Minas Gerais"): a place in its clause shortly after it, after "from", or after "de"
+    past what the factory makes (not "a sucursal de Lisboa", the branch there), that no word makes the PE's."""
+    def origin(c: Mention) -> bool:
+        before = tokens[c.start - 1].norm
+        return before == "from" or (before in _OF and c.start - 1 > m.end)
+    return any(0 < c.start - m.end <= _OWN_PLANT_REACH and origin(c) and c.role != "pe"
+               and all(t.is_word for t in tokens[m.end:c.start]) for c in mentions)
+
+
+def _pe_activity(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...],
+                 mentions: list[Mention]) -> str | None:
     """What the enterprise does in the other State, in the words art. 5 decides on: an independent agent, or a
     warehouse, a representative office, advertising or information only (no PE), unless people conclude
     contracts there or the words name a branch, a factory, an office opened there (a PE)."""
     if not _PE_TOPICS & set(topic_list):
         return None
     place = any(not _negated(tokens, m.start, lang) and not _a_verb(tokens, m.start)
-                for m in hits("pe_listed_place"))
+                and not _enterprise_itself(m, tokens, mentions) for m in hits("pe_listed_place"))
     if not place and not any(not _negated(tokens, m.start, lang) for m in hits("pe_contracts")):
         if hits("pe_activity:independent_agent"):
             return "independent_agent"
@@ -533,7 +549,7 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         interest_on_equity=True if hits("interest_on_equity") else None,
         royalty_kind=_sub_case(hits, "kind") if kinds else None,
         attributable_to_pe=attributable,
-        pe_activity=_pe_activity(hits, tokens, lang, topic_list),
+        pe_activity=_pe_activity(hits, tokens, lang, topic_list, mentions),
         paid_to_pe_third_state=third,
         free_zone_regime=_flag(hits, tokens, lang, "free_zone"),
         registered_central_bank=_flag(hits, tokens, lang, "central_bank"),

@@ -314,6 +314,12 @@ def test_gain_kind(text, kind):
     ("Somos uma empresa de Leiria que fabrica moldes e só temos um armazém em Manaus. Há estabelecimento "
      "estável?", "auxiliary"),
     ("Una fabrica en Recife con 40 empleados, ¿es establecimiento permanente?", "place_of_business"),
+    # the factory that is the enterprise itself, named by its home, is no place in the other State
+    ("Sou agente, por conta própria, de uma fábrica de calçado de Joinville em Lisboa. A empresa brasileira "
+     "tem estabelecimento estável em Portugal?", "independent_agent"),
+    ("I'm an independent agent in Porto for a factory from Minas Gerais. Does the Brazilian company have a "
+     "permanent establishment in Portugal?", "independent_agent"),
+    ("Vamos abrir a sucursal de Lisboa do nosso banco. Há estabelecimento estável?", "place_of_business"),
     # not concluding contracts there is no bar
     ("Um armazém em Vigo, ninguém lá fecha contratos. Há estabelecimento estável?", "auxiliary"),
     # outside a PE or business-profits question the words decide nothing
