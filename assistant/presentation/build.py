@@ -372,7 +372,8 @@ def _said(block: tuple[Line, ...]) -> list[Value]:
 def _once(sections: Sequence[Section]) -> tuple[Section, ...]:
     """Each paragraph said once per card: a later part ("…and how do I avoid double taxation?") whose
     paragraphs the part before already said joins that part (both questions over one answer). A heading
-    stays while anything under it is new."""
+    stays while anything under it is new, and only then (a heading that differs only in the roles it names, over
+    the same paragraphs, says nothing new)."""
     seen: list[Value] = []          # lines hold dicts (a phrase's params): compared, not hashed
     out: list[Section] = []
     for s in sections:
@@ -380,8 +381,8 @@ def _once(sections: Sequence[Section]) -> tuple[Section, ...]:
         new = [block[0].kind == "error" or any(x not in seen for x in _said(block)) for block in blocks]
         seen.extend(line.text for line in s.lines)
         for i, block in enumerate(blocks):
-            if block[0].kind == "heading" and not new[i]:
-                under = next((j for j in range(i + 1, len(blocks)) if blocks[j][0].kind == "heading"), len(blocks))
+            under = next((j for j in range(i + 1, len(blocks)) if blocks[j][0].kind == "heading"), len(blocks))
+            if block[0].kind == "heading" and under > i + 1:
                 new[i] = any(new[i + 1:under])
         kept = tuple(line for block, keep in zip(blocks, new) for line in block if keep)
         if s.lines and not kept and out:

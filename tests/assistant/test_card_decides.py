@@ -98,3 +98,16 @@ def test_an_anti_abuse_question_about_dividends_gets_the_mli_rules_on_dividends_
                      "held by residents entitled to benefits for it to be a qualified person?", rules.known_treaties())
     shown = run_rules(dataclasses.replace(lob, treaty="MLI"), lob.facts).figures
     assert [f.value for f in shown] == [50] and "75%" in shown[0].text_in("en")
+
+
+def test_a_heading_over_paragraphs_already_said_is_not_left_alone() -> None:
+    """Two questions whose answers say the same paragraphs under headings that differ only in the roles they
+    name ("fonte: Brasil · residência: Portugal" and the reverse) are one answer: the second heading does not
+    stay on its own, with nothing under it."""
+    from assistant.presentation.build import _once, say
+    from assistant.presentation.card import Line, Section
+    both = Line("outcome", say("both_tax"), level=0)
+    first = Section("a", (Line("heading", say("rights_heading", source="BR", residence="PT")), both))
+    second = Section("b", (Line("heading", say("rights_heading", source="PT", residence="BR")), both))
+    out = _once([first, second])
+    assert len(out) == 1 and [line.kind for line in out[0].lines] == ["heading", "outcome"]
