@@ -174,6 +174,8 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
                                  or (said and d.relation == "not_established")]
                 if topic in MLI_ONLY_TOPICS and not run.figures:
                     run.instrument_figures = _instrument_figures(run.documents, topic, facts)
+        if topic == "entry_into_force":    # when it applies, or how it ends: the figures the words ask about
+            run.figures = _asked_about(run.figures, query.text, query.language)
         if topic in MLI_ONLY_TOPICS:
             run.figures = _asked_about(_on_the_income(run.figures, query.topics[1:]), query.text, query.language)
             run.instrument_figures = _asked_about(_on_the_income(run.instrument_figures, query.topics[1:]),

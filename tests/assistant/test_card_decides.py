@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from assistant.apply_rules import RuleRun, _deciding_figures
 from assistant.presentation.build import Part, build_card
 from assistant.presentation.markdown import card_markdown
@@ -111,3 +113,21 @@ def test_a_heading_over_paragraphs_already_said_is_not_left_alone() -> None:
     second = Section("b", (Line("heading", say("rights_heading", source="PT", residence="BR")), both))
     out = _once([first, second])
     assert len(out) == 1 and [line.kind for line in out[0].lines] == ["heading", "outcome"]
+
+
+@pytest.mark.parametrize("text, shown, hidden", [
+    # how the treaty ends: the termination article (PT-BR 29), not the dates it first applied from
+    ("Se Portugal quiser denunciar a convenção com o Brasil, com quanta antecedência tem de avisar?",
+     "pt-br.termination.notice", "pt-br.entry-into-force.pt-withholding"),
+    # when it applies: the application dates, not the termination notice
+    ("Since when does the Portugal–Brazil treaty apply to withholding taxes?",
+     "pt-br.entry-into-force.pt-withholding", "pt-br.termination.notice"),
+])
+def test_an_entry_into_force_card_shows_the_figures_the_question_asks_about(text, shown, hidden) -> None:
+    import rules
+    from assistant.apply_rules import run_rules
+    from assistant.understand import understand
+    query = understand(text, rules.known_treaties())
+    assert query.treaty == "PT-BR" and query.topic == "entry_into_force"
+    ids = [f.id for f in run_rules(query, query.facts).figures]
+    assert shown in ids and hidden not in ids

@@ -66,7 +66,9 @@ def test_fixed_figures_by_topic() -> None:
     assert values("MLI", "permanent_establishment") == {30, 50}     # contract splitting, closely related (art. 15)
     assert "2000-01-01" in values("PT-BR", "entry_into_force")
     # BR-ES art. 29 gives the rule (1 January after the exchange of ratifications), not a date
-    assert [f.id for f in figures("BR-ES", "entry_into_force")] == ["br-es.entry-into-force"]
+    assert [f.id for f in figures("BR-ES", "entry_into_force")] == ["br-es.termination.notice",
+                                                                     "br-es.entry-into-force"]
+    assert 6 in values("PT-BR", "entry_into_force") and 3 in values("BR-ES", "entry_into_force")   # termination
     assert all(f.citations for f in figures("BR-ES", "tax_sparing"))
 
 
