@@ -3,12 +3,13 @@ every value comes back from rules/ with its citations."""
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import rules
 from assistant.lexicon.quantities import in_months
-from assistant.lexicon.text import tokenize
+from assistant.lexicon.text import fold, tokenize
 from assistant.understand import Query
 from rules import (
     Condition,
@@ -174,8 +175,8 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
                                  or (said and d.relation == "not_established")]
                 if topic in MLI_ONLY_TOPICS and not run.figures:
                     run.instrument_figures = _instrument_figures(run.documents, topic, facts)
-        if topic == "entry_into_force":    # when it applies, or how it ends: the figures the words ask about
-            run.figures = _asked_about(run.figures, query.text, query.language)
+        if topic == "entry_into_force":    # when it applies, or how it ends
+            run.figures = _termination_asked(run.figures, query)
         if topic in MLI_ONLY_TOPICS:
             run.figures = _asked_about(_on_the_income(run.figures, query.topics[1:]), query.text, query.language)
             run.instrument_figures = _asked_about(_on_the_income(run.instrument_figures, query.topics[1:]),
@@ -209,6 +210,16 @@ def _on_the_income(figures: list[Figure], incomes: tuple[str, ...]) -> list[Figu
             if isinstance(found, list):
                 answering |= {f.id for f in found}
     return [f for f in figures if f.id in answering] or figures
+
+
+_TERMINATION = re.compile(r"\b(?:denunci|terminat)")    # folded: denunciar, denúncia, terminate, termination
+
+
+def _termination_asked(figures: list[Figure], query: Query) -> list[Figure]:
+    """A question on how a treaty ends ("denunciar a convenção") gets the termination article's figures, a
+    question on when it applies the others."""
+    ending = bool(_TERMINATION.search(fold(query.text)))
+    return [f for f in figures if f.ends == ending] or figures
 
 
 _STEM = 5     # letters a word and its inflections share ("jurisdição", "jurisdições")

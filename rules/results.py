@@ -205,6 +205,7 @@ class Figure(Serialisable, WithNotes):
     citations: list[Citation]
     effective_from: date | None = None
     notes: list[Message] = field(default_factory=list)
+    ends: bool = False             # a termination article's figure (how the treaty ends, not when it applies)
     RENDERED = ("text",)
 
     def text_in(self, language: str) -> str:

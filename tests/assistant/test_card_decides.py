@@ -122,6 +122,9 @@ def test_a_heading_over_paragraphs_already_said_is_not_left_alone() -> None:
     # when it applies: the application dates, not the termination notice
     ("Since when does the Portugal–Brazil treaty apply to withholding taxes?",
      "pt-br.entry-into-force.pt-withholding", "pt-br.termination.notice"),
+    ("O nosso sócio mora em Lisboa e o investimento não está registado no Banco Central; a retenção sobre os "
+     "juros segue a convenção com o Brasil. Essa portaria aplica-se a partir de quando?",
+     "pt-br.entry-into-force.portaria", "pt-br.termination.notice"),
 ])
 def test_an_entry_into_force_card_shows_the_figures_the_question_asks_about(text, shown, hidden) -> None:
     import rules
