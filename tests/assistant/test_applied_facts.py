@@ -282,6 +282,9 @@ def test_a_client_the_employee_is_sent_to_is_not_the_employer():
      "from Portuguese tax?", False),
     ("Sou residente em Curitiba e vou trabalhar 3 meses em Lisboa; o salário continua na folha de pagamento de "
      "Curitiba. Portugal pode tributar o salário?", False),
+    # a software house is a company: the one hiring, even when it has nothing in the home State
+    ("Vivo em Recife; trabalho remoto para uma software house de Coimbra que nao tem nada no Brasil. Em marco "
+     "fico 20 dias em Coimbra. Portugal pode tributar esses dias?", True),
 ])
 def test_where_the_employer_is_from_who_pays_and_where_a_company_is_not(text, employer_in_work_state):
     from assistant.understand import understand
