@@ -120,6 +120,7 @@ class AskingWords:
     interrogatives: PhraseIndex[bool]
     requests: PhraseIndex[bool]
     small_talk: PhraseIndex[bool]
+    list_intros: PhraseIndex[bool]
 
     def is_small_talk(self, tokens: list[Token]) -> bool:
         """A question mark that asks nothing: the sentence's words are small talk, but for a name or two."""
@@ -135,7 +136,8 @@ def asking_words() -> AskingWords:
 
     def index(key: str) -> PhraseIndex[bool]:
         return PhraseIndex(((str(p), True) for p in raw[key]), fuzzy=False)
-    return AskingWords(index("lead_ins"), index("interrogatives"), index("requests"), index("small_talk"))
+    return AskingWords(index("lead_ins"), index("interrogatives"), index("requests"), index("small_talk"),
+                       index("list_intros"))
 
 
 @lru_cache(maxsize=1)

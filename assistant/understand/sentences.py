@@ -71,8 +71,8 @@ def _opens_question(item: str) -> bool:
 
 
 def _listed_questions(spans: list[Span]) -> set[int]:
-    """Items of a list a request introduces ("Agradecíamos que nos indicassem: (i) qual a taxa…; (ii) se…"):
-    each asks, question mark or not, when the introduction requests or an item opens with an interrogative."""
+    """Items of a list a request introduces ("Agradecíamos que nos indicassem: (i) qual a taxa…; (ii) se…", "We
+    should be grateful for your views on the following: (i) …"): each asks, question mark or not, when the introduction requests or an item opens with an interrogative."""
     out: set[int] = set()
     for k, intro in enumerate(spans):
         if not intro.text.endswith(":"):
@@ -82,7 +82,8 @@ def _listed_questions(spans: list[Span]) -> set[int]:
             if not _ITEM.match(spans[j].text):
                 break
             items.append(j)
-        requested = bool(asking_words().requests.find(tokenize(intro.text)))
+        words = tokenize(intro.text)
+        requested = bool(asking_words().requests.find(words) or asking_words().list_intros.find(words))
         if items and (requested or any(_opens_question(spans[j].text) for j in items)):
             out.update(items)
     return out

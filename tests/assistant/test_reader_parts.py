@@ -282,6 +282,15 @@ def test_a_profit_question_is_not_one_of_employment(text, ranked, topic):
      ["(i) a taxa máxima sobre os dividendos;", "(ii) se há dedução em Portugal."]),
     ("Tenemos dos dudas:\na) cuál es la retención sobre los intereses\nb) cómo se elimina la doble imposición",
      ["a) cuál es la retención sobre los intereses", "b) cómo se elimina la doble imposición"]),
+    # courtesy that introduces the list ("grateful for your views on the following") asks through its items …
+    ("Our client holds 40% of a Recife company. We would be grateful for your views on the following:\n"
+     "1. the rate Brazil may withhold on the dividend\n2. the credit available in Portugal\nKind regards",
+     ["1. the rate Brazil may withhold on the dividend", "2. the credit available in Portugal"]),
+    ("Ficaríamos gratos pelo vosso parecer sobre o seguinte: a) a retenção sobre os juros; b) o crédito em "
+     "Portugal.", ["a) a retenção sobre os juros;", "b) o crédito em Portugal."]),
+    # … and in a closing asks nothing
+    ("Vivo em Braga e recebo juros de um banco do Recife. Quem tributa os juros? Ficaria grato por uma resposta.",
+     ["Quem tributa os juros?"]),
     # a list of facts is not a list of questions
     ("Dados do caso:\n- comprei em 2019\n- vendi em 2024 por 300 mil.\nQuem tributa a mais-valia?",
      ["Quem tributa a mais-valia?"]),
