@@ -18,6 +18,8 @@ from assistant.lexicon.text import tokenize
 _END = re.compile(r"[?!]+|;|\n+|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|[:.](?=\s*\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]\s)")
 # An item of a list of questions: "(i) qual a taxa…;", "b) se…", "2. Como…", "- what…".
 _ITEM = re.compile(r"^(?:\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]|[-•*–])\s+", re.IGNORECASE)
+# A header line: an e-mail's subject or a forum post's title restates what the body asks.
+_HEADER = re.compile(r"^[>\s]*(?:subject|assunto|asunto|t[íi]tulo|title|re|fwd?|enc|rv)\s*:", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,8 @@ def _opens_question(item: str) -> bool:
 
 def _listed_questions(spans: list[Span]) -> set[int]:
     """Items of a list a request introduces ("Agradecíamos que nos indicassem: (i) qual a taxa…; (ii) se…", "We
-    should be grateful for your views on the following: (i) …"): each asks, question mark or not, when the introduction requests or an item opens with an interrogative."""
+    should be grateful for your views on the following: (i) …"): each asks, question mark or not, when the
+    introduction requests or an item opens with an interrogative."""
     out: set[int] = set()
     for k, intro in enumerate(spans):
         if not intro.text.endswith(":"):
@@ -80,6 +83,10 @@ def _listed_questions(spans: list[Span]) -> set[int]:
         items = []
         for j in range(k + 1, len(spans)):
             if not _ITEM.match(spans[j].text):
+                # "(2) We may open an office in Porto. Would Portugal then tax…?": the item told what the
+                # question under it asks about
+                if items and spans[j].asks and not spans[items[-1]].asks:
+                    items.pop()
                 break
             items.append(j)
         words = tokenize(intro.text)
@@ -91,14 +98,16 @@ def _listed_questions(spans: list[Span]) -> set[int]:
 
 def asking(text: str, last_if_none: bool = True) -> list[Span]:
     """The sentences that ask, in order: a question mark (not small talk: "tudo bem?"), a request phrase, or an
-    item of a list of questions; failing those, the sentences that open with an interrogative ("Quem tributa a
-    pensão."); failing those, the last sentence (or none, for retrieval's focus: `last_if_none=False`)."""
+    item of a list of questions, but not a subject line when the body asks; failing those, the sentences that
+    open with an interrogative ("Quem tributa a pensão."); failing those, the last sentence (or none, for retrieval's focus: `last_if_none=False`)."""
     spans = sentences(text)
     listed = _listed_questions(spans)
     small_talk = asking_words().is_small_talk
     asked = [s for k, s in enumerate(spans)
              if (s.asks and not small_talk(tokenize(s.text))) or _requests(s) or k in listed]
     asked = asked or [s for s in spans if _opens_question(s.text)]
+    # a subject or title that asks restates the body's question ("Assunto: Dividendos – quem tributa?")
+    asked = [s for s in asked if not _HEADER.match(s.text)] or asked
     if asked or not last_if_none:
         return asked
     # the last sentence that says something, not the closing under it ("Atenciosamente, Departamento Fiscal")

@@ -291,6 +291,14 @@ def test_a_profit_question_is_not_one_of_employment(text, ranked, topic):
     # … and in a closing asks nothing
     ("Vivo em Braga e recebo juros de um banco do Recife. Quem tributa os juros? Ficaria grato por uma resposta.",
      ["Quem tributa os juros?"]),
+    # an item that tells what the question under it asks about is not a question of its own
+    ("Please advise:\n1) Can Spain tax our fees from the Madrid client?\n2) We may hire a sales agent in Bilbao "
+     "next year.\nWould Spain then tax part of our profit?",
+     ["1) Can Spain tax our fees from the Madrid client?", "Would Spain then tax part of our profit?"]),
+    # a subject line that asks restates the body's question; alone, it is the question
+    ("Assunto: Pensão do INSS em Portugal?\n\nBoa tarde, recebo a aposentadoria do INSS e mudei-me para Faro. "
+     "Quem tributa a pensão?", ["Quem tributa a pensão?"]),
+    ("Subject: Japanese pension taxed in Portugal?\n\nThanks, Ken", ["Subject: Japanese pension taxed in Portugal?"]),
     # a list of facts is not a list of questions
     ("Dados do caso:\n- comprei em 2019\n- vendi em 2024 por 300 mil.\nQuem tributa a mais-valia?",
      ["Quem tributa a mais-valia?"]),
