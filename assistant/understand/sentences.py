@@ -99,7 +99,8 @@ def _listed_questions(spans: list[Span]) -> set[int]:
 def asking(text: str, last_if_none: bool = True) -> list[Span]:
     """The sentences that ask, in order: a question mark (not small talk: "tudo bem?"), a request phrase, or an
     item of a list of questions, but not a subject line when the body asks; failing those, the sentences that
-    open with an interrogative ("Quem tributa a pensão."); failing those, the last sentence (or none, for retrieval's focus: `last_if_none=False`)."""
+    open with an interrogative ("Quem tributa a pensão."); failing those, the last sentence (or none, for
+    retrieval's focus: `last_if_none=False`)."""
     spans = sentences(text)
     listed = _listed_questions(spans)
     small_talk = asking_words().is_small_talk
