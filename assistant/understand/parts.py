@@ -233,6 +233,21 @@ def _side_question(span: Span, named: set[str], scores: TopicScores) -> TopicSco
     return TopicScores(((OUT_OF_SCOPE, scores.confidence), *rest))
 
 
+# The incomes whose cap a rate question asks ("Qual a retenção máxima?" names none of them).
+CAPPED = ("dividends", "interest", "royalties", "technical_services")
+
+
+def _cap_follow_up(named: set[str], scores: TopicScores, parts: list[PartTopic]) -> TopicScores:
+    """A question that names no income, after a part on a capped income, asks about that income: "Isto conta
+    como royalties? Qual a retenção máxima?" is not a second income (the model reads the cap words as
+    dividends)."""
+    before = parts[-1].topic if parts else None
+    if named or before not in CAPPED or scores.topic not in CAPPED or scores.topic == before:
+        return scores
+    rest = tuple((t, p) for t, p in scores.ranked if t != before)
+    return TopicScores(((before, scores.confidence), *rest[1:]))
+
+
 def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
     """The ticket's parts in the order they are asked."""
     parts: list[PartTopic] = []
@@ -249,7 +264,7 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
             scores = _in_force(named, _company_residence(scores, text, tokens, language))
         scores = _profit_not_pay(span, _self_employed(_study_pay(_public_pay(_special_pay(named, scores), hits),
                                                                 hits), hits), text, language)
-        scores = _side_question(span, named, scores)
+        scores = _cap_follow_up(named, _side_question(span, named, scores), parts)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
             continue

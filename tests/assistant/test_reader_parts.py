@@ -478,3 +478,30 @@ def test_a_side_word_beside_a_treaty_topic_word_keeps_the_treaty_question():
     model = ScriptedTopics({q: (("double_taxation_relief", 0.6), ("out_of_scope", 0.3)) if "abater" in q
                             else (("government_service", 0.9),) for q in asked})
     assert "double_taxation_relief" in [p.topic for p in read_parts(text, model)]
+
+
+@pytest.mark.parametrize("text, ranked, topics", [
+    # a rate question that names no income asks the cap of the income the part before it named
+    ("Alugamos gruas a um cliente de Manaus. Isto conta como royalties? E quanto pode reter o Brasil?",
+     {"Isto conta como royalties?": (("royalties", 0.8), ("immovable_property", 0.1)),
+      "E quanto pode reter o Brasil?": (("dividends", 0.7), ("royalties", 0.2))},
+     ["royalties", "royalties"]),
+    # naming its own income, it is that income's question
+    ("Recebo royalties e dividendos de Campinas. Quanto retém o Brasil nos royalties? E nos dividendos?",
+     {"Quanto retém o Brasil nos royalties?": (("royalties", 0.8), ("dividends", 0.1)),
+      "E nos dividendos?": (("dividends", 0.7), ("royalties", 0.2))},
+     ["royalties", "dividends"]),
+])
+def test_a_rate_question_naming_no_income_asks_about_the_income_before_it(text, ranked, topics):
+    assert [p.topic for p in read_parts(text, ScriptedTopics(ranked))] == topics
+
+
+@pytest.mark.parametrize("text", ["Alugamos equipamento: o aluguer de equipamento paga retenção no Brasil?",
+                                  "¿Cuánto retiene Brasil por el alquiler de equipos?",
+                                  "Does Brazil withhold on equipment rental?"])
+def test_the_rent_of_equipment_names_royalties(text):
+    from assistant.lexicon.text import tokenize
+    from assistant.understand.language import detect_language
+    from assistant.understand.topics import topic_matches
+
+    assert "royalties" in {m.value for m in topic_matches(tokenize(text), detect_language(text))}
