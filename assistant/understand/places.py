@@ -224,6 +224,10 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             if tok.norm == "." and j > 0 and tokens[j - 1].norm in _TITLES:
                 j -= 1
                 continue
+            if tok.norm == "(" and steps == 0 and j > 0 and g.left(j - 1)[1] == "company":
+                company = True                           # "nuestra empresa (Valladolid)": its home, as "de"
+                j, steps = g.left(j - 1)[0] - 1, steps + 2
+                continue
             break
         if j in by_end:
             prev = mentions[by_end[j]]
@@ -434,6 +438,14 @@ def _company_after(g: Grammar, end: int) -> bool:
         g.right(end + 1)[1] in ("company", "role:employer")
 
 
+_AGENT_PREPS = {"by", "por", "pelo", "pela", "pelos", "pelas"}
+
+
+def _paid_by(tokens: list[Token], start: int) -> bool:
+    """"paid by the Spanish employer", "pago pelo empregador português": the agent who pays, a few words before."""
+    return any(t.norm in _AGENT_PREPS for t in tokens[max(0, start - 3):start])
+
+
 def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
     by_end = {m.end - 1: i for i, m in enumerate(mentions)}
     starts = {m.start for m in mentions}
@@ -464,8 +476,11 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
         company = company or right_company
         if role == "work" and company:
             role = "employer"                            # "my job with a Brazilian tech company"
-        if role in (None, "work") and employment and g.right(m.end)[1] == "role:employer":
-            role, company = "employer", True             # "(working) for my Portuguese employer"
+        if (role in (None, "work") or (role == "source" and _paid_by(g.tokens, m.start))) and employment and \
+                g.right(m.end)[1] == "role:employer":
+            role, company = "employer", True             # "(working) for my Portuguese employer", "salary paid
+            #                                              by the Spanish employer" (not "a pension from my old
+            #                                              Portuguese employer": who pays the pension)
         if role is None and employment and company and g.tokens[min(m.end, len(g.tokens) - 1)].norm not in _GROUP:
             role = "employer"
         if role is None and prep == "from" and right == "residence" and \

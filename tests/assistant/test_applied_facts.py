@@ -285,6 +285,12 @@ def test_a_client_the_employee_is_sent_to_is_not_the_employer():
     # a software house is a company: the one hiring, even when it has nothing in the home State
     ("Vivo em Recife; trabalho remoto para uma software house de Coimbra que nao tem nada no Brasil. Em marco "
      "fico 20 dias em Coimbra. Portugal pode tributar esses dias?", True),
+    # "paid by the … employer": the employer, though it also owns a company in the work State
+    ("Portuguese resident engineer, 120 days on a site in Belém this year; salary paid by the Portuguese "
+     "employer, which also owns a Brazilian subsidiary. Can Brazil tax it?", False),
+    # a company's home in brackets ("our firm (Braga)")
+    ("Our firm (Braga) hired a developer living in Fortaleza; he spends 20 days a year at our office. Can "
+     "Portugal tax those days?", True),
 ])
 def test_where_the_employer_is_from_who_pays_and_where_a_company_is_not(text, employer_in_work_state):
     from assistant.understand import understand
