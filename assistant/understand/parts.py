@@ -223,6 +223,14 @@ def _other_treaty(span: Span, language: str) -> tuple[str, ...] | None:
     return None
 
 
+def _named(span: Span, language: str) -> set[str]:
+    """The topics a sentence's own words name, outside its side-matter phrases ("continuo a descontar para a
+    Segurança Social?" names no pension)."""
+    tokens = tokenize(span.text)
+    side = {i for m in topics().out_of_scope.find(tokens) for i in range(m.start, m.end)}
+    return {m.value for m in topic_matches(tokens, language) if not side & set(range(m.start, m.end))}
+
+
 def _side_question(span: Span, named: set[str], scores: TopicScores) -> TopicScores:
     """A question whose own words name a side matter ("tem imposto sobre herança em Portugal?", "what about
     Brazilian IPTU?", "Form 1116?") and no treaty topic is that side question, whatever income the rest of the
@@ -255,7 +263,7 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
     tokens = tokenize(text)
     hits = Hits(tokens)
     for span, scores in _split(text, asking(text), model):
-        named = {m.value for m in topic_matches(tokenize(span.text), language)}   # the topics its words name
+        named = _named(span, language)
         outside = _other_treaty(span, language)
         other = outside is not None
         if other:

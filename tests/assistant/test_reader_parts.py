@@ -505,3 +505,16 @@ def test_the_rent_of_equipment_names_royalties(text):
     from assistant.understand.topics import topic_matches
 
     assert "royalties" in {m.value for m in topic_matches(tokenize(text), detect_language(text))}
+
+
+@pytest.mark.parametrize("text, side", [
+    ("Vou viver para Faro com a aposentadoria do INSS. Quem tributa a aposentadoria? E continuo a descontar para a "
+     "Segurança Social?", "E continuo a descontar para a Segurança Social?"),
+    ("I retire to Porto with my Spanish pension. Who taxes the pension? Do I still owe Spanish social security "
+     "contributions?", "Do I still owe Spanish social security contributions?"),
+])
+def test_a_side_phrase_holding_a_topic_word_is_still_the_side_question(text, side):
+    first = asking(text)[0].text
+    parts = read_parts(text, ScriptedTopics({first: (("pensions", 0.9), ("residence", 0.05)),
+                                             side: (("pensions", 0.6), ("out_of_scope", 0.3))}))
+    assert [p.topic for p in parts] == ["pensions", "out_of_scope"]
