@@ -164,6 +164,13 @@ def test_private_pension_words():
     assert q("I live in Osaka and get a pension from a past employment in Porto.").facts.pension_kind == "private"
 
 
+def test_the_brazilian_closed_funds_supplement_is_private():
+    assert q("Moro em Braga e recebo uma pensão do Brasil, a complementação da fundação de previdência.").facts \
+        .pension_kind == "private"
+    assert q("Vivo em Faro; recebo do Brasil a aposentadoria da fundação de previdência. Quem tributa?").facts \
+        .pension_kind == "private"
+
+
 def test_a_pension_paid_by_a_company_is_private():
     assert q("Moro em Fukuoka e recebo uma pensão paga por uma empresa portuguesa onde trabalhei.").facts.pension_kind \
         == "private"
