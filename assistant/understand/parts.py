@@ -256,6 +256,29 @@ def _cap_follow_up(named: set[str], scores: TopicScores, parts: list[PartTopic])
     return TopicScores(((before, scores.confidence), *rest[1:]))
 
 
+# Words around a country in a follow-up that asks nothing new ("E o Brasil?", "¿Y en España?", "What about Japan?").
+_FOLLOW_UP_WORDS = {"e", "y", "and", "o", "a", "os", "as", "el", "la", "los", "las", "the", "em", "no", "na", "en",
+                    "in", "do", "da", "del", "of", "what", "about", "how", "entao", "then", "quanto", "ao", "al",
+                    "lado", "parte", "side", "pois", "bem", "ja", "agora", "now"}
+
+
+def _country_follow_up(span: Span, language: str, scores: TopicScores, parts: list[PartTopic]) -> TopicScores:
+    """A question made of a country and linking words ("Portugal pode tributar o ganho? E o Brasil?") asks the
+    part before it again, about that country: its topic is that part's, whatever the model makes of it."""
+    if not parts or parts[-1].out_of_scope or scores.topic == parts[-1].topic:
+        return scores
+    tokens = tokenize(span.text)
+    mentions = find_mentions(span.text, tokens, language)
+    if not mentions:
+        return scores
+    inside = {i for m in mentions for i in range(m.start, m.end)}
+    rest = [t.norm for i, t in enumerate(tokens) if t.is_word and i not in inside]
+    if any(w not in _FOLLOW_UP_WORDS for w in rest):
+        return scores
+    before = parts[-1].topic
+    return TopicScores(((before, scores.confidence), *((t, p) for t, p in scores.ranked[1:] if t != before)))
+
+
 def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
     """The ticket's parts in the order they are asked."""
     parts: list[PartTopic] = []
@@ -273,6 +296,7 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
         scores = _profit_not_pay(span, _self_employed(_study_pay(_public_pay(_special_pay(named, scores), hits),
                                                                 hits), hits), text, language)
         scores = _cap_follow_up(named, _side_question(span, named, scores), parts)
+        scores = _country_follow_up(span, language, scores, parts)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
             continue

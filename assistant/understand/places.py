@@ -36,10 +36,17 @@ _TEACHING = {"professor", "professora", "professores", "profesor", "profesora", 
              "exam", "lingua", "lengua", "language"}
 
 
+# An academic before whom the adjective is a nationality ("a Japanese professor invited to Porto"), unlike a
+# language's teacher or class ("a Spanish teacher", "Spanish lessons").
+_ACADEMICS = {"professor", "professora", "professores", "profesor", "profesora", "profesores", "lecturer",
+              "leitor", "leitora", "lector", "lectora"}
+
+
 def _taught(tokens: list, i: int) -> bool:
     before = [t.norm for t in tokens[max(0, i - 2):i]]
     after = tokens[i + 1].norm if i + 1 < len(tokens) else ""
-    return (len(before) == 2 and before[1] in ("de", "of") and before[0] in _TEACHING) or after in _TEACHING
+    return (len(before) == 2 and before[1] in ("de", "of") and before[0] in _TEACHING) or \
+        (after in _TEACHING and after not in _ACADEMICS)
 
 
 # A group company named beside the employer ("a Brazilian subsidiary") is not, by default, the employer.

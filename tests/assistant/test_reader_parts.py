@@ -518,3 +518,17 @@ def test_a_side_phrase_holding_a_topic_word_is_still_the_side_question(text, sid
     parts = read_parts(text, ScriptedTopics({first: (("pensions", 0.9), ("residence", 0.05)),
                                              side: (("pensions", 0.6), ("out_of_scope", 0.3))}))
     assert [p.topic for p in parts] == ["pensions", "out_of_scope"]
+
+
+@pytest.mark.parametrize("text, follow_up", [
+    ("Vendi um terreno em Sintra e moro em Belo Horizonte. Portugal pode tributar o ganho? E o Brasil?", "E o Brasil?"),
+    ("Cobro dividendos de una sociedad de Vigo y vivo en Recife. ¿España puede retener? ¿Y en Brasil?",
+     "¿Y en Brasil?"),
+    ("My Brazilian pension is paid by INSS and I live in Osaka. Can Brazil tax it? What about Japan?",
+     "What about Japan?"),
+])
+def test_a_follow_up_naming_only_a_country_asks_the_part_before_it_again(text, follow_up):
+    first = asking(text)[0].text
+    parts = read_parts(text, ScriptedTopics({first: (("capital_gains", 0.9), ("dividends", 0.05)),
+                                             follow_up: (("employment", 0.4), ("capital_gains", 0.3))}))
+    assert [p.topic for p in parts] in (["capital_gains"], ["capital_gains", "capital_gains"])

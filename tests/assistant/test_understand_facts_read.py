@@ -308,6 +308,17 @@ def test_a_language_taught_is_no_nationality(text):
     assert tb is None or tb.nationality in (None, ("BR",))
 
 
+@pytest.mark.parametrize("text, treaty", [
+    # before an academic, the adjective is the visitor's country: the treaty with it, not every treaty of Portugal
+    ("A Japanese lecturer is coming to the University of Coimbra for a year to teach. Does Portugal tax his pay?",
+     "PT-JP"),
+    # before a language's teacher, it is the language
+    ("I give Japanese lessons in Lisbon to a Brazilian company's staff. Can Brazil tax my fee?", "PT-BR"),
+])
+def test_an_academics_nationality_names_the_treaty_a_languages_teacher_does_not(text, treaty):
+    assert understand(text, TREATIES).treaty == treaty
+
+
 def test_a_lifelong_resident_did_not_move_for_the_post():
     facts = understand("Trabajo en la embajada de Brasil en Madrid; soy madrileña, he vivido siempre aquí. ¿Quién "
                        "grava mi sueldo?", TREATIES, topic="government_service").facts
