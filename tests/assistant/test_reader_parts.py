@@ -532,3 +532,13 @@ def test_a_follow_up_naming_only_a_country_asks_the_part_before_it_again(text, f
     parts = read_parts(text, ScriptedTopics({first: (("capital_gains", 0.9), ("dividends", 0.05)),
                                              follow_up: (("employment", 0.4), ("capital_gains", 0.3))}))
     assert [p.topic for p in parts] in (["capital_gains"], ["capital_gains", "capital_gains"])
+
+
+def test_a_foreign_tax_credit_is_relief_not_a_tax_offices_form():
+    from assistant.lexicon import topics
+    from assistant.lexicon.text import tokenize
+    from assistant.understand.topics import topic_matches
+
+    tokens = tokenize("Can we claim a foreign tax credit in Spain for the tax Brazil withheld?")
+    assert not topics().out_of_scope.find(tokens)
+    assert "double_taxation_relief" in {m.value for m in topic_matches(tokens, "en")}
