@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 import time
 from dataclasses import dataclass
 from functools import lru_cache
@@ -17,7 +18,7 @@ from assistant.answer import Answer, AnswerPart, CitationRef, Guardrail, RateLin
 from assistant.apply_rules import RELIEF_TOPICS, RuleRun, merge_facts, run_rules
 from assistant.claims import Grounds, check_sentence, tax_outcome
 from assistant.guardrail import numbers_in, without_percentages
-from assistant.lexicon.text import tokenize
+from assistant.lexicon.text import fold, tokenize
 from assistant.llm import LlmInfo, LlmUnavailable, SentenceBuffer, make_chat_model, stream_tokens
 from assistant.machine import threads_for_load
 from assistant.presentation.build import Part as CardPart
@@ -64,7 +65,7 @@ from ingest.embedding_cache import QueryVectors, named_query_vectors, query_embe
 from ingest.index import read_chunks_file
 from ingest.ocr_reading import clean_passage
 from ingest.units import normalise_ws
-from rules.facts import Facts
+from rules.facts import EmploymentFacts, Facts
 from rules.labels import state_name, topic_label
 
 # Below this cosine similarity, with no rule result and no keyword match, retrieval is too weak to ground an answer.
@@ -584,11 +585,31 @@ STAY_FACTS = ("stays", "stay_days", "stay_months", "stay_unit", "stay_in_one_yea
 OWN_SUPPOSED = ("holding_pct", "holding_months", "free_zone_regime")
 
 
-def _lengths(facts: Facts, stated: Facts) -> dict[str, Any]:
-    """The stay, holding, regime and activity `stated` reads, to put over `facts`'."""
+# A what-if that lengthens the story's stay ("E se ficar mais uma semana?", "extended by two weeks", "dos semanas
+# más"), not one that states a new one ("mais de 6 meses" is a length).
+_EXTENSION = re.compile(r"\b(?:extended by|(?:prorrogad|prolongad|alargad)[oa]s? (?:por|em)|another|"
+                        r"(?<!ou )(?<!or )(?<!o )(?:mais|mas|more|extra|additional|adicionais|adicionales)\b"
+                        r"(?! (?:de|than|do que)\b))")
+
+
+def _stay_days(stay: EmploymentFacts) -> float | None:
+    if stay.stays:
+        return float(sum((end - start).days + 1 for start, end in stay.stays))
+    if stay.stay_days is not None:
+        return stay.stay_days
+    return None if stay.stay_months is None else round(stay.stay_months * 365 / 12)
+
+
+def _lengths(facts: Facts, stated: Facts, asking: str = "") -> dict[str, Any]:
+    """The stay, holding, regime and activity `stated` reads, to put over `facts`'; a stay the asking words
+    add to the story's ("mais duas semanas") is the sum of both."""
     out: dict[str, Any] = {k: getattr(stated, k) for k in OWN_SUPPOSED if getattr(stated, k) is not None}
     stay = stated.employment
     if stay.stays or stay.stay_days is not None or stay.stay_months is not None:
+        story, added = _stay_days(facts.employment), _stay_days(stay)
+        if story is not None and added is not None and _EXTENSION.search(fold(asking)):
+            stay = dataclasses.replace(stay, stays=(), stay_days=story + added, stay_months=None, stay_unit="days",
+                                       stay_in_one_year=facts.employment.stay_in_one_year)
         out["employment"] = dataclasses.replace(facts.employment, **{k: getattr(stay, k) for k in STAY_FACTS})
         out["stay_years"] = stated.stay_years
     if stated.pe_activity is not None:
@@ -701,7 +722,7 @@ def _own_kinds(facts: Facts, asking: str, topic: str) -> Facts:
     own = _asked_facts(asking, topic)
     kinds: dict[str, Any] = {k: getattr(own, k) for k in OWN_KINDS if getattr(own, k) is not None
                              and getattr(facts, k) not in _REFINED.get((k, getattr(own, k)), ())}
-    kinds.update(_lengths(facts, own))
+    kinds.update(_lengths(facts, own, asking))
     if topic == "dividends" and facts.interest_on_equity and own.interest_on_equity is None and \
             any(m.value == "dividends" for m in topic_matches(tokenize(asking), detect_language(asking))):
         kinds["interest_on_equity"] = None   # "(i) a taxa sobre os JCP; (ii) a taxa sobre os dividendos"

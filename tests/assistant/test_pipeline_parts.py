@@ -158,6 +158,34 @@ def test_a_later_question_with_its_own_length_of_stay_is_answered_for_that_lengt
     assert rights == [{("PT", "exclusive"), ("BR", "none")}, {("PT", "shared"), ("BR", "shared")}]
 
 
+@pytest.mark.parametrize("text", [
+    "Vivo em Braga e a minha empresa portuguesa manda-me 175 dias para Belém; não tem filial no Brasil. O Brasil "
+    "tributa o salário? E se eu ficar mais duas semanas em Belém, o Brasil já pode tributar o salário?",
+    "I live in Porto; my Portuguese employer sends me to Nagoya for 170 days and has no branch in Japan. Can Japan "
+    "tax my salary? And if I stay another 20 days?",
+])
+def test_a_later_question_that_lengthens_the_stay_adds_to_the_storys(make_assistant, text):
+    """"E se eu ficar mais duas semanas?" lengthens the story's stay (175 + 14 > 183), not a stay of 14 days."""
+    asked = [p for p in make_assistant().ask(text).parts if not p.alternative]
+    assert [p.topic for p in asked] == ["employment", "employment"]
+    rights = [_rights(p) for p in asked]
+    assert ("PT", "exclusive") in rights[0] and {right for _, right in rights[0]} == {"exclusive", "none"}
+    assert {right for _, right in rights[1]} == {"shared"}
+
+
+@pytest.mark.parametrize("question, extends", [
+    ("E se eu ficar mais duas semanas?", True), ("¿Y si me quedo tres semanas más?", True),
+    ("And if the project is extended by ten days?", True), ("And if I stay another 20 days?", True),
+    ("E se eu ficar mais de 6 meses?", False), ("And if I stay 200 days or more?", False),
+    ("E se ficar 8 meses no total?", False),
+])
+def test_what_lengthens_a_stay(question, extends):
+    from assistant.lexicon.text import fold
+    from assistant.pipeline import _EXTENSION
+
+    assert bool(_EXTENSION.search(fold(question))) is extends
+
+
 def test_a_later_question_on_a_preparatory_role_is_answered_for_that_role(make_assistant):
     """The story's agent signs contracts (a PE, art. 5(5)); "¿Y si solo hiciera estudios de mercado?" asks about
     an activity that is no PE (art. 5(4)): the second question gets only the residence State."""
