@@ -279,6 +279,18 @@ def _country_follow_up(span: Span, language: str, scores: TopicScores, parts: li
     return TopicScores(((before, scores.confidence), *((t, p) for t, p in scores.ranked[1:] if t != before)))
 
 
+# "Qual o teto de cada um?", "¿Tipos máximos para cada uno?", "the cap on each": one question on several incomes.
+_EACH = re.compile(r"\b(?:cada (?:um|uma|uno|una)|each (?:one|of them|income)|for each|on each|of each)\b")
+
+
+def _each_income(span: Span, text: str, topic: str, language: str) -> list[str]:
+    """The other capped incomes the ticket names, when a question on one of them asks about each one."""
+    if topic not in CAPPED or not _EACH.search(fold(span.text)):
+        return []
+    named = [m.value for m in topic_matches(tokenize(text), language)]
+    return [t for t in dict.fromkeys(named) if t in CAPPED and t != topic]
+
+
 def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
     """The ticket's parts in the order they are asked."""
     parts: list[PartTopic] = []
@@ -301,6 +313,8 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
             continue
         parts.append(PartTopic(span, scores.topic, scores.confidence, _runner_up(scores), other, outside or ()))
+        parts += [PartTopic(span, t, scores.confidence) for t in _each_income(span, text, scores.topic, language)
+                  if not any(p.topic == t for p in parts)]
     return parts
 
 

@@ -542,3 +542,19 @@ def test_a_foreign_tax_credit_is_relief_not_a_tax_offices_form():
     tokens = tokenize("Can we claim a foreign tax credit in Spain for the tax Brazil withheld?")
     assert not topics().out_of_scope.find(tokens)
     assert "double_taxation_relief" in {m.value for m in topic_matches(tokens, "en")}
+
+
+@pytest.mark.parametrize("text, asked, topics", [
+    # one question on each of the incomes the ticket names: one part per income
+    ("Vivo em Faro e recebo dividendos e juros de Campinas. Qual o teto no Brasil para cada um?",
+     "Qual o teto no Brasil para cada um?", ["dividends", "interest"]),
+    ("Our Lisbon company gets interest and royalties from Recife. What's the Brazilian cap on each?",
+     "What's the Brazilian cap on each?", ["interest", "royalties"]),
+    # without "each", the question's own income
+    ("Vivo em Faro e recebo dividendos e juros de Campinas. Qual o teto no Brasil para os dividendos?",
+     "Qual o teto no Brasil para os dividendos?", ["dividends"]),
+])
+def test_a_question_on_each_income_is_one_part_per_income(text, asked, topics):
+    first = "interest" if topics[0] == "interest" else "dividends"
+    parts = read_parts(text, ScriptedTopics({asked: ((first, 0.8), ("pensions", 0.1))}))
+    assert [p.topic for p in parts] == topics
