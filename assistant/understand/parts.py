@@ -120,8 +120,7 @@ def _special_pay(named: set[str], scores: TopicScores) -> TopicScores:
     if len(specials) != 1:
         return scores
     special = specials.pop()
-    rest = tuple((t, p) for t, p in scores.ranked[1:] if t != special)
-    return TopicScores(((special, scores.confidence), *rest))
+    return scores.read_as(special)
 
 
 def _study_pay(scores: TopicScores, hits: Hits) -> TopicScores:
@@ -130,8 +129,7 @@ def _study_pay(scores: TopicScores, hits: Hits) -> TopicScores:
     Estado, com a finalidade de ajudar os seus estudos")."""
     if scores.topic != "employment" or not hits("study_help"):
         return scores
-    rest = tuple((t, p) for t, p in scores.ranked[1:] if t != "students")
-    return TopicScores((("students", scores.confidence), *rest))
+    return scores.read_as("students")
 
 
 def _public_pay(scores: TopicScores, hits: Hits) -> TopicScores:
@@ -142,8 +140,7 @@ def _public_pay(scores: TopicScores, hits: Hits) -> TopicScores:
     public = hits("pension_kind:government") or hits("diplomatic_post")
     if scores.topic != "employment" or not public or hits("private_employer"):
         return scores
-    rest = tuple((t, p) for t, p in scores.ranked[1:] if t != "government_service")
-    return TopicScores((("government_service", scores.confidence), *rest))
+    return scores.read_as("government_service")
 
 
 def _self_employed(scores: TopicScores, hits: Hits) -> TopicScores:
@@ -152,8 +149,7 @@ def _self_employed(scores: TopicScores, hits: Hits) -> TopicScores:
     the fees are independent services (art. 14, or art. 7 where the treaty has none)."""
     if scores.topic != "employment" or not hits("self_employed") or hits("employee_contract"):
         return scores
-    rest = tuple((t, p) for t, p in scores.ranked[1:] if t != "independent_services")
-    return TopicScores((("independent_services", scores.confidence), *rest))
+    return scores.read_as("independent_services")
 
 
 # Topics whose questions also ask "from when" ("a partir de quando?" of a deadline or of a residence).
@@ -166,8 +162,7 @@ def _in_force(named: set[str], scores: TopicScores) -> TopicScores:
     its entry into force, whatever income it names."""
     if scores.topic in _DATED_TOPICS or "entry_into_force" not in named:
         return scores
-    rest = tuple((t, p) for t, p in scores.ranked[1:] if t != "entry_into_force")
-    return TopicScores((("entry_into_force", scores.confidence), *rest))
+    return scores.read_as("entry_into_force")
 
 
 _ENTERPRISE = ("permanent_establishment", "business_profits")
@@ -186,8 +181,7 @@ def _profit_not_pay(span: Span, scores: TopicScores, text: str, language: str) -
     if enterprise is None:
         named = {m.value for m in topic_matches(tokenize(text), language)}
         enterprise = "permanent_establishment" if "permanent_establishment" in named else "business_profits"
-    rest = tuple((t, p) for t, p in scores.ranked[1:] if t != enterprise)
-    return TopicScores(((enterprise, scores.confidence), *rest))
+    return scores.read_as(enterprise)
 
 
 def _company_residence(scores: TopicScores, text: str, tokens: list[Token], language: str) -> TopicScores:
@@ -237,8 +231,7 @@ def _side_question(span: Span, named: set[str], scores: TopicScores) -> TopicSco
     ticket is about (`named`: the topics its words name)."""
     if scores.topic == OUT_OF_SCOPE or named or _side_word(span) is None:
         return scores
-    rest = tuple((t, p) for t, p in scores.ranked[1:] if t != OUT_OF_SCOPE)
-    return TopicScores(((OUT_OF_SCOPE, scores.confidence), *rest))
+    return scores.read_as(OUT_OF_SCOPE)
 
 
 # The incomes whose cap a rate question asks ("Qual a retenção máxima?" names none of them).
@@ -252,8 +245,7 @@ def _cap_follow_up(named: set[str], scores: TopicScores, parts: list[PartTopic])
     before = parts[-1].topic if parts else None
     if named or before not in CAPPED or scores.topic not in CAPPED or scores.topic == before:
         return scores
-    rest = tuple((t, p) for t, p in scores.ranked if t != before)
-    return TopicScores(((before, scores.confidence), *rest[1:]))
+    return scores.read_as(before)
 
 
 # Words around a country in a follow-up that asks nothing new ("E o Brasil?", "¿Y en España?", "What about Japan?").
@@ -275,8 +267,7 @@ def _country_follow_up(span: Span, language: str, scores: TopicScores, parts: li
     rest = [t.norm for i, t in enumerate(tokens) if t.is_word and i not in inside]
     if any(w not in _FOLLOW_UP_WORDS for w in rest):
         return scores
-    before = parts[-1].topic
-    return TopicScores(((before, scores.confidence), *((t, p) for t, p in scores.ranked[1:] if t != before)))
+    return scores.read_as(parts[-1].topic)
 
 
 # "Qual o teto de cada um?", "¿Tipos máximos para cada uno?", "the cap on each": one question on several incomes.

@@ -81,6 +81,10 @@ class TopicScores:
     def confidence(self) -> float:
         return self.ranked[0][1]
 
+    def read_as(self, topic: str) -> "TopicScores":
+        """The same reading with `topic` in the first topic's place (and probability), the others after it."""
+        return TopicScores(((topic, self.confidence), *((t, p) for t, p in self.ranked[1:] if t != topic)))
+
 
 # --------------------------------------------------------------------------- training data
 
