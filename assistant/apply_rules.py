@@ -305,8 +305,7 @@ def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, inco
         return ShortStay(dataclasses.replace(facts, employment_183_met=not run.employment.taxable_in_work_state),
                          [], [])
     stay = facts.employment
-    days = stay.stay_days if stay.stay_days is not None else \
-        None if stay.stay_months is None else round(stay.stay_months * 365 / 12)   # whole days
+    days = stay.stated_days
     day_test = None if days is None else stated_days(treaty, days,
                                                      one_year=stay.fiscal_year is not None or stay.stay_in_one_year)
     others = [describe(code, {}, "unknown" if ok is None else "met" if ok else "not_met") for code, ok in (

@@ -595,9 +595,7 @@ _EXTENSION = re.compile(r"\b(?:extended by|(?:prorrogad|prolongad|alargad)[oa]s?
 def _stay_days(stay: EmploymentFacts) -> float | None:
     if stay.stays:
         return float(sum((end - start).days + 1 for start, end in stay.stays))
-    if stay.stay_days is not None:
-        return stay.stay_days
-    return None if stay.stay_months is None else round(stay.stay_months * 365 / 12)
+    return stay.stated_days
 
 
 def _lengths(facts: Facts, stated: Facts, asking: str = "") -> dict[str, Any]:

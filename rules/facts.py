@@ -115,6 +115,13 @@ class EmploymentFacts:
     borne_by_pe: bool | None = None              # the pay is borne by a PE the employer has in the work State
     fiscal_year: int | None = None               # the year asked about (the 183-day window's year)
 
+    @property
+    def stated_days(self) -> float | None:
+        """The length stated without dates, in whole days (months as 365/12 days each)."""
+        if self.stay_days is not None:
+            return self.stay_days
+        return None if self.stay_months is None else round(self.stay_months * 365 / 12)
+
 
 @dataclass(frozen=True)
 class Facts:
