@@ -600,10 +600,12 @@ def _stay_days(stay: EmploymentFacts) -> float | None:
 
 def _lengths(facts: Facts, stated: Facts, asking: str = "") -> dict[str, Any]:
     """The stay, holding, regime and activity `stated` reads, to put over `facts`'; a stay the asking words
-    add to the story's ("mais duas semanas") is the sum of both."""
+    add to the story's ("mais duas semanas") is the sum of both, and one they restate ("por esos diez meses",
+    after "diez meses, de marzo a diciembre de este año") leaves the story's, with its dates."""
     out: dict[str, Any] = {k: getattr(stated, k) for k in OWN_SUPPOSED if getattr(stated, k) is not None}
     stay = stated.employment
-    if stay.stays or stay.stay_days is not None or stay.stay_months is not None:
+    restated = not stay.stays and stay.stated_days is not None and stay.stated_days == facts.employment.stated_days
+    if (stay.stays or stay.stay_days is not None or stay.stay_months is not None) and not restated:
         story, added = _stay_days(facts.employment), _stay_days(stay)
         if story is not None and added is not None and _EXTENSION.search(fold(asking)):
             stay = dataclasses.replace(stay, stays=(), stay_days=story + added, stay_months=None, stay_unit="days",

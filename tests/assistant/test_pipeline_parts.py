@@ -173,6 +173,20 @@ def test_a_later_question_that_lengthens_the_stay_adds_to_the_storys(make_assist
     assert {right for _, right in rights[1]} == {"shared"}
 
 
+@pytest.mark.parametrize("text", [
+    "Uma engenheira que vive em Salvador vai trabalhar numa obra em Valência de fevereiro a novembro de 2027, uns "
+    "nove meses. A Espanha pode tributar o salário dela durante esses nove meses?",
+    "An engineer who lives in Recife will work on a plant in Bilbao from April to December 2027, about nine "
+    "months. Can Spain tax her salary for those nine months?",
+])
+def test_a_question_that_restates_the_storys_stay_keeps_its_dates(make_assistant, text):
+    """"durante esses nove meses" restates the story's "de fevereiro a novembro de 2027": the stay keeps its
+    dates, all in one year and over 183 days (the work State may tax), instead of an undated nine months."""
+    asked = [p for p in make_assistant().ask(text).parts if not p.alternative]
+    assert asked[0].topic == "employment"
+    assert {right for _, right in _rights(asked[0])} == {"shared"}
+
+
 @pytest.mark.parametrize("question, extends", [
     ("E se eu ficar mais duas semanas?", True), ("¿Y si me quedo tres semanas más?", True),
     ("And if the project is extended by ten days?", True), ("And if I stay another 20 days?", True),
