@@ -270,6 +270,21 @@ def _country_follow_up(span: Span, language: str, scores: TopicScores, parts: li
     return scores.read_as(parts[-1].topic)
 
 
+# A question opening on a supposition ("E se o projeto derrapar…", "¿Y si me quedo…", "What if we limit…").
+_WHAT_IF = re.compile(r"^\W*(?:\d+\W+|[a-z]\W+)?(?:(?:e|y|and|mas|but|pero) )?(?:se|si|if|what if|caso|en caso de que|"
+                      r"suppose|supposing|imagine que|imaginemos que|y en el caso de que|e no caso de)\b")
+
+
+def _what_if_follow_up(span: Span, named: set[str], scores: TopicScores, parts: list[PartTopic]) -> TopicScores:
+    """A supposition that names no topic of its own, after a part in scope ("O Brasil pode tributar o meu
+    ordenado destes quatro meses? E se eu acabar por ficar lá 7 meses seguidos, muda alguma coisa?"), asks
+    that part again under other facts: its topic is that part's, whatever the model makes of the months."""
+    if named or not parts or parts[-1].out_of_scope or scores.topic == parts[-1].topic or \
+            _side_word(span) is not None or not _WHAT_IF.search(fold(span.text)):
+        return scores
+    return scores.read_as(parts[-1].topic)
+
+
 # "Qual o teto de cada um?", "¿Tipos máximos para cada uno?", "the cap on each": one question on several incomes.
 _EACH = re.compile(r"\b(?:cada (?:um|uma|uno|una)|each (?:one|of them|income)|for each|on each|of each)\b")
 
@@ -299,7 +314,7 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
         scores = _profit_not_pay(span, _self_employed(_study_pay(_public_pay(_special_pay(named, scores), hits),
                                                                 hits), hits), text, language)
         scores = _cap_follow_up(named, _side_question(span, named, scores), parts)
-        scores = _country_follow_up(span, language, scores, parts)
+        scores = _what_if_follow_up(span, named, _country_follow_up(span, language, scores, parts), parts)
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
             continue

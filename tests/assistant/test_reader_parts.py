@@ -534,6 +534,26 @@ def test_a_follow_up_naming_only_a_country_asks_the_part_before_it_again(text, f
     assert [p.topic for p in parts] in (["capital_gains"], ["capital_gains", "capital_gains"])
 
 
+@pytest.mark.parametrize("text, what_if, read", [
+    ("Vou trabalhar 100 dias em Manaus para a minha empresa de Viseu, que me paga cá. O Brasil tributa o salário? "
+     "E se o projeto se atrasar e eu ficar lá 8 meses, muda alguma coisa?",
+     "E se o projeto se atrasar e eu ficar lá 8 meses, muda alguma coisa?", "employment"),
+    ("Mi empresa de Bilbao me envía tres meses a Salvador y sigo cobrando en España. ¿Puede Brasil gravar mi "
+     "sueldo? ¿Y si al final me quedo nueve meses?", "¿Y si al final me quedo nueve meses?", "employment"),
+    ("My Porto employer is sending me to Nagoya for 90 days. Can Japan tax my salary? What if the project slips "
+     "and I end up staying 7 months?", "What if the project slips and I end up staying 7 months?", "employment"),
+    # a supposition on a side matter stays one
+    ("My Porto employer is sending me to Nagoya for 90 days. Can Japan tax my salary? What if I stay longer, do I "
+     "pay Japanese social security contributions?",
+     "What if I stay longer, do I pay Japanese social security contributions?", "out_of_scope"),
+])
+def test_a_supposition_naming_no_topic_asks_the_part_before_it_again(text, what_if, read):
+    first = asking(text)[0].text
+    parts = read_parts(text, ScriptedTopics({first: (("employment", 0.9), ("residence", 0.05)),
+                                             what_if: (("permanent_establishment", 0.45), ("out_of_scope", 0.4))}))
+    assert [p.topic for p in parts] == ["employment", read]
+
+
 def test_a_foreign_tax_credit_is_relief_not_a_tax_offices_form():
     from assistant.lexicon import topics
     from assistant.lexicon.text import tokenize
