@@ -429,6 +429,11 @@ def test_a_self_employed_persons_client_company_pays_the_fees():
      "pode tributar o cachê?", True),
     ("Soy bailarina en Madrid; la gira por Brasil sale de los presupuestos del Estado. ¿Quién grava mi caché?",
      True),
+    # a public body that funds tours abroad, named instead of "public funds"
+    ("Sou músico de uma orquestra do Porto; a digressão ao Brasil é paga quase toda pela DGArtes. O Brasil pode "
+     "tributar o cachê?", True),
+    ("Somos un grupo de flamenco de Sevilla y la gira por Brasil la financia casi entera Acción Cultural "
+     "Española. ¿Puede Brasil gravar el caché?", True),
 ])
 def test_a_visit_paid_from_public_funds_is_read(text, expected):
     r = q(text)
