@@ -221,8 +221,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     if len(residence_states) == 2 and "residence" not in topic_list:
         topic_list = topic_list + ("residence",)
     vetoed = found.out_of_scope if topic is None else None     # the trained reader saw the same words
-    out_of_scope = vetoed or ("domestic" if _domestic(mentions, None if way.inferred else way.treaty, topic_list)
-                                            else None)
+    domestic = not hits("foreign") and _domestic(mentions, None if way.inferred else way.treaty, topic_list)
+    out_of_scope = vetoed or ("domestic" if domestic else None)
     if topic is None and _tiebreaker_question(facts.residence, topic_list):
         topic_list = ("residence", *(t for t in topic_list if t != "residence"))
     return Query(

@@ -123,6 +123,17 @@ def _pe_activity(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[s
     return "place_of_business" if place else None
 
 
+_ISSUER_REACH = 12     # tokens from "emitidos pelo" to the government word that says whose the issuer is
+
+
+def _issued_by_government(hits: Hits, tokens: list[Token]) -> bool:
+    """Securities issued by a government or by a body it owns ("títulos de dívida emitidos pelo Instituto de
+    Crédito Oficial (ICO), entidade pública … detida pelo Governo espanhol", "bonds issued by the Japanese
+    government"): the government is the payer of the interest (BR-ES 11(4)(b)), not its beneficiary."""
+    return any(0 <= m.start - i.end <= _ISSUER_REACH and _sentence_bounds(tokens, m.start)[0] <= i.start
+               for i in hits("issued_by") for m in hits("government"))
+
+
 def _paid_by_government(hits: Hits, g: Grammar) -> bool:
     """"do governo português", "from the Brazilian government", "pelo Estado": a government pays; not "uma
     agência 100% do Governo", "propriedade do Estado": an entity the government owns."""
@@ -234,7 +245,7 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
                       topic_list: tuple[str, ...] = ()) -> str | None:
     if hits("individual"):
         return "individual"
-    if hits("government") and not _paid_by_government(hits, g):
+    if hits("government") and not _paid_by_government(hits, g) and not _issued_by_government(hits, g.tokens):
         # not "do governo português", "from the Brazilian government": that is the payer
         return "government"
     not_bank = {i for m in hits("not_beneficiary_bank") for i in range(m.start, m.end)}
@@ -565,7 +576,8 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         stay_years=1.0 if hits("first_year") and {"students", "professors"} & set(topic_list) else None,
         government_business=_flag(hits, tokens, lang, "government_business")
         if {"government_service", "pensions", "employment"} & set(topic_list) else None,
-        government_debt=True if hits("government_debt") and "interest" in topic_list else None,
+        government_debt=True if (hits("government_debt") or _issued_by_government(hits, tokens)) and
+        "interest" in topic_list else None,
         public_funds_visit=_flag(hits, tokens, lang, "public_funds", "public_funds_false")
         if "artistes_sportsmen" in topic_list else None,
         fixed_base_in_source=_flag(hits, tokens, lang, "fixed_base", "fixed_base_false"),
@@ -598,6 +610,22 @@ def _no_place(tokens: list[Token], start: int, lang: str) -> bool:
 _CONTRACT_AFTER = 4     # tokens from a signing verb to the contracts it signs
 
 
+_ASIDE_AFTER = 4     # tokens from a signing verb to an aside naming its authority ("firma ella misma, en nombre de")
+
+
+def _past_aside(tokens: list[Token], i: int, authority: list) -> int:
+    """Position i, or past an aside just after it that names the authority the agent signs with ("assinar, em
+    nome da Moldes Pinhal, os contratos", "firma ella misma, en nombre de la empresa, los contratos"): the
+    contracts it signs come after the aside."""
+    aside = [a.start for a in authority if i <= a.start <= i + _ASIDE_AFTER and not tokens[a.start - 1].is_word]
+    if not aside:
+        return i
+    j = aside[0]
+    while j < len(tokens) and tokens[j].is_word:
+        j += 1
+    return j + 1
+
+
 def _agent_concludes(hits: Hits, tokens: list[Token], lang: str) -> bool | None:
     """A signing verb, the contracts it signs and the authority it signs them with, in one sentence: an agent
     who concludes contracts for the enterprise (art. 5: a dependent agent is a PE). None when not said."""
@@ -605,7 +633,8 @@ def _agent_concludes(hits: Hits, tokens: list[Token], lang: str) -> bool | None:
     for verb in (*hits("sign_verbs"), *said):
         if _negated(tokens, verb.start, lang):
             continue
-        signs = verb in said or any(0 <= c.start - verb.end <= _CONTRACT_AFTER for c in hits("contract_words"))
+        signs = verb in said or any(0 <= c.start - _past_aside(tokens, verb.end, hits("agent_authority"))
+                                    <= _CONTRACT_AFTER for c in hits("contract_words"))
         start, end = _sentence_bounds(tokens, verb.start)
         if signs and any(start <= a.start < end for a in hits("agent_authority")):
             return True

@@ -33,3 +33,15 @@ def test_listed_company_names_the_source_country(text, treaty, source):
 def test_one_country_without_a_source_still_gets_candidate_treaties():
     query = understand("Moro em Braga e recebo royalties. Qual a retenção máxima?", TREATIES)
     assert query.out_of_scope is None and query.readings
+
+
+@pytest.mark.parametrize("text", [
+    "Vivo em Coimbra e tenho juros de um banco de fora; quanto pode o país do banco reter, e abato isso no IRS?",
+    "Resido en Sevilla y cobro intereses de un banco extranjero; ¿cuánto retienen y lo deduzco en el IRPF?",
+    "I live in Kyoto and get interest from a foreign bank; what can that country withhold, and do I claim it "
+    "against Japanese income tax?",
+])
+def test_an_income_from_outside_the_one_country_named_is_not_domestic(text):
+    """"um banco de fora", "un banco extranjero", "a foreign bank": a foreign element, even when the one country
+    named is also the tax's ("no IRS", "el IRPF", "Japanese income tax")."""
+    assert understand(text, TREATIES).out_of_scope is None

@@ -208,6 +208,16 @@ def test_where_the_pe_is(text, state):
      "Brazil tax our profit?", "attributable_to_pe", True),
     ("Nuestro delegado en Oporto firma los pedidos con poder notarial de la empresa. ¿Puede Portugal gravar el "
      "beneficio?", "attributable_to_pe", True),
+    # securities a government body issued: public debt, and the government is their payer, not the beneficiary
+    ("A nossa empresa de Campinas tem obrigações emitidas pelo ICO, entidade pública detida a 100% pelo Governo "
+     "espanhol. Os juros podem ser tributados no Brasil?", "government_debt", True),
+    ("Our Madrid company holds bonds issued by a Brazilian federal agency, which the government owns "
+     "outright. Who may tax the interest?", "beneficiary_kind", "company"),
+    # the authority in an aside between the verb and the contracts
+    ("O nosso vendedor em Recife tem procuração para negociar e assinar, em nome da empresa, os contratos com "
+     "os clientes. O Brasil pode tributar os lucros?", "attributable_to_pe", True),
+    ("Nuestra comercial en São Paulo firma ella misma, en nombre de la empresa, los contratos de venta. ¿Puede "
+     "Brasil gravar el beneficio?", "attributable_to_pe", True),
     # the local subsidiary or branch pays the salary: it bears it; a place denied anywhere in the clause
     ("Vamos destacar um técnico de Aveiro 5 meses para Goiânia; o salário é pago pela nossa filial brasileira. "
      "O Brasil tributa?", "borne_by_pe", True),
