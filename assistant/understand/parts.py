@@ -275,11 +275,17 @@ _WHAT_IF = re.compile(r"^\W*(?:\d+\W+|[a-z]\W+)?(?:(?:e|y|and|mas|but|pero) )?(?
                       r"suppose|supposing|imagine que|imaginemos que|y en el caso de que|e no caso de)\b")
 
 
+# Below this, the model is unsure of a supposition's topic; above, it reads one of its own ("Si pago en España,
+# ¿Brasil me deja descontar ese impuesto?" is relief, 0.83; "si alguno de los dos países lo denuncia…", 0.56).
+WHAT_IF_UNSURE = 0.5
+
+
 def _what_if_follow_up(span: Span, named: set[str], scores: TopicScores, parts: list[PartTopic]) -> TopicScores:
-    """A supposition that names no topic of its own, after a part in scope ("O Brasil pode tributar o meu
-    ordenado destes quatro meses? E se eu acabar por ficar lá 7 meses seguidos, muda alguma coisa?"), asks
-    that part again under other facts: its topic is that part's, whatever the model makes of the months."""
+    """A supposition that names no topic of its own and that the model reads unsure, after a part in scope ("O
+    Brasil pode tributar o meu ordenado destes quatro meses? E se eu acabar por ficar lá 7 meses seguidos, muda
+    alguma coisa?"), asks that part again under other facts: its topic is that part's."""
     if named or not parts or parts[-1].out_of_scope or scores.topic == parts[-1].topic or \
+            scores.confidence >= WHAT_IF_UNSURE or \
             _side_word(span) is not None or not _WHAT_IF.search(fold(span.text)):
         return scores
     return scores.read_as(parts[-1].topic)

@@ -578,3 +578,13 @@ def test_a_question_on_each_income_is_one_part_per_income(text, asked, topics):
     first = "interest" if topics[0] == "interest" else "dividends"
     parts = read_parts(text, ScriptedTopics({asked: ((first, 0.8), ("pensions", 0.1))}))
     assert [p.topic for p in parts] == topics
+
+
+def test_a_supposition_the_model_reads_surely_keeps_its_own_topic():
+    """"Si pago en España, ¿Brasil me deja descontar ese impuesto?" is a relief question the model reads surely."""
+    text = ("Vendí un piso en Recife y vivo en Málaga. ¿Puede Brasil gravar la ganancia? Si pago en España, "
+            "¿Brasil me deja descontar ese impuesto?")
+    first, second = (s.text for s in asking(text))
+    parts = read_parts(text, ScriptedTopics({first: (("capital_gains", 0.9), ("residence", 0.05)),
+                                             second: (("double_taxation_relief", 0.8), ("capital_gains", 0.1))}))
+    assert [p.topic for p in parts] == ["capital_gains", "double_taxation_relief"]
