@@ -60,6 +60,8 @@ def _rights_outcome(result: Any) -> PredictedOutcome:
         return PredictedOutcome("both")                # it may tax, and so may the residence State
     if source is not None and source.right == "capped":
         return PredictedOutcome("capped", rates=_cap_rates(source.cap))
+    if source is not None and residence is not None and {source.right, residence.right} <= {"none", "exempt"}:
+        return PredictedOutcome("exempt")              # PT-BR 20: "é isenta de impostos em ambos os Estados"
     if source is None or source.right in ("none", "exempt"):
         return PredictedOutcome("residence_only", state=result.residence_state)
     if source.right == "exclusive" or (residence is not None and residence.right in ("none", "exempt")):

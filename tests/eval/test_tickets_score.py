@@ -193,6 +193,16 @@ def test_who_may_tax_a_private_pension_and_the_tiebreaker_state():
     assert outcome_of(crew_run).outcome == "both"   # the State of effective management may tax, and the residence
 
 
+def test_a_pay_exempt_in_both_states_is_exempt_not_taxed_by_one():
+    """PT-BR 20: a visiting researcher's pay "é isenta de impostos em ambos os Estados Contratantes"; it is not
+    "only the host may tax", which the scorer would then take for the opposite of "exempt in the host"."""
+    query = understand("A Universidade de Coimbra convidou-me, investigadora residente em Recife, para fazer "
+                       "pesquisa lá durante um ano. Portugal pode tributar a minha bolsa?", rules.known_treaties(),
+                       topic="professors")
+    visit = outcome_of(run_rules(query, query.facts))
+    assert visit.outcome == "exempt" and visit.state is None
+
+
 def test_the_reader_parts_are_the_main_question_and_each_out_of_scope_side_note():
     query = understand("Vivo em Portugal, já tratei do IVA da minha atividade. Recebo dividendos do Brasil: qual a "
                        "retenção no Brasil?", rules.known_treaties())
