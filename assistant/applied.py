@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from assistant.presentation.values import Check, Join, Num, Paren, Phrase, Rate, Stated, Value, check
 from rules import Condition, Facts
+from rules.exchange import Money
 
 
 @dataclass(frozen=True)
@@ -15,14 +16,15 @@ class _Threshold:
     param: str           # the condition's param with the threshold
     unit: str            # "percent" | "years" | "usd"
     in_months: bool = False   # the fact is in months, the threshold in years (holding periods)
+    money: str | None = None  # the Facts field with the amount stated in another currency (rules.exchange)
 
 
 THRESHOLDS = {
     "holding_min_pct": _Threshold("holding_pct", "pct", "percent"),
     "holding_min_years": _Threshold("holding_months", "years", "years", in_months=True),
     "loan_min_years": _Threshold("loan_term_years", "years", "years"),
-    "pension_within_usd": _Threshold("pension_annual_usd", "usd", "usd"),
-    "student_within_usd": _Threshold("student_annual_usd", "usd", "usd"),
+    "pension_within_usd": _Threshold("pension_annual_usd", "usd", "usd", money="pension_annual_amount"),
+    "student_within_usd": _Threshold("student_annual_usd", "usd", "usd", money="student_annual_amount"),
     "stay_within_years": _Threshold("stay_years", "years", "years"),
 }
 
@@ -41,6 +43,14 @@ def comparison(condition: Condition, facts: Facts | None) -> Value | None:
     if spec is None or facts is None or condition.status not in ("met", "not_met"):
         return None
     stated, limit = getattr(facts, spec.fact, None), condition.params.get(spec.param)
+    money = getattr(facts, spec.money) if spec.money and stated is None else None
+    if isinstance(money, Money) and isinstance(limit, (int, float)):
+        # "4800 EUR por ano (US$ 3936 a 7680 …) < US$ 10000": the whole range is on one side of the limit
+        low, high = money.usd_range()
+        sign = "<" if high < limit else ">" if low > limit else "="
+        shown = Phrase("assistant.thresholds.money", {"amount": Num(round(money.value, 2)), "currency": money.currency,
+                                                       "low": Num(round(low)), "high": Num(round(high))})
+        return Join((Stated(shown), sign, _amount(float(limit), spec.unit)), " ")
     if not isinstance(stated, (int, float)) or not isinstance(limit, (int, float)):
         return None
     compared = stated / 12 if spec.in_months else stated

@@ -11,6 +11,7 @@ from datetime import date
 from typing import Any, Callable
 
 from i18n import CatalogueError, t
+from rules.exchange import within_usd
 from rules.facts import EMPLOYMENT_KINDS, GAIN_KINDS, PENSION_KINDS, STUDENT_PAYMENT_ORIGINS, Facts
 from rules.results import Condition, RulesInputError, condition_key
 
@@ -118,8 +119,10 @@ SPECS: dict[str, ConditionSpec] = {s.code: s for s in (
         "invited_to_teach_or_research", "student_practical_training", "employment_183_met",
         "fee_borne_by_company_or_pe", "student_employment_for_studies", "resident_not_solely_for_services",
         "arises_in_other_state", "payer_taxed_not_exempt")),
-    ConditionSpec("pension_within_usd", ("pension_annual_usd",), _at_most("pension_annual_usd", "usd")),
-    ConditionSpec("student_within_usd", ("student_annual_usd",), _at_most("student_annual_usd", "usd")),
+    ConditionSpec("pension_within_usd", ("pension_annual_usd",),
+                  lambda f, p: within_usd(p["usd"], f.pension_annual_usd, f.pension_annual_amount)),
+    ConditionSpec("student_within_usd", ("student_annual_usd",),
+                  lambda f, p: within_usd(p["usd"], f.student_annual_usd, f.student_annual_amount)),
     ConditionSpec("stay_within_years", ("stay_years",), _at_most("stay_years", "years")),
     ConditionSpec("stay_within_calendar_years", ("stay_years",), _at_most("stay_years", "years")),
 )}

@@ -79,8 +79,9 @@ _NUMBERS: dict[str, tuple[Widget, float | None]] = {
     "holding_pct": ("percent", 100.0), "holding_months": ("since", None), "loan_term_years": ("years", None),
     "stay_years": ("years", None), "pension_annual_usd": ("amount", None), "student_annual_usd": ("amount", None),
 }
-# Set together with holding_months by the "since" widget (a date and the payment date), never asked alone.
-_NOT_ASKED = ("holding_since", "payment_date")
+# Set together with holding_months by the "since" widget (a date and the payment date), never asked alone; an
+# amount in euros, reais or yen is read from the question, the follow-up asks it in US$.
+_NOT_ASKED = ("holding_since", "payment_date", "pension_annual_amount", "student_annual_amount")
 
 
 def _spec(name: str, annotation: str) -> FactSpec:

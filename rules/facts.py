@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from datetime import date
 
+from rules.exchange import Money
+
 # Income types withholding_cap() understands.
 INCOME_TYPES = ("dividends", "interest", "royalties", "technical_services", "branch_profits")
 
@@ -145,6 +147,7 @@ class Facts:
     # --- taxing rights (rules.taxing_rights); None = not stated ---
     pension_kind: str | None = None          # one of PENSION_KINDS
     pension_annual_usd: float | None = None  # yearly amount in US$ (BR-ES 18(1): US$ 3,000 per calendar year)
+    pension_annual_amount: Money | None = None   # the same stated in euros, reais or yen (rules.exchange)
     gain_kind: str | None = None             # one of GAIN_KINDS
     employment_kind: str | None = None       # one of EMPLOYMENT_KINDS
     student_payment_origin: str | None = None  # one of STUDENT_PAYMENT_ORIGINS
@@ -152,6 +155,7 @@ class Facts:
     #                                          to the studies (PT-BR 21(2); with employment_years and the
     #                                          US$ 10,000 yearly limit: student_annual_usd)
     student_annual_usd: float | None = None  # yearly remuneration of that employment, in US$
+    student_annual_amount: Money | None = None   # the same stated in euros, reais or yen (rules.exchange)
     stay_years: float | None = None          # length of the stay/visit or employment in the other State, years
     #                                          (professors' 2 years, art. 20; students' 1 year, PT-BR 21(2))
     invited_to_teach_or_research: bool | None = None  # visit solely to teach/research at the invitation of

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from datetime import date
 from functools import lru_cache
 
+from rules.exchange import Money
+
 _UNITS = {
     "pt": {"um": 1, "uma": 1, "dois": 2, "duas": 2, "tres": 3, "quatro": 4, "cinco": 5, "seis": 6,
            "sete": 7, "oito": 8, "nove": 9, "dez": 10, "onze": 11, "doze": 12, "treze": 13, "catorze": 14,
@@ -316,12 +318,18 @@ def date_ranges(folded: str, mentions: list[DateMention],
 _USD_WORDS = (r"(?:us\s?\$|usd|u\.s\.\s?dollars?|dolares(?:\s+americanos|\s+norte\s?americanos|\s+estadunidenses)?"
               r"|dollars?)")
 _AMOUNT = r"(?P<num>\d{1,3}(?:[.,\s]\d{3})+|\d+)(?P<mil>\s*(?:mil|thousand|k)\b)?"     # "14 mil", "14k"
+_PER = (r"(?P<per>\s+(?:por|per|a|al|ao|no|each|cada)\s+(?:ano|year|mes|month|ano\s+civil)"
+        r"|\s+(?:in|no|en|ao|al)\s+(?:total|todo)"
+        r"|\s+(?:during|throughout|durante)\s+(?:the|o|a|el|la|todo|toda)?\s*"
+        r"(?:internship|traineeship|stay|estagio|estancia|estadia|practicas|pratica|programa|program))?")
 _USD_RE = re.compile(rf"(?:(?:us\s?\$|usd)\s*{_AMOUNT}|"
-                     rf"{_AMOUNT.replace('num', 'num2').replace('mil>', 'mil2>')}\s*{_USD_WORDS})"
-                     rf"(?P<per>\s+(?:por|per|a|al|ao|no|each|cada)\s+(?:ano|year|mes|month|ano\s+civil)"
-                     rf"|\s+(?:in|no|en|ao|al)\s+(?:total|todo)"
-                     rf"|\s+(?:during|throughout|durante)\s+(?:the|o|a|el|la|todo|toda)?\s*"
-                     rf"(?:internship|traineeship|stay|estagio|estancia|estadia|practicas|pratica|programa|program))?")
+                     rf"{_AMOUNT.replace('num', 'num2').replace('mil>', 'mil2>')}\s*{_USD_WORDS})" + _PER)
+# euros, reais and yen, before or after the number ("800 € por mes", "R$ 1.800 por mes", "9.000 euros al ano")
+_CURRENCY_WORDS: dict[str, str] = {"EUR": r"(?:€|eur|euros?)", "BRL": r"(?:r\$|brl|reais|reales)",
+                                   "JPY": r"(?:¥|jpy|yen|yenes|ienes|ien|円)"}
+_MONEY_RE = {code: re.compile(rf"(?:(?<!\w){symbol}\s*{_AMOUNT}|"
+                              rf"{_AMOUNT.replace('num', 'num2').replace('mil>', 'mil2>')}\s*{symbol}(?!\w))" + _PER)
+             for code, symbol in _CURRENCY_WORDS.items()}
 
 
 _TOTAL_BEFORE = 24      # characters before an amount where "no total" / "in total" may stand
@@ -352,6 +360,25 @@ def usd_per_year(folded: str, within_a_year: bool = False) -> float | None:
         digits = re.sub(r"[.,\s]", "", m.group("num") or m.group("num2"))
         thousands = 1000 if m.group("mil") or m.group("mil2") else 1
         found.add(float(digits) * thousands * (12 if per[-1] in ("mes", "month") else 1))
+    return found.pop() if len(found) == 1 else None
+
+
+def amount_per_year(folded: str, months_paid: float | None = None) -> Money | None:
+    """A yearly amount stated in euros, reais or yen ("800 € por mes", "9.000 euros al ano"), with its currency
+    code, or None when none, several, or no period is stated. A monthly amount counts `months_paid` times in a
+    year (a stay of a year or less is paid for its months only), else 12; a total for the stay counts once."""
+    found: set[Money] = set()
+    for code, pattern in _MONEY_RE.items():
+        for m in pattern.finditer(folded):
+            per = (m.group("per") or "").split()
+            if not per and months_paid is not None:
+                per = ["total"]             # "um estágio de 6 meses … 4.800 euros": the stay's pay
+            if not per:
+                continue
+            digits = re.sub(r"[.,\s]", "", m.group("num") or m.group("num2"))
+            value = float(digits) * (1000 if m.group("mil") or m.group("mil2") else 1)
+            monthly = per[-1] in ("mes", "month")
+            found.add(Money(value * (min(months_paid, 12) if months_paid and monthly else 12 if monthly else 1), code))
     return found.pop() if len(found) == 1 else None
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from assistant.lexicon.quantities import in_months, usd_per_year
+from assistant.lexicon.quantities import amount_per_year, in_months, usd_per_year
 from assistant.lexicon.text import Token
 from assistant.understand.facts import Hits
 from assistant.understand.places import Mention
@@ -180,7 +180,11 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     yearly = usd_per_year(folded, within_a_year=months is not None and months <= 12)
     if "pensions" in topics and facts.pension_annual_usd is None:
         found["pension_annual_usd"] = yearly
+        found["pension_annual_amount"] = None if yearly is not None else amount_per_year(folded)
     if "students" in topics and facts.student_annual_usd is None:
         found["student_annual_usd"] = yearly
+        # a stay of a year or less is paid for its months: "6 meses … 800 € por mês" is 4,800 € in any year
+        found["student_annual_amount"] = None if yearly is not None else \
+            amount_per_year(folded, months if months is not None and months <= 12 else None)
     found = {k: v for k, v in found.items() if v is not None}
     return dataclasses.replace(facts, **found) if found else facts

@@ -20,8 +20,9 @@ from rules.facts import FACT_NAMES, Facts
 FactValue = bool | float | int | str | list[str]
 
 # Facts fields the bank does not name: holding_since is folded into holding_months (with the payment date),
-# employment_183_met is a conclusion, not something a ticket states.
-_NOT_BANK_FACTS = {"holding_since", "employment_183_met"}
+# employment_183_met is a conclusion, not something a ticket states; a yearly amount in another currency is read
+# for the US$ limits (rules.exchange), not a bank fact.
+_NOT_BANK_FACTS = {"holding_since", "employment_183_met", "pension_annual_amount", "student_annual_amount"}
 _STAY = ("stay_days", "stay_months", "stay_years")
 _TIEBREAKER = ("permanent_home_in", "habitual_abode_in", "nationality", "vital_interests_in",
                "effective_management_in", "person")

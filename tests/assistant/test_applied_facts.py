@@ -121,6 +121,29 @@ def test_a_pension_amount_against_the_usd_limit(make_assistant):
     assert f"US$ 2400 < US$ {usd:g}" in answer.card
 
 
+@pytest.mark.parametrize("question, status", [
+    # 6 x 700 € = 4,200 € and 9 x R$ 1,000: under US$ 10,000 at any rate since 1999
+    ("Sou estudante da USP e vou fazer um estágio curricular de 6 meses numa empresa do Porto, ligado ao curso, "
+     "com uma bolsa de 700 € por mês paga pela empresa. Portugal pode tributar a bolsa?", "met"),
+    ("Estudo na Universidade de Coimbra e faço 9 meses de estágio curricular numa empresa de Recife que me paga "
+     "R$ 1.000 por mês. O Brasil pode tributar esse dinheiro?", "met"),
+])
+def test_a_trainees_pay_in_euros_or_reais_against_the_usd_limit(make_assistant, question, status):
+    """The amount decides the US$ limit only when it is on one side of it at every rate since 1999."""
+    answer = make_assistant().ask(question)
+    conditions = [c for p in answer.parts if p.rule_results for r in p.rule_results.rights for case in r.cases
+                  for c in case.conditions if c.code == "student_within_usd"]
+    assert conditions and conditions[0].status == status
+    assert "US$ 10000)" in answer.card
+
+
+def test_a_pension_in_euros_over_the_usd_limit_at_any_rate(make_assistant):
+    answer = make_assistant().ask("Mi madre vive en Fortaleza y cobra una pensión del plan de empresa de su antiguo "
+                                  "empleador de Bilbao, unos 8.000 euros al año. ¿Quién grava esa pensión?")
+    case = answer.rule_results.rights[0].cases[0]
+    assert {r.role: r.right for r in case.rights} == {"source": "shared", "residence": "shared"}
+
+
 def test_a_holding_period_against_the_years_the_cap_needs(make_assistant):
     answer = make_assistant().ask("A nossa SGPS portuguesa detém 30% de uma empresa brasileira há 18 meses. "
                                   "Qual a retenção no Brasil sobre os dividendos?")

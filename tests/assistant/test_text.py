@@ -51,3 +51,22 @@ def test_stays_added_up_with_plus_signs_are_one_duration(text, days):
 def test_a_period_after_a_sum_of_money_is_no_duration(text, lang, found):
     from assistant.lexicon.quantities import durations
     assert [(q.value, q.unit) for q in durations(text, lang)] == found
+
+
+@pytest.mark.parametrize("text, months, expected", [
+    ("uma bolsa de 800 € por mês", None, (9600.0, "EUR")),            # paid all year
+    ("um estágio de 6 meses com bolsa de 800 € por mês", 6, (4800.0, "EUR")),   # paid for the stay's months
+    ("de unos 2.300 reales al mes", None, (27600.0, "BRL")),
+    ("R$ 9 mil no total", None, (9000.0, "BRL")),
+    ("a pension of 150,000 yen a month", None, (1800000.0, "JPY")),
+    ("cobra 9.000 euros al año", None, (9000.0, "EUR")),
+    ("a casa vale 300 mil euros", None, None),                       # no period: no yearly amount
+    ("recebo 500 € por mês e 300 € por mês do outro", None, None),    # two amounts: none
+    ("we bought 500 real estate shares a year", None, None),         # "real" is no currency
+])
+def test_a_yearly_amount_in_euros_reais_or_yen(text, months, expected):
+    from assistant.lexicon.quantities import amount_per_year
+    from assistant.lexicon.text import fold
+
+    found = amount_per_year(fold(text), months)
+    assert (None if found is None else (found.value, found.currency)) == expected
