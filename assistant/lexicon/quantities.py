@@ -340,6 +340,12 @@ _CONVERTED_RE = re.compile(r"\b(?:por|per|a|al|ao|no|each|cada)\s+(?P<per>ano|ye
                            r"(?:aprox\w*\.?|approx\w*\.?|about|around|cerca\s+de|c\.|uns|unos|some|~)?\s*$")
 
 
+def _stated_amount(m: re.Match[str]) -> float:
+    """The number of an _AMOUNT match, before or after its currency ("14.000", "14 mil", "14k")."""
+    digits = re.sub(r"[.,\s]", "", m.group("num") or m.group("num2"))
+    return float(digits) * (1000 if m.group("mil") or m.group("mil2") else 1)
+
+
 def usd_per_year(folded: str, within_a_year: bool = False) -> float | None:
     """A yearly amount stated in US dollars ("2.000 dolares al ano", "US$ 250 per month" = 3000), or None when
     none, several, or no period is stated (the treaty limits are per calendar year). A total for the whole
@@ -357,9 +363,7 @@ def usd_per_year(folded: str, within_a_year: bool = False) -> float | None:
             per = ["total"]                  # "no total uns 6.500 dolares", "in total about US$ 9,000"
         if not per:
             continue
-        digits = re.sub(r"[.,\s]", "", m.group("num") or m.group("num2"))
-        thousands = 1000 if m.group("mil") or m.group("mil2") else 1
-        found.add(float(digits) * thousands * (12 if per[-1] in ("mes", "month") else 1))
+        found.add(_stated_amount(m) * (12 if per[-1] in ("mes", "month") else 1))
     return found.pop() if len(found) == 1 else None
 
 
@@ -375,8 +379,7 @@ def amount_per_year(folded: str, months_paid: float | None = None) -> Money | No
                 per = ["total"]             # "um estágio de 6 meses … 4.800 euros": the stay's pay
             if not per:
                 continue
-            digits = re.sub(r"[.,\s]", "", m.group("num") or m.group("num2"))
-            value = float(digits) * (1000 if m.group("mil") or m.group("mil2") else 1)
+            value = _stated_amount(m)
             monthly = per[-1] in ("mes", "month")
             found.add(Money(value * (min(months_paid, 12) if months_paid and monthly else 12 if monthly else 1), code))
     return found.pop() if len(found) == 1 else None
