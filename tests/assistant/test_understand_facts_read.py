@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from assistant.lexicon.text import tokenize
 from assistant.understand import understand
+from assistant.understand.facts import Hits
 from assistant.understand.stated import read_facts
 
 TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"), "MLI": ()}
@@ -451,3 +453,18 @@ def test_a_client_in_the_work_state_is_not_the_employer(text):
 ])
 def test_the_broker_or_bank_that_keeps_the_shares_is_not_the_owners_company(text):
     assert understand(text, TREATIES).facts.beneficiary_kind != "company"
+
+
+
+@pytest.mark.parametrize("text, public", [
+    ("Sou técnico de manutenção aeronáutica numa empresa de Alverca e vou três meses para São Paulo. Quem "
+     "tributa o meu salário?", False),
+    ("Trabajo en la industria aeronáutica en Getafe y me envían a Brasil cuatro meses. ¿Quién grava mi sueldo?",
+     False),
+    ("Sou sargento da Aeronáutica reformado e vivo em Coimbra. A minha pensão paga imposto onde?", True),
+    ("I retired from the Brazilian Air Force and now live in Lisbon. Where is my pension taxed?", True),
+])
+def test_the_air_force_is_a_government_payer_but_the_aircraft_industry_is_not(text, public):
+    """"manutenção aeronáutica" names an industry; "da Aeronáutica" (Brazil's air force) a State's service, which
+    makes pay public (art. 19) and a pension a government one."""
+    assert bool(Hits(tokenize(text))("pension_kind:government")) is public
