@@ -171,7 +171,7 @@ class Assistant:
             query = dataclasses.replace(query, facts=_story_lengths(query.facts, question, in_scope[0], asked))
         if in_scope:      # what kind of income the first question itself names wins
             query = dataclasses.replace(query, facts=_own_kinds(query.facts, in_scope[0].question.text,
-                                                                 in_scope[0].topic))
+                                                                 in_scope[0].topic, query.residence_state))
         try:
             facts = merge_facts(_others_kinds(query.facts, in_scope[0].question.text, in_scope[0].topic, asked)
                                 if in_scope else query.facts, extra_facts)
@@ -303,7 +303,7 @@ class Assistant:
         asked_texts = [p.question.text for p in asked]
         for part, topic, alternative in wanted:
             # "Y si soy residente en Brasil, ¿quién grava mi pensión?": a question that names its own residence
-            supposed = _residence_named(part.question.text)
+            supposed = _roles_named(part.question.text).get("residence", ())
             # a second question on a topic already asked ("And hers?") is read without the other questions, so
             # its own words decide its facts (a fund's pension after an INSS one)
             repeated = not alternative and any(p.topic == topic for p in asked[:asked.index(part)])
@@ -313,8 +313,8 @@ class Assistant:
                                                                                     topic)),
                                     treaty=treaty)
             if not alternative:   # what kind of income the question itself names wins ("E a do fundo de pensões?")
-                q = dataclasses.replace(q, facts=_others_kinds(_own_kinds(q.facts, part.question.text, topic),
-                                                               part.question.text, topic, asked))
+                own = _own_kinds(q.facts, part.question.text, topic, q.residence_state)
+                q = dataclasses.replace(q, facts=_others_kinds(own, part.question.text, topic, asked))
             q = _relief_of_first(q, topic, asked[0].topic)
             if topic in RELIEF_TOPICS and q.topics[1:2] == (asked[0].topic,):
                 # the kind of the income it is about, as the first question's reading reads it ("a villa": an
@@ -618,12 +618,13 @@ def _lengths(facts: Facts, stated: Facts, asking: str = "") -> dict[str, Any]:
 
 
 @lru_cache(maxsize=256)
-def _residence_named(asking: str) -> tuple[str, ...]:
-    """The States a question's own words say the person is resident of ("y si soy residente en Brasil")."""
+def _roles_named(asking: str) -> dict[str, tuple[str, ...]]:
+    """The States a question's own words give a role: resident of ("y si soy residente en Brasil"), a PE in
+    ("…passa a ter um estabelecimento estável em Portugal?"), work done in ("o trabalho que faço em Setúbal")."""
     tokens = tokenize(asking)
     mentions = find_mentions(asking, tokens, detect_language(asking))
     assign_roles(mentions, Grammar(tokens), False)
-    return roles_of(mentions).get("residence", ())
+    return roles_of(mentions)
 
 
 # Questions about an enterprise's profits: the residence is the enterprise's State, never where its PE is (a
@@ -631,21 +632,11 @@ def _residence_named(asking: str) -> tuple[str, ...]:
 ENTERPRISE_TOPICS = ("permanent_establishment", "business_profits")
 
 
-@lru_cache(maxsize=256)
-def _pe_named(asking: str) -> tuple[str, ...]:
-    """The States a question's own words place a permanent establishment in ("…passa a ter um estabelecimento
-    estável em Portugal?")."""
-    tokens = tokenize(asking)
-    mentions = find_mentions(asking, tokens, detect_language(asking))
-    assign_roles(mentions, Grammar(tokens), False)
-    return roles_of(mentions).get("pe", ())
-
-
 def _enterprise_residence(read: ReadResidence, asking: str, topic: str | None) -> ReadResidence:
     """The residence reader of a question on an enterprise's profits whose own words place the PE: the State
     of the PE is the source, so a residence read there (the agent in Leiria asking whether the Brazilian
     exporter has a PE in Portugal) is the other State."""
-    pe = _pe_named(asking) if topic in ENTERPRISE_TOPICS else ()
+    pe = _roles_named(asking).get("pe", ()) if topic in ENTERPRISE_TOPICS else ()
     if not pe:
         return read
 
@@ -715,7 +706,7 @@ TOPIC_KINDS: dict[str, dict[str, str]] = {"directors_fees": {"employment_kind": 
 _REFINED: dict[tuple[str, str], frozenset[str]] = {("gain_kind", "shares"): frozenset({"shares_immovable"})}
 
 
-def _own_kinds(facts: Facts, asking: str, topic: str) -> Facts:
+def _own_kinds(facts: Facts, asking: str, topic: str, residence: str | None) -> Facts:
     """The facts with the kinds of income the asking words themselves name ("o complemento do fundo de
     pensões", "the company pension") over those the rest of the ticket names (an INSS pension beside it), and
     the stay, holding or activity they state over the story's."""
@@ -723,6 +714,11 @@ def _own_kinds(facts: Facts, asking: str, topic: str) -> Facts:
     kinds: dict[str, Any] = {k: getattr(own, k) for k in OWN_KINDS if getattr(own, k) is not None
                              and getattr(facts, k) not in _REFINED.get((k, getattr(own, k)), ())}
     kinds.update(_lengths(facts, own, asking))
+    worked = {c for role in ("work", "base") for c in _roles_named(asking).get(role, ())}
+    if topic == "employment" and residence is not None and worked == {residence}:
+        # "o Brasil pode tributar a parte do salário do trabalho que faço em Setúbal?": the part of the pay the
+        # question asks about is earned where its words place the work, whatever stay the story tells elsewhere
+        kinds["services_in_residence_state"] = True
     if topic == "dividends" and facts.interest_on_equity and own.interest_on_equity is None and \
             any(m.value == "dividends" for m in topic_matches(tokenize(asking), detect_language(asking))):
         kinds["interest_on_equity"] = None   # "(i) a taxa sobre os JCP; (ii) a taxa sobre os dividendos"

@@ -356,3 +356,20 @@ def test_a_later_question_that_supposes_its_own_residence_keeps_it(make_assistan
     assert asked["residence"].rule_results.tiebreaker.result == "ES"
     rights = _rights(asked["pensions"])      # BR-ES 18: the residence, Brazil; Spain too above US$ 3,000 a year
     assert ("BR", "exclusive") in rights and ("ES", "exclusive") not in rights
+
+
+@pytest.mark.parametrize("text, home", [
+    ("Boa tarde. Vivo em Aveiro há seis anos e sou contratado por uma consultora de Belo Horizonte. No ano passado "
+     "passei 120 dias em Minas numa obra. O Brasil também pode cobrar imposto sobre o ordenado dos meses em que "
+     "trabalhei aqui em Aveiro?", "PT"),
+    ("Hola, resido en Sevilla y trabajo para una empresa de Curitiba. Este año estuve dos meses allí. ¿Brasil puede "
+     "gravar lo que cobro por los días que trabajo en Sevilla?", "ES"),
+    ("I live in Porto and my employer is in São Paulo; I spent 50 days in Brazil this year. Can Brazil tax the "
+     "salary for the weeks I worked in Porto?", "PT"),
+])
+def test_pay_for_work_the_question_places_at_home_is_taxed_only_there(make_assistant, text, home):
+    """A stay in the other State told in the story, and a question on the pay for the work done at home: that
+    pay is taxed only where the person lives (art. 15(1)), not left to the 183-day test of the stay."""
+    asked = [p for p in make_assistant().ask(text).parts if not p.alternative]
+    assert asked[0].topic == "employment"
+    assert dict(_rights(asked[0])) == {home: "exclusive", "BR": "none"}
