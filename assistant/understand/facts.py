@@ -698,13 +698,19 @@ def _clause_start(tokens: list[Token], i: int, window: int = _NO_COMPANY_WINDOW)
 _CLIENT_PREPS = {"em", "en", "in", "at", "de", "do", "da", "del", "from", "no", "na"}
 
 
+# A company the worker is sent to, not the one that employs him ("dentro da fábrica do fornecedor").
+_SUPPLIERS = {"fornecedor", "fornecedores", "fornecedora", "supplier", "suppliers", "vendor", "vendors", "proveedor",
+              "proveedores", "proveedora"}
+
+
 def _client(m: Mention, g: Grammar) -> bool:
-    """"num cliente japonês", "at a Japanese client", "num cliente em Campinas": a company the work is done
-    for, not the employer."""
-    if g.left(m.start - 1)[1] == "payer":
+    """"num cliente japonês", "at a Japanese client", "num cliente em Campinas", "un proveedor de Joinville": a
+    company the work is done for or at, not the employer."""
+    if g.left(m.start - 1)[1] == "payer" or (m.start > 0 and g.tokens[m.start - 1].norm in _SUPPLIERS):
         return True
     before = m.start - 1
-    return before > 0 and g.tokens[before].norm in _CLIENT_PREPS and g.left(before - 1)[1] == "payer"
+    return before > 0 and g.tokens[before].norm in _CLIENT_PREPS and \
+        (g.left(before - 1)[1] == "payer" or g.tokens[before - 1].norm in _SUPPLIERS)
 
 
 _BORNE_AFTER = 10     # tokens from a branch named to the words saying it bears (or not) the pay
@@ -718,7 +724,7 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
     sociedad brasileña", "pago pela minha universidade em Lisboa")."""
     # a company said not to be in a country is not there ("a empresa não tem filial nem escritório no Brasil")
     there = [m for m in mentions if not _negated(tokens, m.start, lang, m.start - _clause_start(tokens, m.start))]
-    employer_states = unique(m.code for m in there if m.role == "employer")
+    employer_states = unique(m.code for m in there if m.role == "employer" and not _client(m, g))
     if not employer_states and is_employment(topic_list):
         # a client the employee works at ("num cliente japonês") is not the employer
         companies = unique(m.code for m in there if m.company and not _client(m, g))

@@ -612,3 +612,17 @@ def test_branch_sending_profits_home_is_branch_profits():
 ])
 def test_alimony_and_lottery_winnings_are_other_income_not_a_pension(text):
     assert q(text).topics[0] == "other_income"
+
+
+@pytest.mark.parametrize("text", [
+    "Sou técnico de qualidade de uma empresa de Aveiro e fui enviado ao Brasil para acompanhar a produção de um "
+    "fornecedor de Sorocaba, a trabalhar dentro da fábrica do fornecedor, de março a julho. O salário é pago "
+    "pela empresa de Aveiro. O Brasil pode tributar?",
+    "I work for a Porto engineering firm and spent five months in Japan auditing a supplier in Nagoya, working "
+    "on the supplier's premises; my pay comes from Porto. Can Japan tax it?",
+])
+def test_a_supplier_the_worker_is_sent_to_is_not_his_employer(text):
+    """The supplier whose factory the worker is sent to is a company of the work State, but the employer is
+    the one at home: the employer is not resident where the work is done (art. 15(2)(b))."""
+    r = q(text)
+    assert r.facts.employment.employer_resident_in_work_state is False
