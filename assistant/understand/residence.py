@@ -98,7 +98,9 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
                          and m.start not in sold_own) or 0 <= h.start - m.end < _NEAR for m in sold)
         denied = any(t.norm in negation for t in tokens[max(0, h.start - _NEAR):h.start]) or \
             any(0 <= m.start - h.end < _NEAR for m in former)          # "a casa que tinha na Bahia"
-        if (near_let or near_sold or denied) and not _lived_in_home(h, lives, tokens, mentions):
+        # "entreguei o apartamento que alugava em Curitiba", "sold the flat": given up, even the one lived in
+        given_up = any(0 <= h.start - m.end < _NEAR for m in sold)
+        if given_up or ((near_let or near_sold or denied) and not _lived_in_home(h, lives, tokens, mentions)):
             out.add(h.start)
     return out
 
@@ -168,10 +170,16 @@ def pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
         beside = {tokens[j].norm for j in (i - 1, i + 1) if 0 <= j < len(tokens)}
         if tok.norm == "there" and beside & not_beside:
             continue
+        # "aqui em Lisboa", "here in Osaka", "aquí en Vigo": the place named right after is the one meant
+        after = next((m for m in named if m.start in (i + 1, i + 2) and not m.company and
+                      (m.start == i + 1 or tokens[i + 1].norm in _PLACE_PREPS)), None)
         before = [m for m in named if m.end <= i and not m.company]
-        if before:
-            out.append(Mention(i, i + 1, before[-1].code))
+        if after is not None or before:
+            out.append(Mention(i, i + 1, (after or before[-1]).code))
     return out
+
+
+_PLACE_PREPS = {"em", "en", "in", "no", "na", "at"}
 
 
 def lives_here(tokens: list[Token], mentions: list[Mention]) -> tuple[str, ...]:

@@ -407,3 +407,17 @@ def test_here_never_points_to_a_currency(text, lang, code):
 def test_homes_given_up_or_someone_elses_are_not_the_persons(text, homes):
     facts = understand(text, TREATIES, topic="residence").facts.residence
     assert facts is not None and set(facts.permanent_home_in or ()) == homes
+
+
+@pytest.mark.parametrize("text, homes", [
+    ("Morei nove anos em Curitiba. Entreguei o apartamento que alugava em Curitiba e agora só tenho casa aqui em "
+     "Coimbra. De que país sou residente?", {"PT"}),
+    ("I lived in Osaka for years; sold the flat there in 2024 and now my only home is here in Porto. Which country "
+     "am I resident in?", {"PT"}),
+    ("Viví en Recife ocho años; ahora vivo aquí en Vigo y mi piso está aquí en Vigo. ¿De qué país soy residente?",
+     {"ES"}),
+])
+def test_here_followed_by_a_place_is_that_place(text, homes):
+    """"aqui em Coimbra", "here in Porto": the place named right after "here" is meant, not the country named
+    last before it (the one the writer left)."""
+    assert set(understand(text, TREATIES).facts.residence.permanent_home_in or ()) == homes
