@@ -280,14 +280,17 @@ _WHAT_IF = re.compile(r"^\W*(?:\d+\W+|[a-z]\W+)?(?:(?:e|y|and|mas|but|pero) )?(?
 WHAT_IF_UNSURE = 0.5
 
 
-def _what_if_follow_up(span: Span, named: set[str], scores: TopicScores, parts: list[PartTopic]) -> TopicScores:
+def _what_if_follow_up(span: Span, named: set[str], scores: TopicScores,
+                       parts: list[PartTopic]) -> TopicScores | None:
     """A supposition that names no topic of its own and that the model reads unsure, after a part in scope ("O
     Brasil pode tributar o meu ordenado destes quatro meses? E se eu acabar por ficar lá 7 meses seguidos, muda
-    alguma coisa?"), asks that part again under other facts: its topic is that part's."""
+    alguma coisa?"), asks that part again under other facts: its topic is that part's, and it is a part of its
+    own however unsure the reading (the facts it supposes are not the story's). None when it is no such
+    supposition."""
     if named or not parts or parts[-1].out_of_scope or scores.topic == parts[-1].topic or \
             scores.confidence >= WHAT_IF_UNSURE or \
             _side_word(span) is not None or not _WHAT_IF.search(fold(span.text)):
-        return scores
+        return None
     return scores.read_as(parts[-1].topic)
 
 
@@ -320,9 +323,12 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
         scores = _profit_not_pay(span, _self_employed(_study_pay(_public_pay(_special_pay(named, scores), hits),
                                                                 hits), hits), text, language)
         scores = _cap_follow_up(named, _side_question(span, named, scores), parts)
-        scores = _what_if_follow_up(span, named, _country_follow_up(span, language, scores, parts), parts)
+        scores = _country_follow_up(span, language, scores, parts)
+        supposed = _what_if_follow_up(span, named, scores, parts)
+        scores = supposed or scores
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
-        if (same is not None and scores.confidence < SAME_TOPIC_KEPT) or (parts and scores.confidence < FOLLOW_UP):
+        if supposed is None and ((same is not None and scores.confidence < SAME_TOPIC_KEPT) or
+                                 (parts and scores.confidence < FOLLOW_UP)):
             continue
         parts.append(PartTopic(span, scores.topic, scores.confidence, _runner_up(scores), other, outside or ()))
         parts += [PartTopic(span, t, scores.confidence) for t in _each_income(span, text, scores.topic, language)
