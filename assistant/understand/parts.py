@@ -165,6 +165,20 @@ def _in_force(named: set[str], scores: TopicScores) -> TopicScores:
     return scores.read_as("entry_into_force")
 
 
+# The treaty's procedures: a question whose own words name one of them and no other topic asks it.
+MECHANISMS = ("mutual_agreement", "arbitration")
+
+
+def _mechanism(named: set[str], scores: TopicScores) -> TopicScores:
+    """A question whose own words name only a procedure of the treaty ("posso pedir que a Receita resolva com o
+    fisco português?", "¿puedo llevarlo a un arbitraje?") asks that procedure, whatever income the story is
+    about; a reading as another procedure, or as a domestic matter ("reclamação graciosa"), stands."""
+    if len(named) != 1 or not named <= set(MECHANISMS) or scores.topic in (*MECHANISMS, "entry_into_force",
+                                                                           OUT_OF_SCOPE):
+        return scores
+    return scores.read_as(next(iter(named)))
+
+
 _ENTERPRISE = ("permanent_establishment", "business_profits")
 
 
@@ -319,7 +333,7 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
         if other:
             scores = TopicScores(((OUT_OF_SCOPE, max(scores.confidence, SAME_TOPIC_KEPT)),))
         else:
-            scores = _in_force(named, _company_residence(scores, text, tokens, language))
+            scores = _mechanism(named, _in_force(named, _company_residence(scores, text, tokens, language)))
         scores = _profit_not_pay(span, _self_employed(_study_pay(_public_pay(_special_pay(named, scores), hits),
                                                                 hits), hits), text, language)
         scores = _cap_follow_up(named, _side_question(span, named, scores), parts)

@@ -588,3 +588,22 @@ def test_a_supposition_the_model_reads_surely_keeps_its_own_topic():
     parts = read_parts(text, ScriptedTopics({first: (("capital_gains", 0.9), ("residence", 0.05)),
                                              second: (("double_taxation_relief", 0.8), ("capital_gains", 0.1))}))
     assert [p.topic for p in parts] == ["capital_gains", "double_taxation_relief"]
+
+
+@pytest.mark.parametrize("question, ranked, topic", [
+    ("E se as Finanças me cobrarem na mesma, posso pedir que a Receita resolva com o fisco português?",
+     (("students", 0.6), ("mutual_agreement", 0.3)), "mutual_agreement"),
+    ("¿Y si Hacienda se equivoca, podemos llevar el caso a un arbitraje?",
+     (("artistes_sportsmen", 0.7), ("arbitration", 0.2)), "arbitration"),
+    # a reading as the other procedure, or as a domestic matter, stands
+    ("If the MAP fails, when can the case go to arbitration?", (("arbitration", 0.8),), "arbitration"),
+    ("Qual o prazo para apresentar reclamação graciosa?", (("out_of_scope", 0.8),), "out_of_scope"),
+    # an income named beside the procedure: the model decides
+    ("And if both countries tax the royalties, can we ask the competent authorities?",
+     (("royalties", 0.9),), "royalties"),
+])
+def test_a_question_naming_only_a_treaty_procedure_asks_it(question, ranked, topic):
+    """A story about a grant or a tour, and a question whose own words name only the mutual agreement
+    procedure or arbitration: the question asks that procedure."""
+    text = f"Sou brasileira e faço doutoramento no Porto com uma bolsa da CAPES. {question}"
+    assert [p.topic for p in read_parts(text, ScriptedTopics({question: ranked}))] == [topic]
