@@ -468,3 +468,16 @@ def test_the_air_force_is_a_government_payer_but_the_aircraft_industry_is_not(te
     """"manutenção aeronáutica" names an industry; "da Aeronáutica" (Brazil's air force) a State's service, which
     makes pay public (art. 19) and a pension a government one."""
     assert bool(Hits(tokenize(text))("pension_kind:government")) is public
+
+
+@pytest.mark.parametrize("text", [
+    "to em lisboa fazendo mestrado (vim so pra estudar) e arrumei um bico num restaurante pra ajudar a pagar o "
+    "mestrado. portugal pode cobrar imposto sobre esse salario?",
+    "Estoy en Oporto con una beca y trabajo de recepcionista para ayudarme a pagar el máster. ¿Portugal grava "
+    "ese sueldo?",
+    "I'm a Brazilian student in Valencia and I work weekends at a bakery to help cover my tuition. Can Spain tax "
+    "the wages?",
+])
+def test_a_job_that_helps_pay_the_course_is_a_students_job(text):
+    """"pra ajudar a pagar o mestrado", "to help cover my tuition": the job helps the studies (BR-ES 21(2))."""
+    assert read(text).get("student_employment_for_studies") is True
