@@ -232,6 +232,8 @@ _DATE_PATTERNS = (
                rf"(?:,?\s+(?:de\s+|del\s+)?(?P<year>\d{{4}}))?\b"),
     re.compile(rf"\b(?P<mname>{_ANY_MONTH_RE})\.?\s+{_DAY}(?:,?\s+(?P<year>\d{{4}}))?\b"),
     re.compile(rf"\b(?P<mname>{_MONTH_RE})\s+(?:de\s+|del\s+|of\s+)?(?P<year>\d{{4}})\b"),
+    # "set/2023", "mar-24", "Sep/2023": a month, abbreviated or not, and its year joined by a slash or a dash
+    re.compile(rf"\b(?P<mname>{_ANY_MONTH_RE})[/-](?P<year>\d{{4}}|\d{{2}})\b"),
     re.compile(rf"\b(?P<mname>{_MONTH_RE})\b"),
 )
 

@@ -459,6 +459,26 @@ def _held_since_year(hits: Hits, tokens: list[Token], today: date) -> float | No
     return None
 
 
+_SINCE = {"desde", "since"}
+
+
+def _visit_years(hits: Hits, folded: str, tokens: list[Token], stays: tuple, amounts: _Amounts,
+                 today: date) -> float | None:
+    """A student's or visiting teacher's stay in years: one for "primeiro ano"; else, with no length or dates
+    stated, the years since the start "desde"/"since" names ("desde set/2023", "here since 2022") until today,
+    from its earliest day (a stay read within a limit is surely within it)."""
+    if hits("first_year"):
+        return 1.0
+    if stays or amounts.stay_days is not None or amounts.stay_months is not None:
+        return None
+    starts = [d.first_day(d.year) for d in dates(folded, today) if d.year is not None
+              and 0 < (i := token_at(tokens, d.start)) and tokens[i - 1].norm in _SINCE]
+    starts += [date(int(tokens[k + 1].norm), 1, 1) for k, t in enumerate(tokens[:-1])
+               if t.norm in _SINCE and _YEAR.fullmatch(tokens[k + 1].norm)]
+    starts = [d for d in starts if d is not None and d < today]
+    return round((today - min(starts)).days / 365.25, 2) if starts else None
+
+
 def _held_so_far(since: date, today: date) -> float | None:
     """"sócia direta desde março de 2019" with no payment date: the payment is now or later, so the holding has
     lasted at least the months from its (latest possible) start until today."""
@@ -573,7 +593,8 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         student_practical_training=training,
         student_employment_for_studies=_study_job(hits, tokens, lang, training) if "students" in topic_list
         else None,
-        stay_years=1.0 if hits("first_year") and {"students", "professors"} & set(topic_list) else None,
+        stay_years=_visit_years(hits, folded, tokens, stays, amounts, today or date.today())
+        if {"students", "professors"} & set(topic_list) else None,
         government_business=_flag(hits, tokens, lang, "government_business")
         if {"government_service", "pensions", "employment"} & set(topic_list) else None,
         government_debt=True if (hits("government_debt") or _issued_by_government(hits, tokens)) and

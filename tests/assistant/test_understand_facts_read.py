@@ -3,8 +3,11 @@ the eval set or the ticket bank), in pt-PT, pt-BR, es and en; and the sanity che
 the years someone has lived in a city is no holding period, a return is no holding)."""
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
+from assistant.lexicon.quantities import dates
 from assistant.lexicon.text import tokenize
 from assistant.understand import understand
 from assistant.understand.facts import Hits
@@ -481,3 +484,25 @@ def test_the_air_force_is_a_government_payer_but_the_aircraft_industry_is_not(te
 def test_a_job_that_helps_pay_the_course_is_a_students_job(text):
     """"pra ajudar a pagar o mestrado", "to help cover my tuition": the job helps the studies (BR-ES 21(2))."""
     assert read(text).get("student_employment_for_studies") is True
+
+
+@pytest.mark.parametrize("text, at_least, below", [
+    ("to em valencia fazendo mestrado desde set/2023 e trabalho numa cafeteria pra ajudar a pagar o curso. a "
+     "espanha pode cobrar imposto sobre esse salario?", 3.2, None),
+    ("I've been a PhD student in Lisbon since October 2019, on a grant from Brazil. Can Portugal tax it?", 7.1,
+     None),
+    ("Soy profesora invitada en la Universidad de Oporto desde 2025. ¿Portugal grava mi sueldo?", 1.0, None),
+    # a length stated is the stay, not the time since it began
+    ("Estudo em Coimbra desde 2024 e fico 3 anos no total. Portugal tributa a bolsa?", 3.0, 3.01),
+])
+def test_a_students_stay_since_a_date_lasts_until_today(text, at_least, below):
+    """"desde set/2023", "since October 2019": with no length stated, the stay so far counts for the students'
+    and teachers' limits in years (BR-ES 21(2): four calendar years)."""
+    years = read(text).get("stay_years")
+    assert years is not None and years >= at_least and (below is None or years < below)
+
+
+def test_a_month_and_year_joined_by_a_slash_is_a_date():
+    text = "trabalhei la de jan/2024 a jun/24 e volto em set/2025"
+    found = [(d.year, d.month) for d in dates(text, date(2026, 1, 1))]
+    assert found == [(2024, 1), (2024, 6), (2025, 9)]
