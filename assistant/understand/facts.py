@@ -372,6 +372,8 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         if _lower_bound(folded, q.start):       # "há mais de um ano": at least that long
             if kind == "stay" and q.unit == "days" and days is None:
                 days = q.value + 1
+            elif kind == "holding" and held is None:
+                held = round(in_months, 2) + 0.01     # "participação que mantemos há mais de quatro anos"
             continue
         if kind == "holding" and held is None:
             held = round(in_months, 2)

@@ -506,3 +506,22 @@ def test_a_month_and_year_joined_by_a_slash_is_a_date():
     text = "trabalhei la de jan/2024 a jun/24 e volto em set/2025"
     found = [(d.year, d.month) for d in dates(text, date(2026, 1, 1))]
     assert found == [(2024, 1), (2024, 6), (2025, 9)]
+
+
+@pytest.mark.parametrize("text", [
+    "Detemos diretamente 40% de uma sociedade de Braga, participação que mantemos há mais de quatro anos sem "
+    "interrupção. Qual a retenção máxima sobre os dividendos?",
+    "We have held 40% of a Braga company for more than four years. What is the dividend cap?",
+    "Tenemos el 40% de una sociedad de Oporto desde hace más de cuatro años. ¿Retención máxima sobre dividendos?",
+])
+def test_a_holding_of_more_than_some_years_lasted_at_least_that_long(text):
+    """"há mais de quatro anos" is a lower bound: the holding has lasted at least 48 months (a 24-month test is
+    met), not an unknown length."""
+    assert read(text).get("holding_months", 0) >= 48
+
+
+def test_santa_maria_da_feira_is_a_town_not_the_azores_free_zone():
+    assert read("A nossa sociedade, com sede em Santa Maria da Feira, detém 30% de uma Ltda. de Bento Gonçalves. "
+                "Qual a taxa máxima sobre os dividendos?").get("free_zone_regime") is None
+    assert read("A nossa SGPS está licenciada na ilha de Santa Maria, nos Açores, e detém 30% de uma Ltda. Qual a "
+                "taxa máxima sobre os dividendos?")["free_zone_regime"] is True
