@@ -91,6 +91,10 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
     sold_own = {m.start for m in sold if any(0 <= o.start - m.end < _NEAR for o in homes)}
     out = set()
     for h in homes:
+        # "entreguei o apartamento que alugava em Curitiba", "sold the flat": given up, even the one lived in
+        if any(0 <= h.start - m.end < _NEAR for m in sold):
+            out.add(h.start)
+            continue
         if any(_beside(h, m, tokens) for m in rents):
             continue                # "I rent a flat", "un piso que hemos alquilado": the tenant's home
         near_let = any(_beside(h, m, tokens) for m in let)
@@ -98,9 +102,7 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
                          and m.start not in sold_own) or 0 <= h.start - m.end < _NEAR for m in sold)
         denied = any(t.norm in negation for t in tokens[max(0, h.start - _NEAR):h.start]) or \
             any(0 <= m.start - h.end < _NEAR for m in former)          # "a casa que tinha na Bahia"
-        # "entreguei o apartamento que alugava em Curitiba", "sold the flat": given up, even the one lived in
-        given_up = any(0 <= h.start - m.end < _NEAR for m in sold)
-        if given_up or ((near_let or near_sold or denied) and not _lived_in_home(h, lives, tokens, mentions)):
+        if (near_let or near_sold or denied) and not _lived_in_home(h, lives, tokens, mentions):
             out.add(h.start)
     return out
 

@@ -421,3 +421,11 @@ def test_here_followed_by_a_place_is_that_place(text, homes):
     """"aqui em Coimbra", "here in Porto": the place named right after "here" is meant, not the country named
     last before it (the one the writer left)."""
     assert set(understand(text, TREATIES).facts.residence.permanent_home_in or ()) == homes
+
+
+def test_a_rented_flat_handed_back_is_no_home():
+    """"entregué el piso de alquiler": the words of its tenancy do not make it the tenant's home any more."""
+    text = ("Trabajo en remoto para una empresa de Bilbao. En marzo me mudé a Fortaleza con mi pareja; entregué el "
+            "piso de alquiler que tenía en Bilbao y ahora vivimos en Fortaleza en un piso nuestro. ¿De qué país soy "
+            "residente?")
+    assert understand(text, TREATIES).facts.residence.permanent_home_in == ("BR",)
