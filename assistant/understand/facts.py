@@ -764,10 +764,12 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
         for b in hits("borne"):
             # "suportado pela sucursal"; or after the branch, in its sentence ("tem uma sucursal em São Paulo mas
             # o meu custo nunca foi lá imputado")
-            if any(0 <= start - b.end <= 6 or
-                   (0 <= b.start - end <= _BORNE_AFTER and _sentence_bounds(tokens, end)[1] > b.start)
-                   for start, end in pe_words):
-                borne = not _negated(tokens, b.start, lang)
+            near = [start for start, end in pe_words
+                    if 0 <= start - b.end <= 6 or
+                    (0 <= b.start - end <= _BORNE_AFTER and _sentence_bounds(tokens, end)[1] > b.start)]
+            if near:
+                # "pago pela empresa portuguesa sem filial no BR": a branch denied bears nothing
+                borne = not (_negated(tokens, b.start, lang) or any(_negated(tokens, s, lang) for s in near))
                 break
         if borne is None and hits("not_recharged"):
             borne = False           # "a casa-mãe não nos debita o salário": the local branch bears nothing

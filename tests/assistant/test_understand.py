@@ -626,3 +626,15 @@ def test_a_supplier_the_worker_is_sent_to_is_not_his_employer(text):
     the one at home: the employer is not resident where the work is done (art. 15(2)(b))."""
     r = q(text)
     assert r.facts.employment.employer_resident_in_work_state is False
+
+
+@pytest.mark.parametrize("text", [
+    "consultora em lisboa, 2 semanas no rio por mes (uns 160 dias no ano) paga pela empresa portuguesa sem filial "
+    "no BR. imposto no brasil?",
+    "Vivo en Vigo y paso 120 días al año en Recife; el sueldo lo paga mi empresa gallega, que no tiene sucursal en "
+    "Brasil. ¿Brasil puede gravarlo?",
+])
+def test_pay_from_a_company_without_a_branch_there_is_borne_by_no_pe(text):
+    """"paga pela empresa portuguesa sem filial no BR": the branch named next to the payer is denied, so no PE
+    bears the pay (art. 15(2)(c))."""
+    assert understand(text, TREATIES, topic="employment").facts.employment.borne_by_pe is False
