@@ -561,9 +561,13 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
                                            today=today or date.today())
     amounts = _amounts(hits, folded, tokens, lang, topic_list)
     holding_months = amounts.holding_months
-    if holding_months is None and payment is None and fiscal_year is None and holding:
-        holding_months = _held_so_far(holding_since, today or date.today()) if holding_since \
-            else _held_since_year(hits, tokens, today or date.today())
+    if holding_months is None and payment is None and holding:
+        # paid now or later; for a year's profits ("lucros do exercício de 2024"), not before that year began
+        until = today or date.today()
+        if fiscal_year is not None and date(fiscal_year, 1, 1) < until:
+            until = date(fiscal_year, 1, 1)
+        holding_months = _held_so_far(holding_since, until) if holding_since \
+            else _held_since_year(hits, tokens, until)
     pe_words = [(start, end) for start, (end, cat) in grammar.by_start.items() if cat == "role:pe"]
     attributable, third = _pe_facts(hits, tokens, lang, roles, parties, pe_words)
     topic = topic_list[0] if topic_list else None

@@ -525,3 +525,11 @@ def test_santa_maria_da_feira_is_a_town_not_the_azores_free_zone():
                 "Qual a taxa máxima sobre os dividendos?").get("free_zone_regime") is None
     assert read("A nossa SGPS está licenciada na ilha de Santa Maria, nos Açores, e detém 30% de uma Ltda. Qual a "
                 "taxa máxima sobre os dividendos?")["free_zone_regime"] is True
+
+
+def test_a_holding_since_a_date_lasts_at_least_until_the_year_whose_profits_are_paid():
+    """"desde fevereiro de 2018" and "os lucros do exercício de 2024": the dividend is paid in 2024 or later, so
+    the holding has lasted at least until 1 January 2024 (over 24 months: PT-BR 10(2)(a))."""
+    got = read("A nossa Lda. detém diretamente 30% de uma Ltda. brasileira desde fevereiro de 2018. Vão distribuir "
+               "os lucros do exercício de 2024. Qual a taxa máxima de retenção no Brasil sobre esses dividendos?")
+    assert got["fiscal_year"] == 2024 and 69 <= got["holding_months"] <= 71
