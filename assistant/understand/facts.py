@@ -345,6 +345,8 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         i = token_at(tokens, q.start)
         if q.value == 183 and q.unit == "days" and i > 0 and tokens[i - 1].norm in _RULE_WORDS:
             continue                                   # "a regra dos 183 dias": the rule, not a fact
+        if _counting_window(folded, q):
+            continue                                   # "in any 12-month period": the rule's window, no stay
         bounds = _sentence_bounds(tokens, i)
         dist = {"loan": _nearest(loan, i, bounds, 8), "holding": _nearest(holding, i, bounds, 10),
                 "stay": _nearest(stay, i, bounds, 10)}
@@ -389,6 +391,17 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
     return _Amounts(holding_pct, tuple(rates), held, loan_term, days, months,
                     "days" if days is not None and months is None else unit, one_year,
                     days_at if days_at is not None else months_at)
+
+
+# The 183-day rules' counting window ("any 12-month period", "qualquer período de 12 meses"), not a stay.
+_WINDOW_BEFORE = re.compile(r"\b(?:any|qualquer|cualquier|every|each|cada|todo|toda)\s+(?:(?:periodo|period)\s+"
+                            r"(?:de|of)\s+)?$")
+_WINDOW_AFTER = re.compile(r"\s*periods?\b")
+
+
+def _counting_window(folded: str, q) -> bool:
+    return q.unit == "months" and q.value == 12 and bool(
+        _WINDOW_BEFORE.search(folded[max(0, q.start - 30):q.start]) or _WINDOW_AFTER.match(folded, q.end))
 
 
 _STAY_PLACE_NEAR = 4     # words between a stay's number and the place it is spent in

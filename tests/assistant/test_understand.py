@@ -638,3 +638,16 @@ def test_pay_from_a_company_without_a_branch_there_is_borne_by_no_pe(text):
     """"paga pela empresa portuguesa sem filial no BR": the branch named next to the payer is denied, so no PE
     bears the pay (art. 15(2)(c))."""
     assert understand(text, TREATIES, topic="employment").facts.employment.borne_by_pe is False
+
+
+@pytest.mark.parametrize("text, days, months", [
+    ("I'm a Spanish engineer sent by my Madrid employer to Brazil for about 100 days. Is the 183-day limit counted "
+     "per calendar year or in any 12-month period under the Spain-Brazil treaty?", 100, None),
+    ("Fui destacada para o Japão por 90 dias. Os 183 dias contam-se em qualquer período de 12 meses ou por ano "
+     "civil?", 90, None),
+    ("Fiquei 12 meses no Brasil a trabalhar para a minha empresa de Lisboa. O Brasil tributa?", None, 12),
+])
+def test_the_rules_twelve_month_window_is_no_stay(text, days, months):
+    """"any 12-month period" names how the 183 days are counted, not how long the person stays."""
+    stay = understand(text, TREATIES, topic="employment").facts.employment
+    assert (stay.stay_days, stay.stay_months) == (days, months)
