@@ -533,3 +533,16 @@ def test_a_holding_since_a_date_lasts_at_least_until_the_year_whose_profits_are_
     got = read("A nossa Lda. detém diretamente 30% de uma Ltda. brasileira desde fevereiro de 2018. Vão distribuir "
                "os lucros do exercício de 2024. Qual a taxa máxima de retenção no Brasil sobre esses dividendos?")
     assert got["fiscal_year"] == 2024 and 69 <= got["holding_months"] <= 71
+
+
+@pytest.mark.parametrize("text", [
+    "Trabajo en una entidad pública empresarial española cuyo capital pertenece en su totalidad al Estado; hemos "
+    "prestado dinero a una empresa de Recife y cobramos intereses. ¿Brasil puede gravarlos?",
+    "Somos um organismo público português e uma empresa de Campinas paga-nos juros de um empréstimo. O Brasil pode "
+    "reter imposto?",
+    "Our lender is an agency owned entirely by the State of Japan and a Porto company pays it interest. Can "
+    "Portugal tax the interest?",
+])
+def test_a_public_entity_the_state_owns_outright_is_a_government_beneficiary(text):
+    """Interest paid to a public entity the State owns outright is the government's (BR-ES 11(4)(a))."""
+    assert read(text)["beneficiary_kind"] == "government"
