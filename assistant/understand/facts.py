@@ -653,17 +653,29 @@ _CONTRACT_AFTER = 4     # tokens from a signing verb to the contracts it signs
 _ASIDE_AFTER = 4     # tokens from a signing verb to an aside naming its authority ("firma ella misma, en nombre de")
 
 
+_SHORT_ASIDE = 3     # words of an aside between commas that says how or who ("firma él mismo, con habitualidad,")
+
+
 def _past_aside(tokens: list[Token], i: int, authority: list) -> int:
-    """Position i, or past an aside just after it that names the authority the agent signs with ("assinar, em
-    nome da Moldes Pinhal, os contratos", "firma ella misma, en nombre de la empresa, los contratos"): the
-    contracts it signs come after the aside."""
+    """Position i, or past the asides just after it ("assinar, em nome da Moldes Pinhal, os contratos", "firma
+    ella misma, en nombre de la empresa, los contratos", "firma él mismo, con habitualidad, los contratos"): an
+    aside that names the authority the agent signs with, or a short one between commas; the contracts it signs
+    come after them."""
     aside = [a.start for a in authority if i <= a.start <= i + _ASIDE_AFTER and not tokens[a.start - 1].is_word]
-    if not aside:
-        return i
-    j = aside[0]
-    while j < len(tokens) and tokens[j].is_word:
-        j += 1
-    return j + 1
+    if aside:
+        j = aside[0]
+        while j < len(tokens) and tokens[j].is_word:
+            j += 1
+        return j + 1
+    j = i
+    for _ in range(2):
+        k = j
+        while k < len(tokens) and tokens[k].is_word:
+            k += 1
+        if k - j > _SHORT_ASIDE or k >= len(tokens) or tokens[k].orig != ",":
+            break
+        j = k + 1
+    return j
 
 
 def _agent_concludes(hits: Hits, tokens: list[Token], lang: str) -> bool | None:

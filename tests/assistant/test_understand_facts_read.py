@@ -223,6 +223,11 @@ def test_where_the_pe_is(text, state):
      "os clientes. O Brasil pode tributar os lucros?", "attributable_to_pe", True),
     ("Nuestra comercial en São Paulo firma ella misma, en nombre de la empresa, los contratos de venta. ¿Puede "
      "Brasil gravar el beneficio?", "attributable_to_pe", True),
+    # short asides between the verb and the contracts, the authority after them; no office beside it
+    ("Temos em Lisboa um vendedor com procuração que assina ele próprio, todas as semanas, os contratos com os "
+     "clientes. Não temos escritório. Portugal pode tributar os lucros?", "attributable_to_pe", True),
+    ("Our rep in Osaka signs, quite often, the sales contracts on the company's behalf; we have no office there. "
+     "Can Japan tax our profit?", "attributable_to_pe", True),
     # the local subsidiary or branch pays the salary: it bears it; a place denied anywhere in the clause
     ("Vamos destacar um técnico de Aveiro 5 meses para Goiânia; o salário é pago pela nossa filial brasileira. "
      "O Brasil tributa?", "borne_by_pe", True),
