@@ -210,6 +210,9 @@ def test_being_sent_by_the_employer_names_the_work_state(text, work):
     ("Sou doutoranda em Coimbra com bolsa da CAPES. Pago IRS sobre a bolsa?", "PT-BR"),
     ("Tengo una beca de la FAPESP para un máster en Salamanca. ¿Tributa en España?", "BR-ES"),
     ("Cobro una pensión de Clases Pasivas y vivo en Recife. ¿Quién la grava?", "BR-ES"),
+    # a Portuguese university's school named by its acronym, beside a Brazilian city
+    ("Sou aluno da FEUP e vou estagiar cinco meses em Campinas. O Brasil tributa a bolsa?", "PT-BR"),
+    ("Hago el doctorado en el IST y paso tres meses en Recife. ¿Brasil grava la beca?", "PT-BR"),
 ])
 def test_an_institution_names_its_country(text, treaty):
     assert understand(text, rules.known_treaties()).treaty == treaty
