@@ -373,3 +373,17 @@ def test_pay_for_work_the_question_places_at_home_is_taxed_only_there(make_assis
     asked = [p for p in make_assistant().ask(text).parts if not p.alternative]
     assert asked[0].topic == "employment"
     assert dict(_rights(asked[0])) == {home: "exclusive", "BR": "none"}
+
+
+@pytest.mark.parametrize("text, home", [
+    ("O meu irmão vive em Leiria e é programador de uma empresa de Recife, sem escritório em Portugal. Trabalha "
+     "de casa e ao Brasil não vai há três anos. O salário dele pode ser tributado no Brasil?", "PT"),
+    ("Mi hija vive en Málaga y trabaja desde casa para una agencia de Salvador; no va a Brasil desde hace dos "
+     "años. ¿Brasil puede gravar su sueldo?", "ES"),
+])
+def test_years_without_going_there_are_no_stay(make_assistant, text, home):
+    """"não vai há três anos" counts the years since the last trip, not a stay: the work is done at home, taxed
+    only there (art. 15(1))."""
+    asked = [p for p in make_assistant().ask(text).parts if not p.alternative]
+    assert asked[0].topic == "employment"
+    assert dict(_rights(asked[0])) == {home: "exclusive", "BR": "none"}
