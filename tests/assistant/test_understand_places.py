@@ -213,7 +213,6 @@ def test_being_sent_by_the_employer_names_the_work_state(text, work):
     # a Portuguese university's school named by its acronym, beside a Brazilian city
     ("Sou aluno da FEUP e vou estagiar cinco meses em Campinas. O Brasil tributa a bolsa?", "PT-BR"),
     ("Hago el doctorado en el IST y paso tres meses en Recife. ¿Brasil grava la beca?", "PT-BR"),
-    ("Soy becaria del CSIC y hago una estancia de cuatro meses en Belo Horizonte. ¿Brasil grava la beca?", "BR-ES"),
 ])
 def test_an_institution_names_its_country(text, treaty):
     assert understand(text, rules.known_treaties()).treaty == treaty
