@@ -663,18 +663,20 @@ def _past_aside(tokens: list[Token], i: int, authority: list) -> int:
     come after them."""
     aside = [a.start for a in authority if i <= a.start <= i + _ASIDE_AFTER and not tokens[a.start - 1].is_word]
     if aside:
-        j = aside[0]
-        while j < len(tokens) and tokens[j].is_word:
-            j += 1
-        return j + 1
+        return _words_end(tokens, aside[0]) + 1
     j = i
     for _ in range(2):
-        k = j
-        while k < len(tokens) and tokens[k].is_word:
-            k += 1
+        k = _words_end(tokens, j)
         if k - j > _SHORT_ASIDE or k >= len(tokens) or tokens[k].orig != ",":
             break
         j = k + 1
+    return j
+
+
+def _words_end(tokens: list[Token], j: int) -> int:
+    """The first position at or after j that is not a word: where the run of words from j ends."""
+    while j < len(tokens) and tokens[j].is_word:
+        j += 1
     return j
 
 

@@ -370,9 +370,7 @@ def test_a_later_question_that_supposes_its_own_residence_keeps_it(make_assistan
 def test_pay_for_work_the_question_places_at_home_is_taxed_only_there(make_assistant, text, home):
     """A stay in the other State told in the story, and a question on the pay for the work done at home: that
     pay is taxed only where the person lives (art. 15(1)), not left to the 183-day test of the stay."""
-    asked = [p for p in make_assistant().ask(text).parts if not p.alternative]
-    assert asked[0].topic == "employment"
-    assert dict(_rights(asked[0])) == {home: "exclusive", "BR": "none"}
+    _assert_salary_taxed_only_at_home(make_assistant, text, home)
 
 
 @pytest.mark.parametrize("text, home", [
@@ -384,6 +382,11 @@ def test_pay_for_work_the_question_places_at_home_is_taxed_only_there(make_assis
 def test_years_without_going_there_are_no_stay(make_assistant, text, home):
     """"não vai há três anos" counts the years since the last trip, not a stay: the work is done at home, taxed
     only there (art. 15(1))."""
+    _assert_salary_taxed_only_at_home(make_assistant, text, home)
+
+
+def _assert_salary_taxed_only_at_home(make_assistant, text: str, home: str) -> None:
+    """The ticket's first question is a salary one, and only `home` may tax it; Brazil, the other State, not."""
     asked = [p for p in make_assistant().ask(text).parts if not p.alternative]
     assert asked[0].topic == "employment"
     assert dict(_rights(asked[0])) == {home: "exclusive", "BR": "none"}
