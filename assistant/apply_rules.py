@@ -31,6 +31,9 @@ from rules.thresholds import ActivityTest, SiteTest, construction_site, pe_activ
 
 MLI_TOPICS = ("anti_abuse", "arbitration", "capital_gains")
 MLI_ONLY_TOPICS = ("anti_abuse", "arbitration")     # capital gains: only an MLI change the corpus states
+# a question naming the instrument on a procedure it rewrites ("com o MLI, quanto tempo para o procedimento
+# amigável?") gets its text beside the treaty's own article
+MLI_NAMED_TOPICS = ("mutual_agreement",)
 HOST_INCOMES = ("students", "professors")
 RELIEF_TOPICS = ("double_taxation_relief", "tax_sparing")    # questions on relief: the income comes from elsewhere
 
@@ -173,7 +176,7 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
                 said = query.mentions_mli or topic in MLI_ONLY_TOPICS
                 run.documents = [d for d in docs if d.relation == "modifies"
                                  or (said and d.relation == "not_established")]
-                if topic in MLI_ONLY_TOPICS and not run.figures:
+                if (topic in MLI_ONLY_TOPICS and not run.figures) or (query.mentions_mli and topic in MLI_NAMED_TOPICS):
                     run.instrument_figures = _instrument_figures(run.documents, topic, facts)
         if topic == "entry_into_force":    # when it applies, or how it ends
             run.figures = _termination_asked(run.figures, query)

@@ -777,6 +777,7 @@ def _combined(runs: list[RuleRun]) -> RuleRun:
     for run in runs:
         out.withholding += run.withholding
         out.figures += run.figures
+        out.instrument_figures += [f for f in run.instrument_figures if f not in out.instrument_figures]
         out.rights += run.rights
         out.relief += [r for r in run.relief if r not in out.relief]
         out.documents += [d for d in run.documents if d not in out.documents]

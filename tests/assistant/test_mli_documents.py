@@ -49,3 +49,33 @@ def test_an_mli_question_on_a_treaty_it_may_not_modify_gets_the_mli_text_under_t
     assert "PT-BR" in card and "365" in card
     assert card.index("Convenção Multilateral") < card.index("365")        # the caveat comes first
     assert any(c.doc == "mli-pt-2019" and c.article == "8" for c in answer.citations)
+
+
+def test_a_map_question_naming_the_mli_gets_its_three_years_beside_the_treatys_own_article(make_assistant) -> None:
+    """A MAP question that names the MLI, about a treaty whose own article sets two years (PT-BR 25(1)): the card
+    keeps the treaty's figure and adds the MLI's own (art. 16(1), three years) under the caveat, cited."""
+    from assistant.understand.sentences import asking
+    from tests.fakes import ScriptedTopics
+    text = ("A nossa sociedade de Braga foi alvo de uma correção no Brasil. Ao abrigo do MLI, que prazo temos para "
+            "apresentar o caso em procedimento amigável?")
+    assistant = make_assistant()
+    assistant.reader = ScriptedTopics({asking(text)[-1].text: (("mutual_agreement", 0.9), ("anti_abuse", 0.05))})
+    answer = assistant.ask(text)
+    assert "PT-BR" in answer.card and "2 anos" in answer.card and "3 anos" in answer.card
+    assert any(c.doc == "mli-pt-2019" and c.article == "16" for c in answer.citations)
+
+
+def test_the_mli_figures_of_a_later_part_are_cited(make_assistant) -> None:
+    """Two questions, the second on the MLI's MAP deadline: the MLI's figure in the second section carries its
+    [n] (the parts' runs are combined for the citations)."""
+    from assistant.understand.sentences import asking
+    from tests.fakes import ScriptedTopics
+    text = ("Somos uma empresa de Lisboa com clientes no Japão. Qual é a taxa máxima de retenção sobre royalties no "
+            "Japão? E pelo MLI, quanto tempo temos para pedir um procedimento amigável?")
+    first, second = (s.text for s in asking(text)[-2:])
+    assistant = make_assistant()
+    assistant.reader = ScriptedTopics({first: (("royalties", 0.9), ("interest", 0.05)),
+                                       second: (("mutual_agreement", 0.9), ("anti_abuse", 0.05))})
+    answer = assistant.ask(text)
+    mli = [c for c in answer.citations if c.doc == "mli-pt-2019" and c.article == "16"]
+    assert mli and f"[{mli[0].n}]" in answer.card
