@@ -160,6 +160,7 @@ class Cues:
     deixis_not_beside: frozenset[str]         # "there is", "is there": no place
     deixis_here: frozenset[str]               # "aqui", "here": the deixis that point to where the writer is
     treaty_words: frozenset[str]              # "tratado", "treaty": a question naming a treaty (folded)
+    disjunctions: dict[str, frozenset[str]]   # "or" by language: a negation before it spans the alternatives
 
 
 _GRAMMAR_LISTS = ("income", "from_preps", "to_preps", "visit", "account", "company", "payer", "possessive", "pay_verbs",
@@ -190,4 +191,5 @@ def cues() -> Cues:
                              fuzzy=False)
     return Cues(PhraseIndex(entries), facts, negation, treaty_question, tiebreaker,
                 frozenset(w.lower() for w in data["deixis"]), frozenset(fold(w) for w in data["deixis_not_beside"]),
-                frozenset(w.lower() for w in data["deixis_here"]), frozenset(fold(w) for w in data["treaty_words"]))
+                frozenset(w.lower() for w in data["deixis_here"]), frozenset(fold(w) for w in data["treaty_words"]),
+                {lang: frozenset(fold(w) for w in words) for lang, words in data["disjunctions"].items()})

@@ -41,8 +41,14 @@ def _sentence_bounds(tokens: list[Token], i: int) -> tuple[int, int]:
 
 
 def _negated(tokens: list[Token], start: int, lang: str, window: int = 3) -> bool:
-    words = {t.norm for t in tokens[max(0, start - window):start]} & cues().negation
-    return bool(words - ({"no"} if lang == "pt" else set()))
+    """A negation in the few words before; or before the first of alternatives the word closes ("no Brazilian
+    entity or branch", "não tem filial ou escritório")."""
+    before = range(max(0, start - window), start)
+    words = {tokens[i].norm for i in before} & cues().negation
+    if words - ({"no"} if lang == "pt" else set()):
+        return True
+    either = [i for i in before if tokens[i].norm in cues().disjunctions.get(lang, frozenset())]
+    return bool(either) and _negated(tokens, either[0], lang, window)
 
 
 def _nearest(spans: list[Match[bool]], i: int, bounds: tuple[int, int], window: int) -> int | None:

@@ -161,10 +161,12 @@ def same_clause(tokens: list[Token], start: int, end: int) -> bool:
 def pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
     """"aqui", "lá", "here", "there": a mention of the country last named before the word, not as a company's
     ("the same Tokyo company … from my flat here": here is where the writer is) nor as a currency, an
-    institution or a tax ("paga em reais … estou cá", "(CLT). Já passei 200 dias aqui": no place)."""
+    institution or a tax ("paga em reais … estou cá", "(CLT). Já passei 200 dias aqui": no place), nor the place
+    left when the writer moved since ("voltei … aqui")."""
     words, not_beside = cues().deixis, cues().deixis_not_beside
     not_places = countries().not_places
     named = [m for m in named if " ".join(t.norm for t in tokens[m.start:m.end]) not in not_places]
+    left = _left_places(tokens, named)
     out = []
     for i, tok in enumerate(tokens):
         if tok.orig.lower() not in words:
@@ -176,6 +178,8 @@ def pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
         after = next((m for m in named if m.start in (i + 1, i + 2) and not m.company and
                       (m.start == i + 1 or tokens[i + 1].norm in _PLACE_PREPS)), None)
         before = [m for m in named if m.end <= i and not m.company]
+        if after is None and before and tok.orig.lower() in cues().deixis_here and before[-1].start in left:
+            continue     # "vivi em Curitiba e voltei com os miúdos, que andam na escola aqui": not the place left
         if after is not None or before:
             out.append(Mention(i, i + 1, (after or before[-1]).code))
     return out
@@ -237,6 +241,18 @@ def _stay_between(fact: Match[str], country: Mention, stay_verbs: list[int]) -> 
     return any(fact.start < v < country.start for v in stay_verbs)
 
 
+def _left_places(tokens: list[Token], named: list[Mention]) -> set[int]:
+    """Places the person lived in and has since moved from ("vivi 12 anos em Curitiba e em 2023 voltei com a
+    minha mulher"): a past lives word just before, a move word after in the sentence. Family and "aqui" said
+    after the move are not there."""
+    found = cues().tiebreaker.find(tokens)
+    lived = [m.end for m in found if m.value == "lived"]
+    moves = [m.start for m in cues().grammar.find(tokens) if m.value == "role:move"]
+    return {m.start for m in named
+            if any(0 <= m.start - e <= _NEAR + 2 and same_clause(tokens, e, m.start) for e in lived)
+            and any(v >= m.end and _same_sentence(tokens, m.end, v) for v in moves)}
+
+
 def _own_place(cue: Match[str], located: set[int], named: list[Mention]) -> bool:
     """The cue is followed by "in <a place>" and that place is no country of the treaty ("a house in Ilhéus")."""
     return cue.end in located and not any(m.start == cue.end + 1 for m in named)
@@ -293,6 +309,7 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
     stays = _long_stays(tokens, folded, lang, found, named, parties)
     located = {m.start for m in found if m.value == "located"}
     stay_verbs = [m.start for m in found if m.value == "spent"]
+    left = _left_places(tokens, named)
     lived_in = _lives_in(found, tokens, named)
     found = [replace(m, value="let_home") if m.value == "home" and m.start in let else m
              for m in found if m.value not in (*_LIVES, "let_out", "sold", "former", "spent", "tenancy", "located",
@@ -329,6 +346,8 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                                                # "Spanish citizen living in Lisbon": where the person lives
                 if c.company and facts[i].value != "management":
                     continue                   # "trabalho de casa em Curitiba pra uma empresa de Lisboa"
+                if facts[i].value == "family" and c.start in left:
+                    continue                   # "vivi em Curitiba e voltei com a minha mulher": she came along
                 if facts[i].value == "home" and facts[i].start not in lived_homes and \
                         any(0 <= s - c.end <= 2 and same_clause(tokens, c.end, s) for s in let_cues):
                     let_here.add(i)
@@ -349,7 +368,8 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                 homes_there = {c for i, a in attached.items() if facts[i].value == "home" for c in a}
                 attached = {i: a or ([owned[0].code] if facts[i].value in ("home", "family") and i not in let_here
                                      and not (owned[0].code in homes_there and _own_place(facts[i], located, named))
-                                     and not _stay_between(facts[i], owned[0], stay_verbs) else [])
+                                     and not _stay_between(facts[i], owned[0], stay_verbs)
+                                     and not (facts[i].value == "family" and owned[0].start in left) else [])
                             for i, a in attached.items()}
             for i, f in enumerate(facts):
                 if not attached[i] and f.value == "home" and _own_place(f, located, named):
@@ -365,7 +385,8 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                 i = min(range(len(facts)), key=lambda k: _distance(facts[k].start, facts[k].end, b.start))
                 attached[i] = list(parties)
         if countries:
-            previous = unique(c.code for c in countries)
+            # a place the person has since moved from is not the one the next clause speaks of
+            previous = unique(c.code for c in countries if c.start not in left)
             if len(previous) == 1:
                 for name in pending:            # "A minha vida (mulher, filhos, emprego) continua lá."
                     if not facts or name in _SHARED_PLACE:   # "Mi casa (en propiedad), mi mujer … en Curitiba"

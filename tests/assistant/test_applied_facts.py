@@ -233,6 +233,11 @@ def test_a_named_branch_leaves_who_bears_the_pay_open(question):
     "refaturados à sucursal. O Brasil tributa?",
     "I live in Madrid; my Spanish employer sends me 50 days to its São Paulo branch and my pay is charged entirely "
     "to the Madrid cost centre. Does Brazil tax it?",
+    # a negation before alternatives denies each of them
+    "I live in Seville; my Spanish employer sends me 120 days to Recife. No Brazilian company or branch pays or "
+    "bears my salary. Can Brazil tax it?",
+    "Moro em Leiria e a minha empresa portuguesa manda-me 100 dias a Campinas; nenhuma filial ou escritório "
+    "brasileiro suporta o meu salário. O Brasil pode tributar?",
 ])
 def test_a_branch_denied_is_no_pe_bearing_the_pay(question):
     from assistant.apply_rules import run_rules

@@ -429,3 +429,22 @@ def test_a_rented_flat_handed_back_is_no_home():
             "piso de alquiler que tenía en Bilbao y ahora vivimos en Fortaleza en un piso nuestro. ¿De qué país soy "
             "residente?")
     assert understand(text, TREATIES).facts.residence.permanent_home_in == ("BR",)
+
+
+@pytest.mark.parametrize("text, not_vital", [
+    ("Sou portuguesa; morei dez anos no Recife e em 2024 regressei com o meu marido e os miúdos, que já estudam "
+     "aqui. Tenho casa em Leiria e mantenho o apartamento do Recife. De que país sou residente?", "BR"),
+    ("Viví siete años en Osaka y el año pasado volví con mi mujer y los niños, que van al colegio aquí. Tengo casa "
+     "en Gijón y conservo el piso de Osaka. ¿De qué país soy residente?", "JP"),
+])
+def test_a_family_that_came_along_is_not_in_the_place_left(text, not_vital):
+    """"morei dez anos no Recife e em 2024 regressei com o meu marido e os miúdos, que já estudam aqui": the
+    family moved with the person, so neither it nor "aqui" is in the place left."""
+    assert understand(text, TREATIES).facts.residence.vital_interests_in != not_vital
+
+
+def test_miudos_are_family():
+    """pt-PT "os miúdos" is the children: "os dois miúdos" counts people, not the two States."""
+    text = ("Moro em Lisboa com a minha mulher e os dois miúdos; tenho ainda um apartamento em Fortaleza que uso nas "
+            "férias. De que país sou residente?")
+    assert understand(text, TREATIES).facts.residence.vital_interests_in == "PT"

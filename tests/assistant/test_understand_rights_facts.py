@@ -385,6 +385,11 @@ def test_a_pay_question_names_no_pension_kind(text, kind):
      "remotamente. O Brasil pode tributar o meu ordenado?", True),
     ("Resido em Aveiro; o meu empregador fica no Recife mas não me desloco ao Brasil. Quem tributa o salário?",
      True),
+    # the whole job remote, said after the employer ("para uma agência de Recife, tudo remoto")
+    ("Sou brasileira, moro em Braga e trabalho como ilustradora para uma agência de Natal, tudo remoto. O Brasil "
+     "pode tributar o meu salário?", True),
+    ("Vivo en Murcia y llevo la contabilidad de una empresa de Salvador, totalmente en remoto. ¿Brasil puede "
+     "gravar mi sueldo?", True),
 ])
 def test_where_the_employment_is_exercised(text, at_home):
     r = understand(text, TREATIES, topic="employment")      # the topic as the trained reader gives it
