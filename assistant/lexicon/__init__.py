@@ -164,7 +164,8 @@ class Cues:
 
 
 _GRAMMAR_LISTS = ("income", "from_preps", "to_preps", "visit", "account", "company", "payer", "possessive", "pay_verbs",
-                  "receive_verbs", "supply_verbs", "conjunctions", "family", "lend_verbs", "contribute_verbs")
+                  "receive_verbs", "supply_verbs", "conjunctions", "family", "lend_verbs", "contribute_verbs",
+                  "outside")
 
 
 @lru_cache(maxsize=1)

@@ -60,10 +60,12 @@ def _tiebreaker_question(facts: TiebreakerFacts | None, topic_list: tuple[str, .
 
 def _domestic(mentions: list, treaty: str | None, topic_list: tuple[str, ...]) -> bool:
     """One country only, named both as where the person lives and where the income comes from ("sou residente
-    em Portugal e vendi acções da Galp"): no foreign element, so no treaty applies."""
+    em Portugal e vendi acções da Galp"): no foreign element, so no treaty applies. Not so when the person has
+    left it ("moro fora do Brasil desde 2021")."""
     codes = {m.code for m in mentions}
     roles = {m.role for m in mentions}
-    return (treaty is None and len(codes) == 1 and "residence" in roles and bool(roles & {"source", "property"})
+    return (treaty is None and len(codes) == 1 and "residence" in roles and "former_residence" not in roles
+            and bool(roles & {"source", "property"})
             and bool(set(topic_list) & set(INCOME_TYPES + ("capital_gains", "immovable_property"))))
 
 
@@ -168,6 +170,10 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         unique(m.code for m in mentions if not m.company and
                any(0 <= m.start - h.end <= _HOME_PLACE_AFTER for h in hits("work_at_home")))
     # rent and gains come from where the property is; a job named beside them is context, not the source
+    # a State the person says they left or live outside ("moro fora do Brasil desde 2021") is not the residence,
+    # whatever the later words seem to say ("a Receita", "…do Brasil")
+    left = {m.code for m in mentions if m.role == "former_residence"}
+    residence_states = tuple(c for c in residence_states if c not in left)
     homes = ("home",) if {"immovable_property", "capital_gains"} & set(topic_list) else ()
     if not residence_states and not homes and len(role("home")) == 1:
         residence_states = role("home")          # "trabalho de casa, em Natal": one home, where one lives

@@ -223,7 +223,7 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
     tokens = g.tokens
     j = mentions[k].start - 1
     prep: str | None = None
-    company = possessive = after_conj = skipped = lent_to = relative = False
+    company = possessive = after_conj = skipped = lent_to = relative = outside = False
     steps = 0
     while j >= 0 and steps < 8:
         tok = tokens[j]
@@ -256,8 +256,12 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
             if any(t.norm not in _LINKS for t in tokens[s + 1:mentions[k].start]):
                 break
             after_conj = True
+        elif cat == "outside" and steps == 0:
+            outside, prep = True, "from"
         elif cat and cat.startswith("role:"):
             role = cat[5:]
+            if role == "residence" and outside:
+                return "former_residence", prep, company, possessive   # "moro fora do Brasil": not there
             if role == "employer" and relative:     # "the employer, which has a Brazilian subsidiary": not it
                 break
             if role == "residence" and s - 1 in by_end and \

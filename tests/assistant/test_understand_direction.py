@@ -101,3 +101,19 @@ def test_a_missions_state_pays(text, residence, source):
 def test_one_named_work_state_keeps_its_role_in_every_reading(text, readings):
     q = understand(text, TREATIES)
     assert {(r.treaty, r.residence_state, r.source_state) for r in q.readings} == readings
+
+
+@pytest.mark.parametrize("text, source", [
+    # living outside the one State named: it is the source in every reading, never the residence, and no
+    # "domestic" situation
+    ("Sou brasileira mas moro fora do Brasil há três anos; ainda tenho 30% de uma Ltda em Campinas e vou vender a "
+     "minha parte. A Receita pode tributar o ganho?", "BR"),
+    ("Vivo fuera de España desde 2019 y vendo un piso que tengo en Alicante. ¿Hacienda puede gravar la ganancia?",
+     "ES"),
+    ("I've lived outside Brazil since 2020 and still rent out a flat in Recife. Can Brazil tax the rent?", "BR"),
+])
+def test_a_state_one_lives_outside_is_the_source(text, source):
+    q = understand(text, TREATIES)
+    assert q.out_of_scope is None and q.residence_state != source
+    assert ({r.source_state for r in q.readings} or {q.source_state}) == {source}
+

@@ -378,3 +378,15 @@ def test_countries_set_aside_take_no_part_in_the_direction():
     assert (whole.treaty, whole.residence_state, whole.source_state) == ("BR-ES", "ES", "BR")
     read = understand(text, TREATIES, set_aside={"US"})
     assert (read.treaty, read.residence_state, read.source_state) == ("BR-ES", "ES", "BR")
+
+
+@pytest.mark.parametrize("text, code", [
+    ("Sou português (só tenho passaporte PT) e vivo em Osaka há dois anos.", "PT"),
+    ("Retired here, only BR passport, living in Valencia since 2021.", "BR"),
+])
+def test_a_two_letter_code_in_capitals_names_the_country(text, code):
+    """Tickets write "PT" and "BR" for the countries ("only PT passport", "sem filial no BR"); in capitals only,
+    so "pt" or "br" in a word or an address are not countries."""
+    tokens = tokenize(text)
+    assert code in [m.code for m in find_mentions(text, tokens, "pt")]
+    assert not find_mentions("ver pt.wikipedia e www.gov.br", tokenize("ver pt.wikipedia e www.gov.br"), "pt")
