@@ -696,7 +696,9 @@ def _agent_concludes(hits: Hits, tokens: list[Token], lang: str) -> bool | None:
         signs = verb in said or any(0 <= c.start - _past_aside(tokens, verb.end, hits("agent_authority"))
                                     <= _CONTRACT_AFTER for c in hits("contract_words"))
         start, end = _sentence_bounds(tokens, verb.start)
-        if signs and any(start <= a.start < end for a in hits("agent_authority")):
+        # an authority denied ("não tem poderes para assinar contratos") is none
+        if signs and any(start <= a.start < end and not _negated(tokens, a.start, lang)
+                         for a in hits("agent_authority")):
             return True
     return None
 

@@ -375,6 +375,19 @@ def test_an_agent_who_signs_contracts_in_the_enterprises_name_makes_a_pe(text):
 
 
 @pytest.mark.parametrize("text", [
+    # the authority denied: an agent who finds buyers but may not sign is no PE
+    "A nossa fábrica de Joinville tem em Lisboa um agente que angaria clientes; ele não tem poderes para assinar "
+    "contratos. Temos estabelecimento estável em Portugal?",
+    "Our Osaka firm has a rep in Porto who finds customers, but he has no power to sign contracts for us. Do we "
+    "have a PE in Portugal?",
+    "O nosso representante em Valência procura clientes, mas não tem procuração nem poderes e nunca assina os "
+    "contratos em nome da empresa. A Espanha pode tributar os lucros?",
+])
+def test_an_agent_without_authority_to_sign_makes_no_pe(text):
+    assert q(text).facts.attributable_to_pe is not True
+
+
+@pytest.mark.parametrize("text", [
     "A nossa sucursal em Madrid recebe dividendos de uma sociedade espanhola: a sucursal detém 30% do capital. "
     "Qual a retenção máxima?",
     "Our São Paulo branch gets dividends from a Brazilian subsidiary; the branch owns 60% of it. What is the cap?",
