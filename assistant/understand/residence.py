@@ -177,9 +177,10 @@ def pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
         # "aqui em Lisboa", "here in Osaka", "aquí en Vigo": the place named right after is the one meant
         after = next((m for m in named if m.start in (i + 1, i + 2) and not m.company and
                       (m.start == i + 1 or tokens[i + 1].norm in _PLACE_PREPS)), None)
-        before = [m for m in named if m.end <= i and not m.company]
-        if after is None and before and tok.orig.lower() in cues().deixis_here and before[-1].start in left:
-            continue     # "vivi em Curitiba e voltei com os miúdos, que andam na escola aqui": not the place left
+        # a nationality adjective is no place ("futbolista brasileño … los niños van al cole aquí")
+        before = [m for m in named if m.end <= i and not m.company and not _demonym(tokens, m)
+                  # "vivi em Curitiba e voltei com os miúdos, que andam na escola aqui": not the place left
+                  and not (m.start in left and tok.orig.lower() in cues().deixis_here)]
         if after is not None or before:
             out.append(Mention(i, i + 1, (after or before[-1]).code))
     return out
@@ -242,15 +243,18 @@ def _stay_between(fact: Match[str], country: Mention, stay_verbs: list[int]) -> 
 
 
 def _left_places(tokens: list[Token], named: list[Mention]) -> set[int]:
-    """Places the person lived in and has since moved from ("vivi 12 anos em Curitiba e em 2023 voltei com a
-    minha mulher"): a past lives word just before, a move word after in the sentence. Family and "aqui" said
-    after the move are not there."""
+    """Places the person has left: lived in and moved from since ("vivi 12 anos em Curitiba e em 2023 voltei
+    com a minha mulher": a past lives word just before, a move word after in the sentence), or where the home was
+    given up ("ya no tengo casa en España, entregué el piso de alquiler de Lavapiés"). Family and "aqui" said
+    after are not there."""
     found = cues().tiebreaker.find(tokens)
     lived = [m.end for m in found if m.value == "lived"]
+    given_up = [m.end for m in found if m.value in ("sold", "no_home")]
     moves = [m.start for m in cues().grammar.find(tokens) if m.value == "role:move"]
     return {m.start for m in named
-            if any(0 <= m.start - e <= _NEAR + 2 and same_clause(tokens, e, m.start) for e in lived)
-            and any(v >= m.end and _same_sentence(tokens, m.end, v) for v in moves)}
+            if (any(0 <= m.start - e <= _NEAR + 2 and same_clause(tokens, e, m.start) for e in lived)
+                and any(v >= m.end and _same_sentence(tokens, m.end, v) for v in moves))
+            or any(0 <= m.start - e <= _NEAR + 3 and same_clause(tokens, e, m.start) for e in given_up)}
 
 
 def _own_place(cue: Match[str], located: set[int], named: list[Mention]) -> bool:

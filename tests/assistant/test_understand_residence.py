@@ -448,3 +448,27 @@ def test_miudos_are_family():
     text = ("Moro em Lisboa com a minha mulher e os dois miúdos; tenho ainda um apartamento em Fortaleza que uso nas "
             "férias. De que país sou residente?")
     assert understand(text, TREATIES).facts.residence.vital_interests_in == "PT"
+
+
+@pytest.mark.parametrize("text, not_vital", [
+    ("Mi hermano, jugador de baloncesto brasileño, fichó por un club de Málaga. Vino con su mujer y los niños, que "
+     "ya van al colegio aquí; en Brasil conserva su casa de Curitiba, vacía. ¿De qué país es residente?", "BR"),
+    ("O meu cunhado é engenheiro japonês e foi contratado por uma empresa de Aveiro. Veio com a mulher e os filhos, "
+     "que já estudam aqui; mantém a casa de Nagoya fechada. De que país é residente?", "JP"),
+])
+def test_here_never_points_to_a_nationality_adjective(text, not_vital):
+    """"jugador brasileño … los niños van al colegio aquí": the adjective says whose the person is, not where the
+    writer is, so the family is not put in Brazil."""
+    assert understand(text, TREATIES).facts.residence.vital_interests_in != not_vital
+
+
+@pytest.mark.parametrize("text, homes", [
+    ("Trabajo en remoto para una empresa de Bilbao. El año pasado me mudé a Natal; ya no tengo casa en España, "
+     "entregué el piso de alquiler de Getafe y aquí vivimos en un piso que compramos. ¿De qué país soy residente?",
+     {"BR"}),
+    ("Sou brasileiro e vim para o Porto em 2023; vendi o apartamento de Recife e aqui moramos num T2 que "
+     "comprámos. De que país sou residente?", {"PT"}),
+])
+def test_here_is_not_the_place_whose_home_was_given_up(text, homes):
+    """"entregué el piso de alquiler de Getafe y aquí vivimos…": "aquí" is not the place just given up."""
+    assert set(understand(text, TREATIES).facts.residence.permanent_home_in or ()) == homes
