@@ -161,8 +161,8 @@ def same_clause(tokens: list[Token], start: int, end: int) -> bool:
 def pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
     """"aqui", "lá", "here", "there": a mention of the country last named before the word, not as a company's
     ("the same Tokyo company … from my flat here": here is where the writer is) nor as a currency, an
-    institution or a tax ("paga em reais … estou cá", "(CLT). Já passei 200 dias aqui": no place), nor the place
-    left when the writer moved since ("voltei … aqui")."""
+    institution or a tax ("paga em reais … estou cá", "(CLT). Já passei 200 dias aqui": no place), nor a
+    nationality adjective; "aqui"/"here" not a place the writer has left (`_left_places`: "voltei … aqui")."""
     words, not_beside = cues().deixis, cues().deixis_not_beside
     not_places = countries().not_places
     named = [m for m in named if " ".join(t.norm for t in tokens[m.start:m.end]) not in not_places]

@@ -390,6 +390,11 @@ def test_a_pay_question_names_no_pension_kind(text, kind):
      "pode tributar o meu salário?", True),
     ("Vivo en Murcia y llevo la contabilidad de una empresa de Salvador, totalmente en remoto. ¿Brasil puede "
      "gravar mi sueldo?", True),
+    # the employer named first is where one lives; a parent elsewhere pays a part
+    ("Moro em Cascais e trabalho como gestor numa empresa portuguesa em Lisboa, mas a empresa-mãe em São Paulo "
+     "paga-me parte do salário. O Brasil pode tributar essa parte?", True),
+    ("Vivo en Sevilla y trabajo en una empresa española de Sevilla; la matriz brasileña me paga un bonus desde "
+     "São Paulo. ¿Puede Brasil gravar ese bonus?", True),
 ])
 def test_where_the_employment_is_exercised(text, at_home):
     r = understand(text, TREATIES, topic="employment")      # the topic as the trained reader gives it
