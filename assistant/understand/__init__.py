@@ -169,11 +169,11 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     residence_states = role("residence") or role("base") or lives_here(tokens, mentions) or \
         unique(m.code for m in mentions if not m.company and
                any(0 <= m.start - h.end <= _HOME_PLACE_AFTER for h in hits("work_at_home")))
-    # rent and gains come from where the property is; a job named beside them is context, not the source
     # a State the person says they left or live outside ("moro fora do Brasil desde 2021") is not the residence,
     # whatever the later words seem to say ("a Receita", "…do Brasil")
     left = {m.code for m in mentions if m.role == "former_residence"}
     residence_states = tuple(c for c in residence_states if c not in left)
+    # rent and gains come from where the property is; a job named beside them is context, not the source
     homes = ("home",) if {"immovable_property", "capital_gains"} & set(topic_list) else ()
     if not residence_states and not homes and len(role("home")) == 1:
         residence_states = role("home")          # "trabalho de casa, em Natal": one home, where one lives

@@ -128,17 +128,16 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         # Braga, para uma empresa brasileira") is taxed only there (art. 15(1)), whatever State the employer's
         # city names ("trabalha remotamente para uma empresa de São Paulo"); else work named in the other State
         # is done there
-        named = [c for c in roles.get("employer", ()) if c in parties]
-        employers = set(named)
+        employers = [c for c in roles.get("employer", ()) if c in parties]
         if hits("work_at_home") or hits("remote_work"):
             found["services_in_residence_state"] = True
         elif work_state in parties:
             found["services_in_residence_state"] = work_state == residence
-        elif employers == {residence} or residence in roles.get("pe", ()) or named[:1] == [residence]:
-            # "diretor financeiro de uma filial portuguesa … vivo em Lisboa": an employer (or its branch) where one
-            # lives and no stay elsewhere: the work is done there; so too when the employer named first is there
-            # and a parent elsewhere pays part ("trabalha numa empresa portuguesa em Lisboa, mas a empresa-mãe em
-            # São Paulo paga-lhe parte do salário")
+        elif employers[:1] == [residence] or residence in roles.get("pe", ()):
+            # "diretor financeiro de uma filial portuguesa … vivo em Lisboa": the employer named first (or its
+            # branch) where one lives and no stay elsewhere: the work is done there, even when a parent elsewhere
+            # pays part ("trabalha numa empresa portuguesa em Lisboa, mas a empresa-mãe em São Paulo paga-lhe
+            # parte do salário")
             found["services_in_residence_state"] = True
     payers = _payers(mentions, parties)
     if "independent_services" in topics and facts.fee_borne_by_company_or_pe is None and \

@@ -183,9 +183,9 @@ def direction(folded: str, mentions: list[Mention], treaties: Treaties, residenc
             if len(with_it) == 1:
                 treaty, inferred = with_it[0], True
             elif has_topic:      # its role as the question reads it, over its last mention's ("la Receita")
-                role = "residence" if only == residence else "source" if only == source else \
-                    "source" if any(m.code == only and m.role == "former_residence" for m in mentions) else \
-                    roles.get(only)                    # "moro fora do Brasil": the State left is the source
+                left = any(m.code == only and m.role == "former_residence" for m in mentions)
+                # "moro fora do Brasil": the State left is the source
+                role = "residence" if only == residence else "source" if only == source or left else roles.get(only)
                 readings = _readings(only, with_it, treaties, role, language)
         elif len(codes) >= 2:
             not_covered = (codes[0], codes[1])
