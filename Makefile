@@ -72,7 +72,7 @@ TEST_WORKERS ?= 2
 # The shared-store tests need a PostgreSQL server: a throwaway cluster on loopback (.ci/postgres.sh; Debian's
 # package, installed if missing), stopped when the recipe's shell exits.
 test: readers browser
-	source .ci/postgres.sh && $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal --durations=25
+	source .ci/postgres.sh && $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal --durations=25 --tb=short
 
 bench: readers
 	$(PY) -m eval.bench
