@@ -2,13 +2,13 @@
 left (or too many) while the question is typed or pasted.
 
 Streamlit's chat input only counts once typing starts, and with max_chars it silently drops a paste over the
-limit; so the box has no max_chars, this counter (a few lines of script in a component frame, reading the box
+limit; so the box has no max_chars, this counter (a few lines of script in an iframe, reading the box
 in the page) says where the limit is, and the page answers an over-long question with a message."""
 from __future__ import annotations
 
 import json
 
-import streamlit.components.v1 as components
+import streamlit as st
 
 from i18n import t
 
@@ -37,4 +37,4 @@ def question_counter(max_chars: int, lang: str = "pt") -> None:
     texts = {"limit": t(lang, "app.question_box.limit", max=max_chars),
              "left": t(lang, "app.question_box.left", left="@LEFT@", max=max_chars),
              "over": t(lang, "app.question_box.over", over="@OVER@", max=max_chars)}
-    components.html(_SCRIPT % {"texts": json.dumps(texts, ensure_ascii=False), "max": max_chars}, height=26)
+    st.iframe(_SCRIPT % {"texts": json.dumps(texts, ensure_ascii=False), "max": max_chars}, height=26)
