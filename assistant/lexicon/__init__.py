@@ -121,6 +121,7 @@ class AskingWords:
     requests: PhraseIndex[bool]
     small_talk: PhraseIndex[bool]
     list_intros: PhraseIndex[bool]
+    pointers: PhraseIndex[bool]
 
     def is_small_talk(self, tokens: list[Token]) -> bool:
         """A question mark that asks nothing: the sentence's words are small talk, but for a name or two."""
@@ -137,7 +138,7 @@ def asking_words() -> AskingWords:
     def index(key: str) -> PhraseIndex[bool]:
         return PhraseIndex(((str(p), True) for p in raw[key]), fuzzy=False)
     return AskingWords(index("lead_ins"), index("interrogatives"), index("requests"), index("small_talk"),
-                       index("list_intros"))
+                       index("list_intros"), index("pointers"))
 
 
 @lru_cache(maxsize=1)
@@ -161,6 +162,7 @@ class Cues:
     deixis_here: frozenset[str]               # "aqui", "here": the deixis that point to where the writer is
     treaty_words: frozenset[str]              # "tratado", "treaty": a question naming a treaty (folded)
     disjunctions: dict[str, frozenset[str]]   # "or" by language: a negation before it spans the alternatives
+    provisions: PhraseIndex[str]              # a provision named by name ("PPT") -> its key ("MLI:7(1)")
 
 
 _GRAMMAR_LISTS = ("income", "from_preps", "to_preps", "visit", "account", "company", "payer", "possessive", "pay_verbs",
@@ -193,4 +195,5 @@ def cues() -> Cues:
     return Cues(PhraseIndex(entries), facts, negation, treaty_question, tiebreaker,
                 frozenset(w.lower() for w in data["deixis"]), frozenset(fold(w) for w in data["deixis_not_beside"]),
                 frozenset(w.lower() for w in data["deixis_here"]), frozenset(fold(w) for w in data["treaty_words"]),
-                {lang: frozenset(fold(w) for w in words) for lang, words in data["disjunctions"].items()})
+                {lang: frozenset(fold(w) for w in words) for lang, words in data["disjunctions"].items()},
+                PhraseIndex((p, key) for key, phrases in data["provisions"].items() for p in phrases))

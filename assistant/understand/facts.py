@@ -316,7 +316,12 @@ _LONGEST_STAY_MONTHS = 6 * 12
 _HOLDING_TOPICS = {"dividends", "capital_gains", "double_taxation_relief"}
 _STAY_TOPICS = {"employment", "students", "professors", "permanent_establishment"}
 _IN_MONTHS = {"years": 12.0, "months": 1.0, "weeks": 12 / 52, "days": 12 / 365}
+# A percentage per period is a loan's or an investment's yield ("juros de 8% a.a.", "6% p.a.", "5% al año").
+_PER_PERIOD = re.compile(r"\s*(?:a\.\s?a\.|p\.\s?a\.|a\.\s?m\.|ao (?:ano|mes)|al (?:ano|mes)|por (?:ano|mes)|"
+                         r"per (?:annum|year|month)|a (?:year|month)\b)")
 _RULE_WORDS = {"dos", "the", "los", "de", "os", "regra", "rule", "regla", "limite", "limit", "mais", "more", "than"}
+_RULE_AFTER = {"rule", "test", "limit", "threshold", "requirement", "regra", "regla", "limite", "teste", "prueba",
+               "umbral", "requisito"}
 
 
 def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list: tuple[str, ...]) -> _Amounts:
@@ -333,8 +338,8 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
     for q in percentages(folded, lang):
         i = token_at(tokens, q.start)
         bounds = _sentence_bounds(tokens, i)
-        if _nearest(other_pct, i, bounds, 3) is not None:
-            continue                                   # "10% de valorização", "a 5% de juros": neither
+        if _nearest(other_pct, i, bounds, 3) is not None or _PER_PERIOD.match(folded, q.end):
+            continue                                   # "10% de valorização", "a 5% de juros", "8% a.a.": neither
         dh, dr = _nearest(holding, i, bounds, 6), _nearest(rate, i, bounds, 8)
         # a holding only when the words say so ("detenho 30%", "30% do capital"); a bare percentage is the
         # rate the user takes for granted ("…é de 5%, certo?"), which the card confirms or corrects
@@ -349,8 +354,10 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
     one_year = False
     for q in durations(folded, lang):
         i = token_at(tokens, q.start)
-        if q.value == 183 and q.unit == "days" and i > 0 and tokens[i - 1].norm in _RULE_WORDS:
-            continue                                   # "a regra dos 183 dias": the rule, not a fact
+        after = token_at(tokens, q.end - 1) + 1
+        if q.value == 183 and q.unit == "days" and ((i > 0 and tokens[i - 1].norm in _RULE_WORDS) or
+                                                    (after < len(tokens) and tokens[after].norm in _RULE_AFTER)):
+            continue                                   # "a regra dos 183 dias", "the 183-day test": the rule
         if _counting_window(folded, q):
             continue                                   # "in any 12-month period": the rule's window, no stay
         bounds = _sentence_bounds(tokens, i)
@@ -587,6 +594,8 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
             until = date(fiscal_year, 1, 1)
         holding_months = _held_so_far(holding_since, until) if holding_since \
             else _held_since_year(hits, tokens, until)
+    elif holding_months is None and holding and holding_since is None and payment is not None:
+        holding_months = _held_since_year(hits, tokens, payment)    # "since 2021 … a dividend in March 2026"
     pe_words = [(start, end) for start, (end, cat) in grammar.by_start.items() if cat == "role:pe"]
     attributable, third = _pe_facts(hits, tokens, lang, roles, parties, pe_words)
     topic = topic_list[0] if topic_list else None

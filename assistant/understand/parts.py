@@ -16,7 +16,7 @@ from assistant.understand.facts import Hits
 from assistant.understand.language import detect_language
 from assistant.understand.places import find_mentions
 from assistant.understand.safety import mentions_mli
-from assistant.understand.sentences import Span, asking
+from assistant.understand.sentences import Span, asking, sentences
 from assistant.understand.topic_model import OUT_OF_SCOPE, TopicModel, TopicScores, context_of
 from assistant.understand.topics import topic_matches
 
@@ -308,6 +308,32 @@ def _what_if_follow_up(span: Span, named: set[str], scores: TopicScores,
     return scores.read_as(parts[-1].topic)
 
 
+# Below this, a question that names no topic is read from the sentence before it, when that one names a topic the
+# model also ranks among its first three ("…quer corrigir o lucro por causa dos preços de transferência. Pela
+# convenção pode fazê-lo?").
+ANAPHOR_UNSURE = 0.35
+ANAPHOR_RANKS = 3
+
+
+def _told_before(span: Span, named: set[str], scores: TopicScores, told: list[Span],
+                 language: str) -> TopicScores:
+    """A question that names no topic and that the model reads unsure ("pode fazê-lo?", "is that allowed?") asks
+    about what the sentence just before it tells, when that sentence names one topic only and the model ranks it
+    among its first few (`told`: the ticket's sentences)."""
+    if named or scores.confidence >= ANAPHOR_UNSURE or scores.topic == OUT_OF_SCOPE:
+        return scores
+    before = [s for s in told if s.end <= span.start]
+    if not before or before[-1].asks:
+        return scores
+    topics_before = {m.value for m in topic_matches(tokenize(before[-1].text), language)}
+    if len(topics_before) != 1:
+        return scores
+    topic = next(iter(topics_before))
+    if topic == scores.topic or topic not in [t for t, _ in scores.ranked[:ANAPHOR_RANKS]]:
+        return scores
+    return scores.read_as(topic)
+
+
 # "Qual o teto de cada um?", "¿Tipos máximos para cada uno?", "the cap on each": one question on several incomes.
 _EACH = re.compile(r"\b(?:cada (?:um|uma|uno|una)|each (?:one|of them|income)|for each|on each|of each)\b")
 
@@ -326,8 +352,10 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
     language = detect_language(text)
     tokens = tokenize(text)
     hits = Hits(tokens)
+    told = sentences(text)
     for span, scores in _split(text, asking(text), model):
         named = _named(span, language)
+        scores = _told_before(span, named, scores, told, language)
         outside = _other_treaty(span, language)
         other = outside is not None
         if other:

@@ -368,6 +368,19 @@ _BORN = {"nato", "nata", "natos", "natas", "nativo", "nativa", "born", "nacimien
 
 
 _COPULA = {"é", "es", "is", "são", "son", "are", "era", "was"}     # as typed: folded "é" is the conjunction "e"
+# In Portuguese and Spanish an adjective follows its noun: a demonym right after "um"/"un" is a person ("un
+# brasileño con residencia en España", "uma portuguesa que vive em Recife"), unlike English "a Brazilian firm".
+_A_PERSON = {"um", "uma", "un", "una"}
+_A_PERSON_AFTER = {"sou", "soy", "é", "es", "era", "como"}     # "Sou uma brasileira…", "como un español…"
+
+
+def _a_person(tokens: list[Token], i: int) -> bool:
+    """"Un brasileño con residencia en España…", "Sou uma portuguesa…": the demonym at i is the person the
+    ticket is about, after "um"/"un" that opens the sentence or follows "sou"/"soy"; not someone the
+    person deals with ("casou com um japonês")."""
+    if i < 1 or tokens[i - 1].norm not in _A_PERSON:
+        return False
+    return i < 2 or not tokens[i - 2].is_word or tokens[i - 2].orig.lower() in _A_PERSON_AFTER
 _ONLY = {"so", "solo", "only", "apenas", "tambem", "tambien", "also", "just"}
 
 
@@ -392,9 +405,11 @@ def _nationality_apposition(m: Mention, tokens: list[Token]) -> bool:
         return False
     before = tokens[m.start - 1].norm if m.start else ""
     after = [t.norm for t in tokens[m.end:m.end + 2]]
-    k = m.start - 1 - (m.start > 2 and tokens[m.start - 1].norm in _ONLY)      # "ela é só portuguesa"
-    copula = k > 0 and tokens[k].orig.lower() in _COPULA and _person_before(tokens[k - 1])
-    return copula or bool(set(after) & _BORN) or \
+    only = m.start > 2 and tokens[m.start - 1].norm in _ONLY
+    k = m.start - 1 - only                                                        # "ela é só portuguesa"
+    # "…y es solo española", "Es solo brasileño.": "only" makes the subject a person, said or not
+    copula = k > 0 and tokens[k].orig.lower() in _COPULA and (only or _person_before(tokens[k - 1]))
+    return copula or bool(set(after) & _BORN) or _a_person(tokens, m.start) or \
         (before in (",", "(") and (not after or after[0] in (",", ")", ".", "e", "y", "and")))
 
 

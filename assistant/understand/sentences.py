@@ -13,9 +13,18 @@ from assistant.lexicon import asking_words
 from assistant.lexicon.text import tokenize
 
 # A sentence ends at ? ! ; or a line break, or at a full stop followed by a space and a capital or an
-# opening mark (never inside "art. 10", "Lda. em", "10.5" or "U.S."), or at a colon or full stop before an
-# item of a list ("…exterior). 1) o Brasil pode…", in a ticket typed without capitals).
-_END = re.compile(r"[?!]+|;|\n+|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|[:.](?=\s*\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]\s)")
+# opening mark (never inside "art. 10", "Lda. em", "10.5" or "U.S."), or at a colon, or a full stop and a space,
+# before an item of a list ("…exterior). 1) o Brasil pode…", in a ticket typed without capitals; not "juros de
+# 8% a.a. sobre…"). In a ticket typed without capitals ("preciso de uma ajuda rapida. sou portuguesa e…") a
+# full stop after a word of four letters or more ends one too (`low`), unless the word is an abbreviation.
+_END = re.compile(r"[?!]+|;|\n+|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|"
+                  r":(?=\s*\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]\s)|\.(?=\s+\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]\s)|"
+                  r"(?P<low>(?<=[^\W\d_]{2})\.(?=\s+[a-zà-ÿ]))")
+_ABBREVIATIONS = {"ltda", "dpto", "depto", "dept", "prof", "profa", "aprox", "approx", "avda", "exmo", "exma", "exmos",
+                  "exmas", "excmo", "excma", "ilmo", "ilma", "sres", "sras", "srta", "tlfn", "telf", "govt", "corp",
+                  "intl", "vols", "pags", "nums", "cols", "trad", "coord", "admin", "assoc"}
+_LAST_WORD = re.compile(r"[\w-]+$")
+LOW_END_LETTERS = 4
 # An item of a list of questions: "(i) qual a taxa…;", "b) se…", "2. Como…", "- what…".
 _ITEM = re.compile(r"^(?:\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]|[-•*–])\s+", re.IGNORECASE)
 # A header line: an e-mail's subject or a forum post's title restates what the body asks.
@@ -37,10 +46,20 @@ def sentences(text: str) -> list[Span]:
     """Non-empty sentences, stripped, with their offsets in the text."""
     out, start = [], 0
     for m in _END.finditer(text):
+        if m.group("low") and not _ends_word(text, m.start()):
+            continue
         _add(out, text, start, m.end())
         start = m.end()
     _add(out, text, start, len(text))
     return out
+
+
+def _ends_word(text: str, end: int) -> bool:
+    """The text before a full stop (at `end`) ends with a word ("rapida", "mudei-me") long enough not to be an
+    abbreviation ("art", "etc") and not a known one ("Ltda", "Dpto")."""
+    word = _LAST_WORD.search(text, max(0, end - 40), end)
+    return word is not None and sum(c.isalpha() for c in word.group()) >= LOW_END_LETTERS and \
+        word.group().lower() not in _ABBREVIATIONS
 
 
 def _add(out: list[Span], text: str, start: int, end: int) -> None:
@@ -106,6 +125,9 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
     small_talk = asking_words().is_small_talk
     asked = [s for k, s in enumerate(spans)
              if (s.asks and not small_talk(tokenize(s.text))) or _requests(s) or k in listed]
+    # "can you answer the below for our CFO?" before the questions it points at asks nothing itself
+    pointers = asking_words().pointers
+    asked = [s for k, s in enumerate(asked) if k == len(asked) - 1 or not pointers.find(tokenize(s.text))]
     asked = asked or [s for s in spans if _opens_question(s.text)]
     # a subject or title that asks restates the body's question ("Assunto: Dividendos – quem tributa?")
     asked = [s for s in asked if not _HEADER.match(s.text)] or asked

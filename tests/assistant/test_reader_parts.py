@@ -595,6 +595,11 @@ def test_a_supposition_the_model_reads_surely_keeps_its_own_topic():
      (("students", 0.6), ("mutual_agreement", 0.3)), "mutual_agreement"),
     ("¿Y si Hacienda se equivoca, podemos llevar el caso a un arbitraje?",
      (("artistes_sportsmen", 0.7), ("arbitration", 0.2)), "arbitration"),
+    # the tax office asked to take it up with the other State, in the writer's words
+    ("If Brazil keeps taxing it, could the Portuguese office take it up with Brazil?",
+     (("students", 0.6), ("mutual_agreement", 0.3)), "mutual_agreement"),
+    ("se o Brasil insistir, posso pedir pras Finanças resolverem com a Receita?",
+     (("students", 0.6), ("mutual_agreement", 0.3)), "mutual_agreement"),
     # a reading as the other procedure, or as a domestic matter, stands
     ("If the MAP fails, when can the case go to arbitration?", (("arbitration", 0.8),), "arbitration"),
     ("Qual o prazo para apresentar reclamação graciosa?", (("out_of_scope", 0.8),), "out_of_scope"),
@@ -607,3 +612,70 @@ def test_a_question_naming_only_a_treaty_procedure_asks_it(question, ranked, top
     procedure or arbitration: the question asks that procedure."""
     text = f"Sou brasileira e faço doutoramento no Porto com uma bolsa da CAPES. {question}"
     assert [p.topic for p in read_parts(text, ScriptedTopics({question: ranked}))] == [topic]
+
+
+@pytest.mark.parametrize("text, asked", [
+    # typed without capitals: a full stop after a word ends a sentence, so the question stands alone
+    ("ola, tenho uma duvida urgente. mudei-me para aveiro em abril com a familia. desde abril sou residente de onde?",
+     ["desde abril sou residente de onde?"]),
+    # not after an abbreviation or a short word, nor inside a rate per year
+    ("a Metalomecânica Lda. em Braga cobra juros de 7% a.a. sobre o saldo. qual a retenção no Brasil?",
+     ["qual a retenção no Brasil?"]),
+])
+def test_a_ticket_typed_without_capitals_asks_in_its_own_sentence(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+def test_a_lower_case_full_stop_keeps_abbreviations_and_short_words_inside_the_sentence():
+    text = "o Dpto. comercial da empresa vende 5% a.a. de juros etc. e pronto. fim"
+    assert [s.text for s in sentences(text)] == ["o Dpto. comercial da empresa vende 5% a.a. de juros etc. e pronto.",
+                                                 "fim"]
+
+
+def test_an_item_of_a_list_needs_a_space_after_a_full_stop():
+    # "8% a.a. sobre" is no list item "a." after a full stop; "…no exterior. b) qual…" is one
+    assert [s.text for s in sentences("juros de 8% a.a. sobre as parcelas")] == ["juros de 8% a.a. sobre as parcelas"]
+    assert [s.text for s in sentences("trabalho no exterior. b) qual a taxa")] == ["trabalho no exterior.",
+                                                                                   "b) qual a taxa"]
+
+
+@pytest.mark.parametrize("text, asked", [
+    # a sentence that points at the questions below asks nothing of its own
+    ("Could you look at the questions below for our finance director?\n1) What may Japan withhold on the royalty?\n"
+     "2) How does Portugal give the credit?",
+     ["1) What may Japan withhold on the royalty?", "2) How does Portugal give the credit?"]),
+    ("¿Podéis revisar las preguntas de abajo? ¿Qué retiene Brasil sobre los intereses?",
+     ["¿Qué retiene Brasil sobre los intereses?"]),
+    # alone, it is still the question
+    ("Can you answer the below?", ["Can you answer the below?"]),
+])
+def test_a_sentence_pointing_at_the_questions_below_asks_nothing(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, ranked, topic", [
+    # a question naming no topic, read unsure, asks about the sentence before it when the model ranks it
+    ("A Receita quer rever os preços de transferência entre a nossa subsidiária de Manaus e a sociedade-mãe em Aveiro. "
+     "A convenção permite isso?", (("mutual_agreement", 0.25), ("associated_enterprises", 0.2)),
+     "associated_enterprises"),
+    # read surely, it stands
+    ("A Receita quer rever os preços de transferência entre a nossa subsidiária de Manaus e a sociedade-mãe em Aveiro. "
+     "A convenção permite isso?", (("mutual_agreement", 0.6), ("associated_enterprises", 0.2)), "mutual_agreement"),
+    # a topic the model does not rank among its first three stands
+    ("A Receita quer rever os preços de transferência entre a nossa subsidiária de Manaus e a sociedade-mãe em Aveiro. "
+     "A convenção permite isso?", (("mutual_agreement", 0.25), ("pensions", 0.2), ("royalties", 0.1),
+                                   ("interest", 0.05), ("associated_enterprises", 0.04)), "mutual_agreement"),
+])
+def test_an_unsure_question_naming_no_topic_asks_about_the_sentence_before(text, ranked, topic):
+    asked = asking(text)[-1].text
+    assert [p.topic for p in read_parts(text, ScriptedTopics({asked: ranked}))] == [topic]
+
+
+@pytest.mark.parametrize("text", [
+    "I teach Portuguese at a university in Osaka as a Camões lecturer; my pay comes from Lisbon. Can Japan tax it?",
+    "Trabajo como profesora en el Instituto Cervantes de São Paulo y cobro de Madrid. ¿Brasil grava mi sueldo?",
+])
+def test_pay_from_a_states_language_institute_is_government_service(text):
+    asked = asking(text)[-1].text
+    parts = read_parts(text, ScriptedTopics({asked: (("employment", 0.7), ("professors", 0.2))}))
+    assert [p.topic for p in parts] == ["government_service"]

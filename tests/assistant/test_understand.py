@@ -369,6 +369,11 @@ def test_a_branchs_own_profits_are_attributable_to_it(text, attributable):
     # the plan told in the subjunctive
     "Queremos contratar en Lisboa a una vendedora que firme los pedidos en nombre de nuestra empresa de Murcia. "
     "¿Tendríamos establecimiento permanente en Portugal?",
+    # the agent telling it, though the enterprise has no office there
+    "Represento em Fortaleza uma conserveira de Matosinhos: com procuração, assino os contratos de venda em nome "
+    "dela, e ela não tem escritório no Brasil. O Brasil pode tributar os lucros da conserveira?",
+    "Vivo en Valencia y, con un poder notarial, firmo los pedidos en nombre de una fábrica de Joinville que no "
+    "tiene oficina en España. ¿Puede España gravar sus beneficios?",
 ])
 def test_an_agent_who_signs_contracts_in_the_enterprises_name_makes_a_pe(text):
     assert q(text).facts.attributable_to_pe is True
@@ -409,6 +414,7 @@ def test_free_zone_and_central_bank():
     assert q("recebo dividendos do Brasil").facts.free_zone_regime is None
     assert q("o investimento está registado no Banco Central").facts.registered_central_bank is True
     assert q("o contrato não está registrado no Banco Central").facts.registered_central_bank is False
+    assert q("the loan is registered with the Banco Central do Brasil").facts.registered_central_bank is True
 
 
 # ---------------------------------------------------------------- employment

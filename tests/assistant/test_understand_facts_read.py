@@ -401,6 +401,15 @@ def test_an_institution_the_state_owns_outright_is_the_government(text):
 @pytest.mark.parametrize("text, nationality", [
     ("A minha mãe é só portuguesa, vive em Niterói e recebe uma pensão da CGA. O Brasil pode tributar?", ("PT",)),
     ("Mi abuelo es solo español, vive en Recife y cobra una pensión de Clases Pasivas. ¿Dónde tributa?", ("ES",)),
+    # the subject left unsaid after "y" or a full stop
+    ("Profesor jubilado de la Xunta, vive en Fortaleza y es solo español. ¿Brasil grava su pensión?", ("ES",)),
+    ("Cobra una pensión del Exército brasileño y vive en Cádiz. Es solo brasileño. ¿Tributa en España?", ("BR",)),
+    # a demonym right after "un"/"uma" is the person
+    ("¿Un español jubilado de la Guardia Civil que vive en Natal tributa en Brasil por su pensión?", ("ES",)),
+    ("Uma brasileira aposentada da Prefeitura de Santos mora em Coimbra. Portugal tributa a pensão dela?", ("BR",)),
+    # someone the person deals with is not the person
+    ("Sou só portuguesa, aposentada da Câmara de Faro; a minha neta casou com um japonês e vou viver para Quioto. "
+     "O Japão tributa a pensão?", ("PT",)),
 ])
 def test_a_relative_said_to_be_only_of_a_country_is_its_national(text, nationality):
     tb = understand(text, TREATIES, topic="pensions").facts.residence

@@ -40,6 +40,29 @@ def test_held_since_a_month_with_no_payment_date_counts_until_today(text):
     assert facts_on(text, date(2019, 1, 1)).holding_months is None        # a start in the future counts nothing
 
 
+def test_held_since_a_year_counts_until_the_payment_date():
+    text = "A SGPS do Porto detém diretamente 40% de uma Ltda. de Belém desde 2019; o dividendo será pago em maio " \
+           "de 2025. Qual a retenção?"
+    assert 63 < facts_on(text, date(2030, 1, 1)).holding_months < 65     # Dec 2019 to May 2025, not to today
+    early = "A SGPS do Porto detém 40% de uma Ltda. de Belém desde 2024; o dividendo será pago em maio de 2025."
+    assert facts_on(early, date(2030, 1, 1)).holding_months < 24
+
+
+@pytest.mark.parametrize("text", [
+    "Emprestámos 2 milhões a uma Ltda. de Natal com juros de 9% a.a. e ela retém imposto. Qual o limite?",
+    "Our Braga company lent money to a Recife firm at 7% p.a. What is the cap on the interest?",
+    "Prestamos dinero a una empresa de Vigo al 6% al año. ¿Cuánto puede retener España?",
+])
+def test_a_percentage_per_year_is_a_yield_not_a_holding_nor_a_rate(text):
+    tokens = tokenize(text)
+    mentions = find_mentions(text, tokens, "pt")
+    grammar = Grammar(tokens)
+    assign_roles(mentions, grammar, False)
+    read = read_facts(tokens, Hits(tokens), fold(text), "pt", ("interest",), grammar, mentions, roles_of(mentions),
+                      {"PT", "BR"}, None, today=date(2026, 1, 1))
+    assert read.facts.holding_pct is None and not read.stated_rates
+
+
 def test_a_stated_period_wins_over_the_year():
     text = "Compramos 30% de uma S.A. de Recife em 2015 e detemos a participação há 8 meses."
     assert facts_on(text, date(2026, 1, 1)).holding_months == 8
