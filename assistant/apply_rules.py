@@ -11,6 +11,7 @@ import rules
 from assistant.lexicon.quantities import in_months
 from assistant.lexicon.text import fold, tokenize
 from assistant.understand import Query
+from assistant.understand.topics import asks_counting, named_provisions
 from rules import (
     Condition,
     EmploymentResult,
@@ -178,6 +179,12 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
                                  or (said and d.relation == "not_established")]
                 if (topic in MLI_ONLY_TOPICS and not run.figures) or (query.mentions_mli and topic in MLI_NAMED_TOPICS):
                     run.instrument_figures = _instrument_figures(run.documents, topic, facts)
+        absent = rules.absent_provision(treaty, topic, set(named_provisions(query.asked)))
+        if absent is not None:           # "could the MLI's PPT deny the reduced rate?": not the other figures
+            run.figures, run.instrument_figures, run.documents, run.not_covered = [], [], [], absent
+        if topic == "employment" and run.figures and asks_counting(query.asked):
+            # "is the 183-day test counted per calendar year?": the rule's figure answers, not who taxes a stay
+            run.rights, run.employment, run.missing_facts = [], None, []
         if topic == "entry_into_force":    # when it applies, or how it ends
             run.figures = _termination_asked(run.figures, query)
         if topic in MLI_ONLY_TOPICS:

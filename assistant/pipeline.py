@@ -169,9 +169,10 @@ class Assistant:
         t = time.perf_counter()
         if len(asked) > 1 and in_scope:
             query = dataclasses.replace(query, facts=_story_lengths(query.facts, question, in_scope[0], asked))
-        if in_scope:      # what kind of income the first question itself names wins
+        if in_scope:      # what kind of income the first question itself names wins; its own words
             query = dataclasses.replace(query, facts=_own_kinds(query.facts, in_scope[0].question.text,
-                                                                 in_scope[0].topic, query.residence_state))
+                                                                 in_scope[0].topic, query.residence_state),
+                                        asked=in_scope[0].question.text)
         try:
             facts = merge_facts(_others_kinds(query.facts, in_scope[0].question.text, in_scope[0].topic, asked)
                                 if in_scope else query.facts, extra_facts)
@@ -314,7 +315,8 @@ class Assistant:
                                     treaty=treaty)
             if not alternative:   # what kind of income the question itself names wins ("E a do fundo de pensões?")
                 own = _own_kinds(q.facts, part.question.text, topic, q.residence_state)
-                q = dataclasses.replace(q, facts=_others_kinds(own, part.question.text, topic, asked))
+                q = dataclasses.replace(q, facts=_others_kinds(own, part.question.text, topic, asked),
+                                        asked=part.question.text)
             q = _relief_of_first(q, topic, asked[0].topic)
             if topic in RELIEF_TOPICS and q.topics[1:2] == (asked[0].topic,):
                 # the kind of the income it is about, as the first question's reading reads it ("a villa": an

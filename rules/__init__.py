@@ -6,7 +6,7 @@ Bad input raises RulesInputError (a catalogue message, text_in(language)); an un
 NotCovered, never a number.
 """
 from rules.conditions import condition_text
-from rules.coverage import TreatyCoverage, applicable_documents, coverage, figures
+from rules.coverage import TreatyCoverage, absent_provision, applicable_documents, coverage, figures
 from rules.employment import employment_183_days, stay_exceeds_short_stay
 from rules.facts import (
                          BENEFICIARY_KINDS,
@@ -48,7 +48,8 @@ from rules.treaty_data import RulesDataError
 from rules.withholding import withholding_cap
 
 __all__ = [
-    "withholding_cap", "employment_183_days", "stay_exceeds_short_stay", "residence_tiebreaker", "figures", "coverage",
+    "absent_provision", "withholding_cap", "employment_183_days", "stay_exceeds_short_stay", "residence_tiebreaker",
+    "figures", "coverage",
     "applicable_documents", "known_treaties", "treaty_for", "taxing_rights", "relief_methods", "rights_incomes",
     "TaxingRightsResult", "RightsCase", "StateRight", "Relief",
     "condition_text", "topic_label", "unit_label", "state_name", "LANGUAGES",

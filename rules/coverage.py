@@ -92,6 +92,21 @@ def figures(treaty: str, topic: str) -> list[Figure] | NotCovered:
     return found
 
 
+def absent_provision(treaty: str, topic: str, named: set[str]) -> NotCovered | None:
+    """What the corpus lacks when a question on `topic` names (`named`: lexicon provision keys) a provision that
+    the text of `treaty`, or of an instrument, in the corpus does not hold; None when it names none."""
+    data = load_all()
+    for doc in (treaty, *(d.treaty for d in _catalog() if "multilateral_instrument" in d.kind)):
+        spec = data.get(doc)
+        if spec is None:
+            continue
+        for absent in spec.absent:
+            if absent.provision in named and absent.topic == topic:
+                return NotCovered.because(f"{spec.treaty}: {absent.article}", [], "rules.not_covered.absent_provision",
+                                          treaty=spec.treaty, article=absent.article)
+    return None
+
+
 def coverage() -> list[TreatyCoverage]:
     return [TreatyCoverage(treaty=t, parties=list(d.parties), title=d.title, coverage=d.coverage,
                            incomes=sorted(d.incomes), topics=_topics(d),

@@ -213,6 +213,15 @@ class Modification(Frozen):
         return raw
 
 
+class AbsentProvision(Frozen):
+    """A provision of the document that its text in the corpus does not hold and that questions name by name
+    (the MLI's principal purpose test, art. 7(1), before the excerpt's art. 7(9)): a question on it is answered
+    with what the corpus lacks, never with the document's other figures on the topic."""
+    provision: str = Field(min_length=1)     # the lexicon's `provisions` key, "MLI:7(1)"
+    article: str = Field(min_length=1)       # as the card names it, "7(1)"
+    topic: str = Field(min_length=1)
+
+
 class TreatyData(Frozen):
     """One treaty file: its withholding caps, employment test, residence tie-breaker, figures, the documents
     that modify it, who may tax each income and how the residence State relieves double taxation."""
@@ -229,6 +238,7 @@ class TreatyData(Frozen):
     modified_by: tuple[Modification, ...] = ()
     taxing_rights: TaxingRights = TaxingRights()
     relief: tuple[ReliefSpec, ...] = ()
+    absent: tuple[AbsentProvision, ...] = ()
 
     @model_validator(mode="before")
     @classmethod

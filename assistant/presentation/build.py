@@ -247,6 +247,8 @@ class _Builder:
         if notes:
             lines.append(Line("notes", Join(tuple(notes), " ")))
         lines += [Line("error", phrase_of(e)) for e in run.errors]
+        if not lines and run.not_covered is not None:     # what the corpus lacks, rather than an empty section
+            lines.append(Line("outcome", phrase_of(run.not_covered.reason)))
         return _notes_once(lines)
 
 

@@ -44,13 +44,15 @@ class Query:
     injection: bool = False
     evasion: bool = False                          # asks how to evade tax or hide income: refused
     mentions_mli: bool = False                     # the question names the MLI / BEPS
+    asked: str = ""                                # the part's own asking words (text is the whole ticket)
     stated_rates: tuple[float, ...] = ()           # percentages the user asserts as rates (their premise)
     readings: tuple[Reading, ...] = ()             # candidate treaties when the pair is not certain
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form (CLI, eval): every field but the raw text, dates as ISO strings."""
+        """The JSON form (CLI, eval): every field but the raw text (and its asking words), dates as ISO strings."""
         data = dataclasses.asdict(self)
         data.pop("text", None)
+        data.pop("asked", None)
         return _plain(data)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from assistant.lexicon import cues, topics
-from assistant.lexicon.text import Match, Token
+from assistant.lexicon.text import Match, Token, tokenize
 from rules.facts import INCOME_TYPES
 
 _ENDS = {".", ";", "?", "!"}
@@ -103,3 +103,14 @@ def _treaty_subjects() -> set[str]:
 def is_employment(found: tuple[str, ...]) -> bool:
     """Employment is the subject, not a word beside an income type ("a empresa onde trabalho paga juros")."""
     return "employment" in found and not set(found) & set(INCOME_TYPES)
+
+
+def named_provisions(text: str) -> tuple[str, ...]:
+    """The provisions a question's words name by name ("the principal purpose test": "MLI:7(1)"), as keys of
+    the rules data."""
+    return tuple(dict.fromkeys(m.value for m in cues().provisions.find(tokenize(text))))
+
+
+def asks_counting(text: str) -> bool:
+    """The question asks how a stay is counted (calendar year or any 12 months): the rule's window."""
+    return any("counting_asked" in m.value for m in cues().facts.find(tokenize(text)))

@@ -79,3 +79,19 @@ def test_the_mli_figures_of_a_later_part_are_cited(make_assistant) -> None:
     answer = assistant.ask(text)
     mli = [c for c in answer.citations if c.doc == "mli-pt-2019" and c.article == "16"]
     assert mli and f"[{mli[0].n}]" in answer.card
+
+
+def test_a_question_on_the_principal_purpose_test_gets_what_the_corpus_lacks(make_assistant) -> None:
+    """The PPT (MLI art. 7(1)) is outside the corpus's excerpt: the dividend question is answered, the PPT
+    question says the provision is missing instead of giving the MLI's other anti-abuse figures (365 days)."""
+    from assistant.understand.sentences import asking
+    from tests.fakes import ScriptedTopics
+    text = ("Nuestra sociedad de Sevilla cobra dividendos de una filial de Recife. ¿Cuál es la retención máxima? "
+            "¿Puede Brasil negar ese tipo con la cláusula del propósito principal del MLI?")
+    first, second = (s.text for s in asking(text)[-2:])
+    assistant = make_assistant()
+    assistant.reader = ScriptedTopics({first: (("dividends", 0.9), ("interest", 0.05)),
+                                       second: (("anti_abuse", 0.9), ("dividends", 0.05))})
+    card = assistant.ask(text).card
+    assert "7(1)" in card and "365" not in card
+    assert "15" in card

@@ -390,3 +390,22 @@ def _assert_salary_taxed_only_at_home(make_assistant, text: str, home: str) -> N
     asked = [p for p in make_assistant().ask(text).parts if not p.alternative]
     assert asked[0].topic == "employment"
     assert dict(_rights(asked[0])) == {home: "exclusive", "BR": "none"}
+
+
+@pytest.mark.parametrize("text, window", [
+    ("Uma dúvida rápida: na convenção Portugal-Brasil, os 183 dias são contados por ano civil ou de outra forma?",
+     "qualquer período de 12 meses"),
+    ("For our engineers posted from Valencia to Recife: under the Spain–Brazil treaty, is the 183-day rule counted "
+     "per calendar year or over any 12 months?", "calendar year"),
+])
+def test_a_question_on_how_the_183_days_are_counted_gets_the_rules_window_not_who_taxes(make_assistant, text, window):
+    """The window is the answer; "the 183-day rule" states no stay, so nothing is checked against it."""
+    from assistant.understand.sentences import asking
+    from tests.fakes import ScriptedTopics
+    assistant = make_assistant()
+    assistant.reader = ScriptedTopics({asking(text)[-1].text: (("employment", 0.9), ("residence", 0.05))})
+    answer = assistant.ask(text)
+    run = answer.parts[0].rule_results
+    assert run.figures and not run.rights and run.employment is None
+    assert window in answer.card and "183" in answer.card
+    assert answer.query.facts.employment.stay_days is None

@@ -246,3 +246,22 @@ def test_tie_breaker_alineas_resolve_to_their_own_words() -> None:
         texts, level = unit_texts(steps[step])
         assert level == "exact", step
         assert len(texts) == 1 and normalise_ws(steps[step].citation.quote) in texts[0]
+
+
+_ADDRESS = re.compile(r"^([^()]+)(?:\(([^()]+)\))?$")
+
+
+def test_every_absent_provision_is_absent_from_its_documents_text() -> None:
+    """A data file's `absent` provision (answered as "the corpus lacks it") has no unit in the parsed text of
+    any document of that treaty; a provision the corpus holds would be answered wrongly as missing."""
+    catalog = load_catalog(DEFAULT_CORPUS_DIR)
+    checked = 0
+    for data in load_all().values():
+        for absent in data.absent:
+            article, paragraph = _ADDRESS.match(absent.article).groups()
+            docs = [sources()[d.id] for d in catalog if d.treaty == data.treaty]
+            assert docs, (data.treaty, absent)
+            assert all(not doc.find(article, paragraph) for doc in docs), (data.treaty, absent.article)
+            assert any(doc.find(article) for doc in docs)   # the article itself is there, in part
+            checked += 1
+    assert checked

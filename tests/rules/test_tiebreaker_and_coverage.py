@@ -8,6 +8,7 @@ from rules import (
     RulesInputError,
     TiebreakerFacts,
     TiebreakerResult,
+    absent_provision,
     applicable_documents,
     coverage,
     figures,
@@ -118,3 +119,13 @@ def test_a_figure_for_an_unknown_topic_is_refused() -> None:
     with pytest.raises(ValidationError):
         FigureSpec.model_validate({"id": "x.y", "topic": "dividends", "unit": "days", "also_topics": ["dividendz"],
                                    "citations": [{"doc": "mli-pt-2019", "article": "8", "quote": "365 dias"}]})
+
+
+def test_a_provision_the_corpus_lacks_is_named_not_answered() -> None:
+    """The MLI's principal purpose test (art. 7(1)) is outside the corpus's excerpt (from 7(9)): a question
+    that names it, about any treaty, gets what is missing; one that names nothing, or asks another topic, none."""
+    for treaty in ("PT-BR", "PT-JP", "MLI"):
+        lack = absent_provision(treaty, "anti_abuse", {"MLI:7(1)"})
+        assert isinstance(lack, NotCovered) and "7(1)" in lack.message_in("en")
+    assert absent_provision("PT-BR", "anti_abuse", set()) is None
+    assert absent_provision("PT-BR", "dividends", {"MLI:7(1)"}) is None
