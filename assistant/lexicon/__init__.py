@@ -112,6 +112,8 @@ class Topics:
     out_of_scope: PhraseIndex[str]
     priority: tuple[str, ...]
     not_in_language: dict[str, frozenset[str]]    # folded words that are no topic in that language
+    other_taxes: frozenset[str]                   # out-of-scope codes that are taxes the treaties do not cover
+    income_tax: PhraseIndex[bool]                 # words naming a covered tax or who levies it ("IRS", "who taxes")
 
 
 @dataclass(frozen=True)
@@ -147,7 +149,8 @@ def topics() -> Topics:
     entries = [(phrase, topic) for topic, phrases in data["topics"].items() for phrase in phrases]
     oos = [(phrase, code) for code, phrases in data["out_of_scope"].items() for phrase in phrases]
     not_in = {lang: frozenset(fold(w) for w in words) for lang, words in (data.get("not_in_language") or {}).items()}
-    return Topics(PhraseIndex(entries), PhraseIndex(oos, fuzzy=False), tuple(data["priority"]), not_in)
+    return Topics(PhraseIndex(entries), PhraseIndex(oos, fuzzy=False), tuple(data["priority"]), not_in,
+                  frozenset(data["other_taxes"]), PhraseIndex(((p, True) for p in data["income_tax"]), fuzzy=False))
 
 
 @dataclass(frozen=True)

@@ -242,8 +242,14 @@ def _named(span: Span, language: str) -> set[str]:
 def _side_question(span: Span, named: set[str], scores: TopicScores) -> TopicScores:
     """A question whose own words name a side matter ("tem imposto sobre herança em Portugal?", "what about
     Brazilian IPTU?", "Form 1116?") and no treaty topic is that side question, whatever income the rest of the
-    ticket is about (`named`: the topics its words name)."""
-    if scores.topic == OUT_OF_SCOPE or named or _side_word(span) is None:
+    ticket is about (`named`: the topics its words name); so is one on a tax no treaty covers, whatever income it
+    names ("E o IOF cobrado no câmbio do empréstimo, também fica limitado?"), unless its words also name a covered
+    tax or who taxes, or the exchange of information (which may reach every tax)."""
+    word = _side_word(span)
+    if scores.topic == OUT_OF_SCOPE or word is None:
+        return scores
+    if named and (word not in topics().other_taxes or "mutual_agreement" in named or
+                  topics().income_tax.find(tokenize(span.text))):
         return scores
     return scores.read_as(OUT_OF_SCOPE)
 

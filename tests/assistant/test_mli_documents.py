@@ -95,3 +95,23 @@ def test_a_question_on_the_principal_purpose_test_gets_what_the_corpus_lacks(mak
     card = assistant.ask(text).card
     assert "7(1)" in card and "365" not in card
     assert "15" in card
+
+
+def test_a_map_question_on_a_treaty_whose_text_is_silent_gets_the_modifying_instruments_figure(make_assistant) -> None:
+    """PT-JP's text in the corpus (a one-page summary) has no MAP article and the corpus says the MLI modifies
+    PT-JP: a MAP question that does not name the MLI gets the MLI's art. 16(1) under its caveat; PT-BR, whose own
+    art. 25 answers and which the MLI is not established to modify, keeps its own figure only."""
+    from assistant.understand.sentences import asking
+    from tests.fakes import ScriptedTopics
+    japan = ("Vivo no Porto e o Japão continua a reter imposto sobre a minha pensão da Nenkin. Até quando posso "
+             "pedir às Finanças que tratem disto com o Japão?")
+    brazil = ("Vivo no Porto e o Brasil tributou duas vezes os meus juros. Até quando posso pedir às Finanças que "
+              "tratem disto com a Receita?")
+    assistant = make_assistant()
+    assistant.reader = ScriptedTopics({asking(t)[-1].text: (("mutual_agreement", 0.9), ("pensions", 0.05))
+                                       for t in (japan, brazil)})
+    answer = assistant.ask(japan)
+    assert "3 anos" in answer.card
+    assert any(c.doc == "mli-pt-2019" and c.article == "16" for c in answer.citations)
+    answer = assistant.ask(brazil)
+    assert "2 anos" in answer.card and "3 anos" not in answer.card

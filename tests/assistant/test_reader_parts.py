@@ -679,3 +679,17 @@ def test_pay_from_a_states_language_institute_is_government_service(text):
     asked = asking(text)[-1].text
     parts = read_parts(text, ScriptedTopics({asked: (("employment", 0.7), ("professors", 0.2))}))
     assert [p.topic for p in parts] == ["government_service"]
+
+
+@pytest.mark.parametrize("text, topic", [
+    # a tax no treaty covers, on an income the question names: out of scope
+    ("A nossa empresa de Braga emprestou dinheiro a uma Ltda. de Natal. O IOF sobre a remessa dos juros também tem "
+     "limite na convenção?", "out_of_scope"),
+    ("Alquilo un piso en Oporto. ¿Esas rentas del alquiler llevan IVA?", "out_of_scope"),
+    # … unless the question also asks who taxes the income, or about the exchange of information
+    ("Alquilo un piso en Oporto. Entre el IBI y las rentas del alquiler, ¿quién grava las rentas?", "interest"),
+])
+def test_a_question_on_a_tax_no_treaty_covers_is_out_of_scope_whatever_income_it_names(text, topic):
+    asked = asking(text)[-1].text
+    parts = read_parts(text, ScriptedTopics({asked: (("interest", 0.7), ("immovable_property", 0.2))}))
+    assert [p.topic for p in parts] == [topic]
