@@ -58,6 +58,7 @@ class RuleRun:
     facts: Facts | None = None                                       # the facts the rules were given
     stated: list[Condition] = field(default_factory=list)            # conditions the question says are met
     not_covered: NotCovered | None = None
+    absent: NotCovered | None = None          # the provision the question names is not in the corpus's text
     missing_facts: list[str] = field(default_factory=list)
     errors: list[Message] = field(default_factory=list)
     source_unknown: bool = False
@@ -89,7 +90,8 @@ class RuleRun:
 
     def results(self) -> list[RuleResult]:
         items = [*self.withholding, self.employment, self.tiebreaker, *self.figures, self.site, self.activity,
-                 *self.documents, *self.instrument_figures, *self.rights, *self.relief, self.not_covered]
+                 *self.documents, *self.instrument_figures, *self.rights, *self.relief, self.not_covered,
+                 self.absent]
         return [x for x in items if x is not None]
 
     def to_dicts(self) -> list[dict[str, Any]]:
@@ -186,7 +188,7 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
                     run.instrument_figures = _instrument_figures(run.documents, topic, facts)
         absent = rules.absent_provision(treaty, topic, set(named_provisions(query.asked)))
         if absent is not None:           # "could the MLI's PPT deny the reduced rate?": not the other figures
-            run.figures, run.instrument_figures, run.documents, run.not_covered = [], [], [], absent
+            run.figures, run.instrument_figures, run.documents, run.absent = [], [], [], absent
         if topic == "employment" and run.figures and asks_counting(query.asked):
             # "is the 183-day test counted per calendar year?": the rule's figure answers, not who taxes a stay
             run.rights, run.employment, run.missing_facts = [], None, []

@@ -792,6 +792,7 @@ def _combined(runs: list[RuleRun]) -> RuleRun:
         out.activity = out.activity or run.activity
         out.facts = out.facts or run.facts
         out.not_covered = out.not_covered or run.not_covered
+        out.absent = out.absent or run.absent
         out.source_unknown = out.source_unknown or run.source_unknown
     return out
 

@@ -247,8 +247,8 @@ class _Builder:
         if notes:
             lines.append(Line("notes", Join(tuple(notes), " ")))
         lines += [Line("error", phrase_of(e)) for e in run.errors]
-        if not lines and run.not_covered is not None:     # what the corpus lacks, rather than an empty section
-            lines.append(Line("outcome", phrase_of(run.not_covered.reason)))
+        if run.absent is not None:          # the provision asked about is not in the corpus's text
+            lines.append(Line("outcome", phrase_of(run.absent.reason)))
         return _notes_once(lines)
 
 

@@ -13,13 +13,17 @@ from assistant.understand.places import Grammar, assign_roles, find_mentions, ro
 TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"), "MLI": ()}
 
 
-def facts_on(text: str, today: date):
+def read_on(text: str, today: date, topic: str = "dividends"):
     tokens = tokenize(text)
     mentions = find_mentions(text, tokens, "pt")
     grammar = Grammar(tokens)
     assign_roles(mentions, grammar, False)
-    return read_facts(tokens, Hits(tokens), fold(text), "pt", ("dividends",), grammar, mentions, roles_of(mentions),
-                      {"PT", "BR"}, None, today=today).facts
+    return read_facts(tokens, Hits(tokens), fold(text), "pt", (topic,), grammar, mentions, roles_of(mentions),
+                      {"PT", "BR"}, None, today=today)
+
+
+def facts_on(text: str, today: date):
+    return read_on(text, today).facts
 
 
 def test_held_since_a_year_counts_from_the_end_of_that_year():
@@ -54,12 +58,7 @@ def test_held_since_a_year_counts_until_the_payment_date():
     "Prestamos dinero a una empresa de Vigo al 6% al año. ¿Cuánto puede retener España?",
 ])
 def test_a_percentage_per_year_is_a_yield_not_a_holding_nor_a_rate(text):
-    tokens = tokenize(text)
-    mentions = find_mentions(text, tokens, "pt")
-    grammar = Grammar(tokens)
-    assign_roles(mentions, grammar, False)
-    read = read_facts(tokens, Hits(tokens), fold(text), "pt", ("interest",), grammar, mentions, roles_of(mentions),
-                      {"PT", "BR"}, None, today=date(2026, 1, 1))
+    read = read_on(text, date(2026, 1, 1), "interest")
     assert read.facts.holding_pct is None and not read.stated_rates
 
 
