@@ -409,3 +409,13 @@ def test_a_question_on_how_the_183_days_are_counted_gets_the_rules_window_not_wh
     assert run.figures and not run.rights and run.employment is None
     assert window in answer.card and "183" in answer.card
     assert answer.query.facts.employment.stay_days is None
+
+
+@pytest.mark.parametrize("text, counting", [
+    ("¿El convenio cuenta los 183 días por año natural o por cualquier período de 12 meses?", True),
+    ("Is my Lisbon salary counted in Portugal or in Brazil?", False),
+    ("Trabalhei 100 dias em São Paulo em 2025: o Brasil tributa o salário desses dias?", False),
+])
+def test_only_a_question_on_the_window_asks_how_the_days_are_counted(text, counting):
+    from assistant.understand.topics import asks_counting
+    assert asks_counting(text) is counting
