@@ -22,7 +22,8 @@ _END = re.compile(r"[?!]+|;|\n+|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|"
                   r"(?P<low>(?<=[^\W\d_]{2})\.(?=\s+[a-zà-ÿ]))")
 _ABBREVIATIONS = {"ltda", "dpto", "depto", "dept", "prof", "profa", "aprox", "approx", "avda", "exmo", "exma", "exmos",
                   "exmas", "excmo", "excma", "ilmo", "ilma", "sres", "sras", "srta", "tlfn", "telf", "govt", "corp",
-                  "intl", "vols", "pags", "nums", "cols", "trad", "coord", "admin", "assoc"}
+                  "intl", "vols", "pags", "nums", "cols", "trad", "coord", "admin", "assoc", "sept", "univ", "profs",
+                  "secr", "trav", "apto"}
 _LAST_WORD = re.compile(r"[\w-]+$")
 LOW_END_LETTERS = 4
 # An item of a list of questions: "(i) qual a taxa…;", "b) se…", "2. Como…", "- what…".

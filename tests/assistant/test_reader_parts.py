@@ -630,6 +630,9 @@ def test_a_lower_case_full_stop_keeps_abbreviations_and_short_words_inside_the_s
     text = "o Dpto. comercial da empresa vende 5% a.a. de juros etc. e pronto. fim"
     assert [s.text for s in sentences(text)] == ["o Dpto. comercial da empresa vende 5% a.a. de juros etc. e pronto.",
                                                  "fim"]
+    text = "leciono na Univ. de Coimbra desde sept. de 2024 e recebo bolsa. quem tributa"
+    assert [s.text for s in sentences(text)] == ["leciono na Univ. de Coimbra desde sept. de 2024 e recebo bolsa.",
+                                                 "quem tributa"]
 
 
 def test_an_item_of_a_list_needs_a_space_after_a_full_stop():
