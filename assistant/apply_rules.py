@@ -173,17 +173,17 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
         facts = _site(run, query, treaty, topic, facts)
         run.facts = facts
         _rights(run, query, treaty, topic, facts, parties)
-        if query.mentions_mli or topic in MLI_TOPICS or (topic in MLI_NAMED_TOPICS and not run.figures):
+        # a procedure the treaty's text in the corpus is silent on may be in an instrument the corpus says
+        # modifies the treaty (PT-JP's one-page summary has no MAP article; the MLI's art. 16 has one)
+        silent = topic in MLI_NAMED_TOPICS and not run.figures
+        if query.mentions_mli or topic in MLI_TOPICS or silent:
             docs = rules.applicable_documents(treaty)
             if not isinstance(docs, NotCovered):
                 said = query.mentions_mli or topic in MLI_ONLY_TOPICS
                 run.documents = [d for d in docs if d.relation == "modifies"
                                  or (said and d.relation == "not_established")]
-                # a procedure the treaty's text in the corpus is silent on, in an instrument the corpus says
-                # modifies the treaty (PT-JP's one-page summary has no MAP article; the MLI's art. 16 has one)
-                silent = topic in MLI_NAMED_TOPICS and not run.figures and \
-                    any(d.relation == "modifies" for d in run.documents)
-                if (topic in MLI_ONLY_TOPICS and not run.figures) or silent or \
+                modified = any(d.relation == "modifies" for d in run.documents)
+                if (topic in MLI_ONLY_TOPICS and not run.figures) or (silent and modified) or \
                         (query.mentions_mli and topic in MLI_NAMED_TOPICS):
                     run.instrument_figures = _instrument_figures(run.documents, topic, facts)
         absent = rules.absent_provision(treaty, topic, set(named_provisions(query.asked)))

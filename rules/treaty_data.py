@@ -12,10 +12,10 @@ from __future__ import annotations
 from datetime import date
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import Field, StrictInt, ValidationError, ValidationInfo, field_validator, model_validator
+from pydantic import AfterValidator, Field, StrictInt, ValidationError, ValidationInfo, field_validator, model_validator
 
 from config import load_settings
 from ingest.catalog import describe_error
@@ -157,9 +157,18 @@ class Residence(Frozen):
         return steps
 
 
+def _known_topic(topic: str) -> str:
+    if topic not in TOPICS:
+        raise ValueError(f"tópico desconhecido {topic!r}")
+    return topic
+
+
+Topic = Annotated[str, AfterValidator(_known_topic)]     # one of rules.facts.TOPICS
+
+
 class FigureSpec(Frozen):
     id: str = Field(min_length=1)
-    topic: str
+    topic: Topic
     value: float | str | None = None
     unit: str = Field(min_length=1)
     citations: Citations
@@ -177,13 +186,6 @@ class FigureSpec(Frozen):
         if isinstance(raw, dict) and raw.get("id"):
             return {**raw, "description": catalogue_message(f"data.figures.{raw['id']}")}
         return raw
-
-    @field_validator("topic")
-    @classmethod
-    def _topic(cls, topic: str) -> str:
-        if topic not in TOPICS:
-            raise ValueError(f"tópico desconhecido {topic!r}")
-        return topic
 
     @field_validator("also_topics")
     @classmethod
@@ -219,7 +221,7 @@ class AbsentProvision(Frozen):
     with what the corpus lacks, never with the document's other figures on the topic."""
     provision: str = Field(min_length=1)     # the lexicon's `provisions` key, "MLI:7(1)"
     article: str = Field(min_length=1)       # as the card names it, "7(1)"
-    topic: str = Field(min_length=1)
+    topic: Topic
 
 
 class TreatyData(Frozen):

@@ -368,6 +368,7 @@ _BORN = {"nato", "nata", "natos", "natas", "nativo", "nativa", "born", "nacimien
 
 
 _COPULA = {"é", "es", "is", "são", "son", "are", "era", "was"}     # as typed: folded "é" is the conjunction "e"
+_ONLY = {"so", "solo", "only", "apenas", "tambem", "tambien", "also", "just"}
 # In Portuguese and Spanish an adjective follows its noun: a demonym right after "um"/"un" is a person ("un
 # brasileño con residencia en España", "uma portuguesa que vive em Recife"), unlike English "a Brazilian firm".
 _A_PERSON = {"um", "uma", "un", "una"}
@@ -381,7 +382,6 @@ def _a_person(tokens: list[Token], i: int) -> bool:
     if i < 1 or tokens[i - 1].norm not in _A_PERSON:
         return False
     return i < 2 or not tokens[i - 2].is_word or tokens[i - 2].orig.lower() in _A_PERSON_AFTER
-_ONLY = {"so", "solo", "only", "apenas", "tambem", "tambien", "also", "just"}
 
 
 _PERSONS = {"ele", "ela", "eles", "elas", "el", "ella", "ellos", "ellas", "he", "she", "they", "marido", "mulher",

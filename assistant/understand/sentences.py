@@ -17,8 +17,8 @@ from assistant.lexicon.text import tokenize
 # before an item of a list ("…exterior). 1) o Brasil pode…", in a ticket typed without capitals; not "juros de
 # 8% a.a. sobre…"). In a ticket typed without capitals ("preciso de uma ajuda rapida. sou portuguesa e…") a
 # full stop after a word of four letters or more ends one too (`low`), unless the word is an abbreviation.
-_END = re.compile(r"[?!]+|;|\n+|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|"
-                  r":(?=\s*\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]\s)|\.(?=\s+\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]\s)|"
+_MARK = r"\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]"     # an item's mark: "(i)", "b)", "2."
+_END = re.compile(rf"[?!]+|;|\n+|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|:(?=\s*{_MARK}\s)|\.(?=\s+{_MARK}\s)|"
                   r"(?P<low>(?<=[^\W\d_]{2})\.(?=\s+[a-zà-ÿ]))")
 _ABBREVIATIONS = {"ltda", "dpto", "depto", "dept", "prof", "profa", "aprox", "approx", "avda", "exmo", "exma", "exmos",
                   "exmas", "excmo", "excma", "ilmo", "ilma", "sres", "sras", "srta", "tlfn", "telf", "govt", "corp",
@@ -27,7 +27,7 @@ _ABBREVIATIONS = {"ltda", "dpto", "depto", "dept", "prof", "profa", "aprox", "ap
 _LAST_WORD = re.compile(r"[\w-]+$")
 LOW_END_LETTERS = 4
 # An item of a list of questions: "(i) qual a taxa…;", "b) se…", "2. Como…", "- what…".
-_ITEM = re.compile(r"^(?:\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]|[-•*–])\s+", re.IGNORECASE)
+_ITEM = re.compile(rf"^(?:{_MARK}|[-•*–])\s+", re.IGNORECASE)
 # A header line: an e-mail's subject or a forum post's title restates what the body asks.
 _HEADER = re.compile(r"^[>\s]*(?:subject|assunto|asunto|t[íi]tulo|title|re|fwd?|enc|rv)\s*:", re.IGNORECASE)
 

@@ -115,3 +115,18 @@ def test_a_map_question_on_a_treaty_whose_text_is_silent_gets_the_modifying_inst
     assert any(c.doc == "mli-pt-2019" and c.article == "16" for c in answer.citations)
     answer = assistant.ask(brazil)
     assert "2 anos" in answer.card and "3 anos" not in answer.card
+
+
+def test_every_provision_the_rules_data_says_is_absent_can_be_named() -> None:
+    """An `absent:` provision no lexicon phrase names would never be answered as missing."""
+    from pathlib import Path
+
+    import yaml
+
+    from assistant.understand.topics import named_provisions
+    from rules.treaty_data import load_all
+    cues_file = Path(__file__).resolve().parents[2] / "assistant" / "lexicon" / "cues.yaml"
+    phrases = yaml.safe_load(cues_file.read_text(encoding="utf-8"))["provisions"]
+    keys = {key for key, said in phrases.items() if all(named_provisions(p) == (key,) for p in said)}
+    absent = {a.provision for data in load_all().values() for a in data.absent}
+    assert absent and absent <= keys

@@ -50,6 +50,8 @@ def test_new_file_is_a_new_treaty(tmp_path: Path) -> None:
     ("treaty: PT-FR\nemployment: [183]\n", "employment: tem de ser um mapeamento"),
     ("treaty: PT-FR\nresidence:\n  individual: [x]\n", "residence.individual: tem de ser um mapeamento"),
     ("treaty: PT-FR\nfigures: [5]\n", "figures.1: tem de ser um mapeamento"),
+    # a provision the text lacks, on a topic the rules do not know, would never be asked
+    (MINIMAL + 'absent:\n  - {provision: "PT-FR:7(1)", article: "7(1)", topic: ppt}\n', "tópico desconhecido"),
 ])
 def test_malformed_file_names_itself(tmp_path: Path, broken: str, message: str) -> None:
     d = write(tmp_path, "bad.yaml", broken)
