@@ -47,7 +47,7 @@ def catalogue(directory: Path = CATALOGUE_DIR) -> dict[str, dict[str, str]]:
     """Every key ("namespace.a.b") → {lang: template}, read once per process."""
     out: dict[str, dict[str, str]] = {}
     for path in sorted(directory.glob("*.yaml")):
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader) or {}
         _flatten(raw, path.stem, out, path.name)
     return out
 

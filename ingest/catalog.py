@@ -199,7 +199,7 @@ def load_catalog(corpus_dir: Path) -> list[DocumentInfo]:
     if not path.is_file():
         raise CorpusError(f"{path}: catálogo em falta")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise CorpusError(f"{path}: catálogo ilegível: {exc}") from exc
     if not isinstance(data, dict):

@@ -58,7 +58,7 @@ class CaseFile(BaseModel):
 def load_cases(cases_dir: Path = CASES_DIR) -> tuple[tuple[str, Situation], ...]:
     out: list[tuple[str, Situation]] = []
     for path in sorted(cases_dir.glob("*.yaml")):
-        data = CaseFile.model_validate(yaml.safe_load(path.read_text(encoding="utf-8")))
+        data = CaseFile.model_validate(yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader))
         out += [(data.treaty, s) for s in data.cases]
     return tuple(out)
 

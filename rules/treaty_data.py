@@ -294,7 +294,7 @@ class TreatyData(Frozen):
 
 def load_treaty_file(path: Path) -> TreatyData:
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader) or {}
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise RulesDataError(f"{path.name}: ficheiro ilegível: {exc}") from exc
     if not isinstance(raw, dict):

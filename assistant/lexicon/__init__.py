@@ -19,7 +19,7 @@ _DIR = Path(__file__).parent
 
 
 def _load(name: str) -> dict[str, Any]:
-    data: dict[str, Any] = yaml.safe_load((_DIR / name).read_text(encoding="utf-8"))
+    data: dict[str, Any] = yaml.load((_DIR / name).read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
     return data
 
 

@@ -23,7 +23,7 @@ Embed = Callable[[Sequence[str]], Sequence[Sequence[float]]]
 @lru_cache(maxsize=1)
 def bank() -> tuple[tuple[str, str], ...]:
     """(topic, example) pairs from the data file."""
-    data = yaml.safe_load(BANK.read_text(encoding="utf-8"))
+    data = yaml.load(BANK.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
     return tuple((topic, text) for topic, texts in data.items() for text in texts)
 
 

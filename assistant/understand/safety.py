@@ -42,7 +42,7 @@ def normalise(folded: str) -> str:
 
 @lru_cache(maxsize=1)
 def _injection_patterns() -> dict[str, re.Pattern[str]]:
-    data = yaml.safe_load(_PATTERNS_FILE.read_text(encoding="utf-8"))
+    data = yaml.load(_PATTERNS_FILE.read_text(encoding="utf-8"), Loader=yaml.CSafeLoader)
     return {name: re.compile(pattern, re.VERBOSE) for name, pattern in data["patterns"].items()}
 
 
