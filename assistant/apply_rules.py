@@ -198,9 +198,25 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
             run.figures = _asked_about(_on_the_income(run.figures, query.topics[1:]), query.text, query.language)
             run.instrument_figures = _asked_about(_on_the_income(run.instrument_figures, query.topics[1:]),
                                                   query.text, query.language)
+        excluded = _excluded(treaty, topic, query, facts)
+        if excluded:        # the treaty's own exclusion answers, not the instrument's figures
+            run.withholding, run.figures, run.instrument_figures, run.documents = excluded, [], [], []
     except RulesInputError as exc:
         run.errors.append(exc.message)
     return run
+
+
+def _excluded(treaty: str, topic: str, query: Query, facts: Facts) -> list[WithholdingResult]:
+    """An anti-abuse question on a case a treaty's own exclusion decides ("a marca passa para uma sociedade na
+    Zona Franca da Madeira: nesse caso o Brasil continua obrigado a respeitar o limite?"): the exclusion's result
+    for the income the ticket asks about (PT-BR Protocol 9: no treaty benefit)."""
+    if topic != "anti_abuse" or query.source_state is None:
+        return []
+    for income in (t for t in query.topics[1:] if t in rules.INCOME_TYPES):
+        found = rules.withholding_cap(treaty, income, query.source_state, facts)
+        if isinstance(found, WithholdingResult) and found.outcome == "no_treaty_benefit":
+            return [found]
+    return []
 
 
 def _instrument_figures(documents: list[rules.DocumentApplication], topic: str, facts: Facts) -> list[Figure]:

@@ -657,15 +657,34 @@ def _asked_facts(asking: str, topic: str) -> Facts:
     return understand(asking, rules.known_treaties(), topic=topic).facts
 
 
+# A question that asks about the case the sentences before it suppose ("A administração pondera passar a marca
+# para a Zona Franca da Madeira. Nesse caso, o Brasil continua obrigado…?", "In that case, …?").
+_IN_THAT_CASE = re.compile(r"^\W*(?:\d+\W+|[a-z]\W+)?(?:(?:e|y|and|mas|but|pero) )?(?:nesse|neste|nessa|nesta|naquele|"
+                           r"em tal|en ese|en este|en tal|en dicho|in that|in this|in such a)"
+                           r" (?:caso|cenario|hipotese|supuesto|escenario|case|scenario|event)\b")
+
+
+def _own_words(question: str, part: PartTopic, asked: list[PartTopic]) -> str:
+    """A later question's own words: the question, and when it asks about the case the sentences before it
+    suppose, those sentences too, back to the question before it."""
+    if not _IN_THAT_CASE.match(fold(part.question.text)):
+        return part.question.text
+    before = max((p.question.end for p in asked if p.question.end <= part.question.start), default=None)
+    return part.question.text if before is None else question[before:part.question.end]
+
+
 def _story_lengths(facts: Facts, question: str, first: PartTopic, asked: list[PartTopic]) -> Facts:
-    """A later question's what-if ("E se ficar 9 meses?", "¿Y si solo recopilara información?") is not the
-    story: what it states for itself, the first question takes from the ticket without its later questions."""
+    """A later question's what-if ("E se ficar 9 meses?", "¿Y si solo recopilara información?", "Nesse caso…?"
+    after the case it supposes) is not the story: what it states for itself, the first question takes from the
+    ticket without its later questions."""
     later = [p for p in asked if p is not first and not p.out_of_scope]
+    own = {id(p): _own_words(question, p, asked) for p in later}
     restated = {k for p in later
-                for k in _lengths(facts, _asked_facts(p.question.text, p.topic))}
+                for k in _lengths(facts, _asked_facts(own[id(p)], p.topic))}
     if not restated:
         return facts
-    story = understand(context_of(question, first.question.text, [p.question.text for p in asked]),
+    story = understand(context_of(question, first.question.text,
+                                  [own.get(id(p), p.question.text) for p in asked]),
                        rules.known_treaties(), topic=first.topic).facts
     kept = {k: getattr(story, k) for k in restated if k != "employment"}
     if "employment" in restated:

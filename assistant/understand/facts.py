@@ -555,6 +555,29 @@ def _dates(hits: Hits, folded: str, tokens: list[Token], fiscal_year: int | None
     return tuple((start, end) for _, _, start, end in ranges), holding_since, payment
 
 
+# Any year that is not a leap year: a stay written without one ("del 15 de marzo al 30 de septiembre") is
+# counted in it; only whether it falls in one calendar year, and its length, are kept.
+_COMMON_YEAR = 2001
+_A_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+
+
+def _yearless_stay(folded: str, amounts: _Amounts) -> _Amounts:
+    """A stay given by dates without a year ("de 1 de abril a 31 de outubro", "from 10 February to 20
+    September"), when the ticket names no year: its days, unless a number of days is stated, and whether they
+    fall in one calendar year (March to September does; November to February does not)."""
+    if _A_YEAR.search(folded):
+        return amounts
+    ranges = date_ranges(folded, dates(folded), _COMMON_YEAR)
+    if not ranges:
+        return amounts
+    _, _, start, end = ranges[0]
+    in_one_year = start.year == end.year
+    if amounts.stay_days is not None or amounts.stay_months is not None:
+        return replace(amounts, stay_in_one_year=amounts.stay_in_one_year or in_one_year)
+    return replace(amounts, stay_days=float((end - start).days + 1), stay_unit="days",
+                   stay_in_one_year=amounts.stay_in_one_year or in_one_year)
+
+
 _FISCAL_YEAR = re.compile(r"\b(?:ano fiscal|ano de|ano|exercicio|ejercicio|ano calendario|tax year|fiscal year|"
                           r"year|em|en|in|durante|during|no ano|para o ano|para|for)\s+(?:de\s+)?((?:19|20)\d{2})\b")
 
@@ -586,6 +609,8 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
     stays, holding_since, payment = _dates(hits, folded, tokens, fiscal_year, months=holding,
                                            today=today or date.today())
     amounts = _amounts(hits, folded, tokens, lang, topic_list)
+    if not stays and set(topic_list) & _STAY_TOPICS:
+        amounts = _yearless_stay(folded, amounts)
     holding_months = amounts.holding_months
     if holding_months is None and payment is None and holding:
         # paid now or later; for a year's profits ("lucros do exercício de 2024"), not before that year began

@@ -33,6 +33,14 @@ FOLLOW_UP = 0.2
 CLAUSE = re.compile(r",\s+(?:and|or|e|ou|y|o)\s+|\s+(?:and|e|y)\s+(?=(?:how|what|which|where|who|when|can|do|does|is|"
                     r"como|qual|quais|quanto|onde|quem|quando|o que|posso|cómo|cuál|cuáles|cuánto|dónde|qué|quién|"
                     r"cuándo|puedo|depois|then|luego|después)(?!\w))", re.IGNORECASE)
+# And at a comma before an interrogative after a clause that itself asks, in a list of questions in one sentence
+# ("…: qual a taxa máxima, desde quando se aplica a convenção, e há imposto do selo?"); not after a clause that
+# only sets the scene ("If the MAP fails, when can…", "As a US citizen living in Lisbon, who taxes…").
+_INTERROGATIVE = (r"(?:how|what|which|where|who|when|since when|como|cómo|qual|quais|quanto|quanta|onde|quem|quando|"
+                  r"desde quando|a partir de quando|cuál|cual|cuáles|cuánto|cuánta|dónde|quién|cuándo|desde cuándo|"
+                  r"a partir de cuándo)(?!\w)")
+LISTED = re.compile(rf",\s+(?={_INTERROGATIVE})", re.IGNORECASE)
+_ASKS = re.compile(rf"(?<!\w){_INTERROGATIVE}", re.IGNORECASE)
 SPLIT_CONFIDENCE = 0.5
 # A second question on a part's topic ("Can Portugal tax his pension? And hers?" is two questions) is its own
 # part when read this surely; below, it restates the part ("Qual a taxa? E quanto retêm?"). Grouped CV on the
@@ -66,8 +74,12 @@ def _runner_up(scores: TopicScores) -> tuple[str, float] | None:
 
 def _clauses(sentence: Span) -> list[Span]:
     out, start = [], 0
-    for m in CLAUSE.finditer(sentence.text):
-        out.append(Span(sentence.start + start, sentence.start + m.start(), sentence.text[start:m.start()]))
+    text = sentence.text
+    cuts = sorted([*CLAUSE.finditer(text), *LISTED.finditer(text)], key=lambda m: m.start())
+    for m in cuts:
+        if m.start() < start or (m.re is LISTED and not _ASKS.search(text, start, m.start())):
+            continue
+        out.append(Span(sentence.start + start, sentence.start + m.start(), text[start:m.start()]))
         start = m.end()
     out.append(Span(sentence.start + start, sentence.end, sentence.text[start:]))
     return out

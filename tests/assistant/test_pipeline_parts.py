@@ -419,3 +419,31 @@ def test_a_question_on_how_the_183_days_are_counted_gets_the_rules_window_not_wh
 def test_only_a_question_on_the_window_asks_how_the_days_are_counted(text, counting):
     from assistant.understand.topics import asks_counting
     assert asks_counting(text) is counting
+
+
+@pytest.mark.parametrize("text", [
+    "Representamos uma sociedade de Viseu que licenciou a sua marca de mobiliário a um fabricante de Campinas. "
+    "1) Quanto pode o Brasil reter, no máximo, sobre os royalties? 2) O grupo está a estudar transferir a marca "
+    "para uma sociedade licenciada na Zona Franca da Madeira. Nesse cenário o Brasil continua a ter de respeitar "
+    "o limite da convenção?",
+    "Our company in Leiria licenses its trademark to a distributor in Recife; the licence is registered with "
+    "the Banco Central. What is the most Brazil can "
+    "withhold on the royalties? The board is thinking of moving the trademark to a group company in the Madeira "
+    "free zone. In that case, would Brazil still have to keep to the treaty limit?",
+])
+def test_the_case_a_later_question_supposes_is_not_the_first_questions(make_assistant, text):
+    """The free zone the sentences before "Nesse cenário…?" suppose belongs to that question: the first
+    question keeps the treaty's 15% cap; the second is answered by the Protocol's exclusion (no treaty benefit),
+    not by the multilateral instrument's figures."""
+    from assistant.understand.sentences import asking
+    from tests.fakes import ScriptedTopics
+    first, second = (s.text for s in asking(text)[-2:])
+    assistant = make_assistant()
+    assistant.reader = ScriptedTopics({first: (("royalties", 0.9), ("interest", 0.05)),
+                                       second: (("anti_abuse", 0.9), ("royalties", 0.05))})
+    asked = [p for p in assistant.ask(text).parts if not p.alternative]
+    assert asked[0].topic == "royalties"
+    assert [w.rate for w in asked[0].rule_results.withholding] == [15]
+    assert asked[1].topic == "anti_abuse"
+    assert [w.outcome for w in asked[1].rule_results.withholding] == ["no_treaty_benefit"]
+    assert not asked[1].rule_results.instrument_figures

@@ -164,6 +164,22 @@ def test_one_sentence_asking_two_things_splits_at_the_conjunction_only_when_both
     assert [p.topic for p in read_parts(text, unsure)] == ["dividends"]
 
 
+@pytest.mark.parametrize("whole, clauses", [
+    ("Juros pagos pela filial de Braga ao banco japonês: qual a retenção máxima, desde quando vale a convenção, e "
+     "há imposto do selo?", ["Juros pagos pela filial de Braga ao banco japonês: qual a retenção máxima",
+                             "desde quando vale a convenção", "há imposto do selo?"]),
+    ("Royalties from our Recife licensee: what is the cap, how does Spain relieve it, and is there IOF?",
+     ["Royalties from our Recife licensee: what is the cap", "how does Spain relieve it", "is there IOF?"]),
+])
+def test_a_list_of_questions_in_one_sentence_splits_at_each_comma_before_an_interrogative(whole, clauses):
+    topics = ("interest", "entry_into_force", "out_of_scope") if whole.startswith("Juros") else \
+        ("royalties", "double_taxation_relief", "out_of_scope")
+    model = ScriptedTopics({whole: ((topics[0], 0.6), (topics[1], 0.3)),
+                            **{c: ((t, 0.9),) for c, t in zip(clauses, topics)}})
+    parts = read_parts(whole, model)
+    assert [(p.topic, p.question.text) for p in parts] == list(zip(topics, clauses))
+
+
 def test_a_question_is_read_without_the_tickets_other_questions():
     text = "Recebo dividendos do Brasil. Qual a retenção? E a CIDE?"
     assert context_of(text, "E a CIDE?", ["Qual a retenção?", "E a CIDE?"]) == \

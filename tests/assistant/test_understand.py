@@ -329,6 +329,11 @@ def test_gain_kind(text, kind):
      "Porto. Does it have a permanent establishment in Brazil?", "auxiliary"),
     ("Tenemos en São Paulo un local solo para exponer nuestras baldosas; los pedidos se cierran en Castellón. "
      "¿Es un establecimiento permanente?", "auxiliary"),
+    # advertising and supplying information
+    ("Uma editora de Coimbra mantém em Recife um escritório que serve só para promover os livros e fornecer "
+     "informações às livrarias. Há estabelecimento estável no Brasil?", "auxiliary"),
+    ("Our Valencia toy maker keeps an office in Salvador only to promote the brand and provide information to "
+     "shops. Is that a permanent establishment?", "auxiliary"),
     # an agent independent in fact: other principals, acting on its own account
     ("A nossa empresa de Braga vende no Brasil por um representante de Curitiba que tem outros clientes e "
      "não assina nada por nós. Temos estabelecimento estável lá?", "independent_agent"),

@@ -560,3 +560,26 @@ def test_a_holding_since_a_date_lasts_at_least_until_the_year_whose_profits_are_
 def test_a_public_entity_the_state_owns_outright_is_a_government_beneficiary(text):
     """Interest paid to a public entity the State owns outright is the government's (BR-ES 11(4)(a))."""
     assert read(text)["beneficiary_kind"] == "government"
+
+
+@pytest.mark.parametrize("text, days, one_year", [
+    ("A nossa técnica, contratada pela empresa de Setúbal, vai trabalhar em Manaus de 1 de abril a 31 de outubro. "
+     "O Brasil pode tributar o salário dela?", 214, True),
+    ("Mi hijo, empleado de una empresa de Zaragoza, trabajará en Belém del 1 de noviembre al 28 de febrero. "
+     "¿Brasil grava su sueldo?", 120, False),
+    ("Our welder, employed by a firm in Vigo, works in Natal from 15 March to 30 September (about 199 days). "
+     "Can Brazil tax his wages?", 199, True),
+])
+def test_a_stay_given_by_dates_without_a_year_is_counted(text, days, one_year):
+    """No year anywhere: the dates still give the stay's length and whether it falls in one calendar year
+    (BR-ES and PT-BR count the 183 days per year)."""
+    stay = understand(text, TREATIES).facts.employment
+    assert stay.stay_days == days and stay.stay_in_one_year is one_year
+
+
+def test_a_yearless_stay_in_one_calendar_year_over_183_days_lets_the_work_state_tax(make_assistant):
+    answer = make_assistant().ask(
+        "La ingeniera, contratada por nuestra empresa de Logroño, trabajará en Porto Alegre del 1 de marzo al 15 "
+        "de octubre; seguimos pagándole desde España. ¿Puede Brasil gravar su sueldo?")
+    rights = {(r.state, r.right) for c in answer.parts[0].rule_results.rights[0].cases for r in c.rights}
+    assert rights == {("ES", "shared"), ("BR", "shared")}

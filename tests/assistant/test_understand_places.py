@@ -53,6 +53,9 @@ def q(text: str) -> Query:
     ("Tenho um apê em Moema", "BR"),
     ("Vivimos en un piso en Chamberí", "ES"),
     ("We still own our apartment in Setagaya", "JP"),
+    # a region a business is named by
+    ("Somos um pequeno produtor de azeite do Douro", "PT"),
+    ("We buy cork from a supplier in the Ribatejo", "PT"),
     # currencies
     ("Recebo 3000 reais por mês", "BR"),
     ("The fee is paid in yen", "JP"),
