@@ -323,7 +323,10 @@ _AMOUNT = r"(?P<num>\d{1,3}(?:[.,\s]\d{3})+|\d+)(?P<mil>\s*(?:mil|thousand|k)\b)
 _PER = (r"(?P<per>\s+(?:por|per|a|al|ao|no|each|cada)\s+(?:ano|year|mes|month|ano\s+civil)"
         r"|\s+(?:in|no|en|ao|al)\s+(?:total|todo)"
         r"|\s+(?:during|throughout|durante)\s+(?:the|o|a|el|la|todo|toda)?\s*"
-        r"(?:internship|traineeship|stay|estagio|estancia|estadia|practicas|pratica|programa|program))?")
+        r"(?:internship|traineeship|stay|estagio|estancia|estadia|practicas|pratica|programa|program)"
+        r"|\s+(?:for|por|para)\s+(?:the\s+(?:whole|entire)|todo\s+o|toda\s+a|todo\s+el|toda\s+la)\s+"
+        r"(?:internship|traineeship|stay|period|programme|program|estagio|periodo|programa|estancia|estadia|"
+        r"practicas))?")
 _USD_RE = re.compile(rf"(?:(?:us\s?\$|usd)\s*{_AMOUNT}|"
                      rf"{_AMOUNT.replace('num', 'num2').replace('mil>', 'mil2>')}\s*{_USD_WORDS})" + _PER)
 # euros, reais and yen, before or after the number ("800 € por mes", "R$ 1.800 por mes", "9.000 euros al ano")
@@ -352,21 +355,33 @@ def usd_per_year(folded: str, within_a_year: bool = False) -> float | None:
     """A yearly amount stated in US dollars ("2.000 dolares al ano", "US$ 250 per month" = 3000), or None when
     none, several, or no period is stated (the treaty limits are per calendar year). A total for the whole
     stay ("US$ 9,000 in total", "no total", "during the internship") bounds every calendar year's part of it, so
-    it stands for one; so does an amount with no period when the stay lasts a year or less (`within_a_year`:
-    "8 meses … vou ganhar uns 9 mil dólares")."""
-    found = set()
+    it stands for one, and it wins over the monthly amount it sums ("a monthly stipend of US$ 235, so US$ 1,200
+    for the whole internship"); so does an amount with no period when the stay lasts a year or less
+    (`within_a_year`: "8 meses … vou ganhar uns 9 mil dólares")."""
+    found, totals = set(), set()
     for m in _USD_RE.finditer(folded):
         per = (m.group("per") or "").split()
         before = folded[max(0, m.start() - _TOTAL_BEFORE):m.start()]
         converted = _CONVERTED_RE.search(before)
         if not per and converted:
             per = [converted.group("per")]
-        if not per and (within_a_year or _TOTAL_RE.search(before)):
+        if not per and _MONTHLY_BEFORE.search(before):
+            per = ["month"]                  # "a monthly stipend of about US$ 235", "uma bolsa mensal de US$ 500"
+        total = bool(per) and per[-1] not in ("ano", "year", "civil", "mes", "month") or _TOTAL_RE.search(before)
+        if not per and (within_a_year or total):
             per = ["total"]                  # "no total uns 6.500 dolares", "in total about US$ 9,000"
         if not per:
             continue
-        found.add(_stated_amount(m) * (12 if per[-1] in ("mes", "month") else 1))
+        value = _stated_amount(m) * (12 if per[-1] in ("mes", "month") else 1)
+        found.add(value)
+        if total:
+            totals.add(value)
+    if len(found) > 1 and len(totals) == 1:
+        return totals.pop()
     return found.pop() if len(found) == 1 else None
+
+
+_MONTHLY_BEFORE = re.compile(r"\b(?:monthly|mensal|mensais|mensual|mensuales)\b\D{0,24}$")
 
 
 def amount_per_year(folded: str, months_paid: float | None = None) -> Money | None:

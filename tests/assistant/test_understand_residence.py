@@ -40,6 +40,13 @@ TREATIES = {"PT-BR": ("PT", "BR"), "BR-ES": ("BR", "ES"), "PT-JP": ("PT", "JP"),
     ("Mi cliente tiene piso en Sevilla y otro en Recife, la familia repartida, y pasó 200 días en Sevilla el "
      "año pasado. ¿De qué país es residente según el convenio?", "BR-ES", {"ES", "BR"}, "undetermined", {"ES"},
      None, "ES"),
+    # the writer cannot tell where life is centred, or splits it evenly: the habitual abode decides
+    ("Tenho casa em Braga e outra em Fortaleza e não sei onde é o meu centro de vida; passo uns 8 meses por ano "
+     "no Brasil. Sou residente de qual país pela convenção?", "PT-BR", {"PT", "BR"}, "undetermined", {"BR"}, None,
+     "BR"),
+    ("I own a flat in Porto and one in Recife. My family is in Porto, my business in Recife: 50/50 really. I spend "
+     "most of the year in Recife. Which country am I resident of under the treaty?", "PT-BR", {"PT", "BR"},
+     "undetermined", {"BR"}, None, "BR"),
     # the person lives with the family in one State and keeps a home in the other: homes in both
     ("Vivo em Braga com a minha mulher e os miúdos desde 2023, mas mantenho o meu apartamento em Natal, fechado. "
      "Portugal e Brasil consideram-me residente. Pela convenção?", "PT-BR", {"PT", "BR"}, "PT", None, None, "PT"),

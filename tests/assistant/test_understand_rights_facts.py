@@ -216,6 +216,19 @@ def test_a_yearly_amount_in_dollars():
     assert q("Brazilian trainee in Lisbon on USD 9k a year: does Portugal tax it?").facts.student_annual_usd == 9000
 
 
+@pytest.mark.parametrize("text, usd", [
+    # "monthly" before the amount, and a total for the whole stay beside the monthly amount it sums
+    ("Estudante de Braga, vou fazer 4 meses de estágio numa fábrica de Joinville com uma bolsa mensal de US$ 600. "
+     "O Brasil tributa?", 7200),
+    ("I'm a student from Aveiro on a 6-month traineeship in Curitiba: a monthly allowance of about US$ 300, so "
+     "US$ 1,800 for the whole traineeship. Does Brazil tax it?", 1800),
+    ("Soy estudiante de Vigo y haré 5 meses de prácticas en Recife; me pagan unos 400 dólares al mes, 2.000 "
+     "dólares por todo el periodo. ¿Brasil lo grava?", 2000),
+])
+def test_a_students_pay_stated_monthly_or_for_the_whole_stay(text, usd):
+    assert q(text).facts.student_annual_usd == usd
+
+
 def test_a_trainees_pay_comes_from_the_job_where_the_training_is():
     r = understand("Sou estudante brasileiro e faço um estágio remunerado em Lisboa, 14 mil dólares por ano. "
                    "Portugal tributa?", TREATIES, topic="students")
