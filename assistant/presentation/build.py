@@ -331,6 +331,11 @@ def _cap(right: rules.StateRight, caps_shown: bool) -> tuple[Value, tuple[CardRa
     return say("rights.cap_see_above"), ()
 
 
+def _uncapped(right: rules.StateRight) -> bool:
+    return right.right == "capped" and right.cap is not None and \
+        right.cap.outcome in ("no_treaty_limit", "no_treaty_benefit")
+
+
 def _rights_line(case: rules.RightsCase, result: rules.TaxingRightsResult, caps_shown: bool
                  ) -> tuple[Value, tuple[CardRate, ...]]:
     parts: list[Value] = []
@@ -339,9 +344,11 @@ def _rights_line(case: rules.RightsCase, result: rules.TaxingRightsResult, caps_
         who = _who(right, result, case.source_role)
         if right.right == "exempt":
             text: Value = say("rights.right.exempt", who=who, exempt=word("exempt"))
+        elif _uncapped(right):   # the treaty's limit does not apply (PT-BR Protocol 9, 11(4)): it taxes freely
+            text = Join((say("rights.right.shared", who=Emph(who)), Paren(say("rights.no_treaty_cap"))), " ")
         else:
             text = say(f"rights.right.{right.right}", who=who if right.right == "none" else Emph(who))
-        if right.right == "capped":
+        if right.right == "capped" and not _uncapped(right):
             cap, found = _cap(right, caps_shown)
             text, rates = Join((text, Paren(cap)), " "), rates + found
         parts.append(text)

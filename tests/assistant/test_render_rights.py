@@ -54,3 +54,12 @@ def test_card_names_the_failed_condition_of_the_lower_rate() -> None:
     assert "não se aplica" in pt and "✘" in pt and "2 anos" in pt
     en = render_card(RuleRun(withholding=[result]), "dividends", "en")
     assert "does not apply" in en
+
+
+def test_a_source_state_without_the_treaty_limit_is_not_said_to_tax_with_one() -> None:
+    """A free-zone beneficiary (PT-BR Protocol 9) gets no treaty benefit: the source State taxes without the
+    treaty's limit, and the card does not say "com limite"."""
+    result = taxing_rights("PT-BR", "royalties", "PT", Facts(free_zone_regime=True, royalty_kind="trademark"))
+    pt, en = (render_card(RuleRun(rights=[result]), "royalties", lang) for lang in ("pt", "en"))
+    assert "sem o limite da convenção" in pt and "com limite" not in pt
+    assert "without the treaty's limit" in en and "with a limit" not in en
