@@ -384,6 +384,29 @@ def _a_person(tokens: list[Token], i: int) -> bool:
     return i < 2 or not tokens[i - 2].is_word or tokens[i - 2].orig.lower() in _A_PERSON_AFTER
 
 
+# In English the demonym comes before the noun: "he's a retired Portuguese civil servant", "As a Brazilian nurse
+# in Lisbon…", "I am a Spanish engineer": a person the ticket is about (not "a Brazilian firm").
+_EN_PERSON_NOUNS = {"civil", "engineer", "nurse", "doctor", "dentist", "physician", "pensioner", "retiree", "expat",
+                    "student", "researcher", "man", "woman", "guy", "lady", "lawyer", "architect", "developer",
+                    "programmer", "consultant", "freelancer", "musician", "player", "footballer", "artist", "pilot",
+                    "seafarer", "sailor", "worker", "employee", "accountant", "scientist", "journalist", "writer",
+                    "designer", "chef", "diplomat", "soldier", "officer", "entrepreneur", "businessman",
+                    "businesswoman", "retired", "couple", "family"}
+_EN_ARTICLE_AFTER = {"m", "am", "s", "is", "was", "as", "being"}   # "I'm a …", "she's a …", "As a …"
+_EN_BEFORE_DEMONYM = {"retired", "young", "former", "fellow", "self-employed", "freelance", "married", "single"}
+
+
+def _an_english_person(tokens: list[Token], i: int) -> bool:
+    """"I'm a (retired) Portuguese civil servant", "As a Brazilian nurse…": the demonym at i describes the
+    person, an English noun of person after it and "a"/"an" before it, after "I'm", "she's", "as"."""
+    if i + 1 >= len(tokens) or tokens[i + 1].norm not in _EN_PERSON_NOUNS:
+        return False
+    k = i - 1
+    if k >= 0 and tokens[k].norm in _EN_BEFORE_DEMONYM:
+        k -= 1
+    return k >= 1 and tokens[k].norm in ("a", "an") and tokens[k - 1].norm in _EN_ARTICLE_AFTER
+
+
 _PERSONS = {"ele", "ela", "eles", "elas", "el", "ella", "ellos", "ellas", "he", "she", "they", "marido", "mulher",
              "esposa", "esposo", "filho", "filha", "hijo", "hija", "husband", "wife", "son", "daughter", "cliente",
              "client", "funcionario", "funcionaria", "empleado", "empleada", "employee", "candidato", "candidata",
@@ -490,6 +513,9 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
             m.role, m.company = "residence", False
             continue
         role, prep, company, possessive = _left_role(k, mentions, g, by_end)
+        if role is None and _an_english_person(g.tokens, m.start):
+            m.role, m.company = "nationality", False     # "he's a retired Portuguese civil servant"
+            continue
         if role == "base" and _stay_after(g, m.end):
             role = "work"                                # "work from Florianópolis for 4 months": a stay, not home
         if prep not in (None, "from") and {"account", "contribute_verbs"} & set(g.categories_before(m.start - 1, 3)):

@@ -143,8 +143,25 @@ def test_a_demonym_set_off_by_commas_or_born_or_citizen_is_the_persons_nationali
     assert q(text).facts.residence is not None and q(text).facts.residence.nationality == nations
 
 
-def test_a_company_described_by_a_demonym_gives_no_nationality():
-    query = q("Trabalho numa empresa brasileira, e moro em Lisboa. Quem tributa o salário?")
+@pytest.mark.parametrize("text, nations", [
+    # English puts the demonym before the noun of the person
+    ("Quick one: my client is 71 and he's a retired Portuguese civil servant living in Maceió. Who taxes his "
+     "CGA pension?", ("PT",)),
+    ("I'm a Spanish architect and I moved to Belém last year. Does Brazil tax my Spanish civil-service pension?",
+     ("ES",)),
+    ("As a Brazilian dentist now living in Braga, who taxes the rent from my flat in Goiânia?", ("BR",)),
+])
+def test_an_english_demonym_before_a_persons_noun_is_the_nationality(text, nations):
+    assert q(text).facts.residence is not None and q(text).facts.residence.nationality == nations
+
+
+@pytest.mark.parametrize("text", [
+    "Trabalho numa empresa brasileira, e moro em Lisboa. Quem tributa o salário?",
+    "We're a Brazilian engineering firm with a client in Porto. Who taxes the fees?",
+    "I work for a Japanese company from my home in Faro. Who taxes my salary?",
+])
+def test_a_company_described_by_a_demonym_gives_no_nationality(text):
+    query = q(text)
     assert query.facts.residence is None or not query.facts.residence.nationality
 
 
