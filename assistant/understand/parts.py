@@ -72,12 +72,15 @@ def _runner_up(scores: TopicScores) -> tuple[str, float] | None:
     return (second, p) if best - p <= CLOSE else None
 
 
-def _clauses(sentence: Span) -> list[Span]:
+def _clauses(sentence: Span, language: str) -> list[Span]:
+    """The sentence cut at its conjunctions (Spanish "o" is "or"; in Portuguese, "…cenário, o Brasil…", it is the
+    article)."""
     out, start = [], 0
     text = sentence.text
     cuts = sorted([*CLAUSE.finditer(text), *LISTED.finditer(text)], key=lambda m: m.start())
     for m in cuts:
-        if m.start() < start or (m.re is LISTED and not _ASKS.search(text, start, m.start())):
+        if m.start() < start or (m.re is LISTED and not _ASKS.search(text, start, m.start())) or \
+                (language != "es" and m.group().strip(" ,").lower() == "o"):
             continue
         out.append(Span(sentence.start + start, sentence.start + m.start(), text[start:m.start()]))
         start = m.end()
@@ -85,13 +88,13 @@ def _clauses(sentence: Span) -> list[Span]:
     return out
 
 
-def _split(text: str, spans: list[Span], model: TopicModel) -> list[tuple[Span, TopicScores]]:
+def _split(text: str, spans: list[Span], model: TopicModel, language: str) -> list[tuple[Span, TopicScores]]:
     """Each asking sentence with its scores (its context: the ticket without the other asking sentences), or
     its clauses when they ask about different topics."""
     out = []
     contexts = [context_of(text, s.text, [o.text for o in spans]) for s in spans]
     for span, context, scores in zip(spans, contexts, model.scores([(c, s.text) for c, s in zip(contexts, spans)])):
-        clauses = _clauses(span)
+        clauses = _clauses(span, language)
         if len(clauses) > 1:
             scored = model.scores([(context, c.text) for c in clauses])
             if len({s.topic for s in scored}) > 1 and min(s.confidence for s in scored) >= SPLIT_CONFIDENCE:
@@ -371,7 +374,7 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
     tokens = tokenize(text)
     hits = Hits(tokens)
     told = sentences(text)
-    for span, scores in _split(text, asking(text), model):
+    for span, scores in _split(text, asking(text), model, language):
         named = _named(span, language)
         scores = _told_before(span, named, scores, told, language)
         outside = _other_treaty(span, language)

@@ -79,11 +79,16 @@ def _settled(page: Page) -> None:
 
 
 def _state(page: Page, log: Path) -> str:
-    """The page's state in a few lines: whether the app still runs, shows an exception or lost the form."""
+    """The page's state in a few lines: whether the app still runs, shows an exception or a warning (the form
+    submitted without a chosen option), what the answer's end says, the app log's end."""
     running = page.locator("[data-test-script-state='running']").count()
     errors = [e.inner_text()[:300] for e in page.get_by_test_id("stException").all()]
-    return (f"running={running} messages={_assistant_messages(page).count()} exceptions={errors}\n"
-            f"page: {' '.join(page.inner_text('body').split())[-800:]}\n"
+    warnings = [w.inner_text()[:200] for w in page.get_by_test_id("stAlert").all()]
+    main = page.get_by_test_id("stMain")
+    text = main.inner_text() if main.count() else page.inner_text("body")
+    return (f"running={running} messages={_assistant_messages(page).count()} exceptions={errors} "
+            f"alerts={warnings}\n"
+            f"main: {' '.join(text.split())[-800:]}\n"
             f"log: {log.read_text(errors='replace')[-1500:]}")
 
 
@@ -153,6 +158,8 @@ def test_two_part_ticket_in_each_language(app, lang):
                 expander.locator("summary").click()
             option = form.locator("[role='radiogroup'] label").first       # the first option of the first fact
             option.click()
+            assert option.locator("input").is_checked()
+            _idle(page)                          # nothing runs while the option is chosen, before the submit
             assert option.locator("input").is_checked()
             form.get_by_role("button", name=re.compile(re.escape(t(lang, "app.follow_up.submit")))).click()
             try:

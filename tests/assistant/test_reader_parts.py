@@ -180,6 +180,20 @@ def test_a_list_of_questions_in_one_sentence_splits_at_each_comma_before_an_inte
     assert [(p.topic, p.question.text) for p in parts] == list(zip(topics, clauses))
 
 
+def test_a_portuguese_o_after_a_comma_is_the_article_a_spanish_one_is_or():
+    pt = "Moro em Braga. Nesse cenário, o Brasil continua a aplicar o limite aos dividendos?"
+    whole = "Nesse cenário, o Brasil continua a aplicar o limite aos dividendos?"
+    halves = {"Nesse cenário": (("anti_abuse", 0.9),), "Brasil continua a aplicar o limite aos dividendos?":
+              (("dividends", 0.9),)}
+    model = ScriptedTopics({whole: (("dividends", 0.6), ("anti_abuse", 0.3)), **halves})
+    assert [p.question.text for p in read_parts(pt, model)] == [whole]
+    es = "Vivo en Vigo. ¿Cuál es el tope de los dividendos, o qué formulario pide el banco?"
+    first, second = "¿Cuál es el tope de los dividendos", "qué formulario pide el banco?"
+    model = ScriptedTopics({es.split(". ", 1)[1]: (("dividends", 0.6), ("out_of_scope", 0.3)),
+                            first: (("dividends", 0.9),), second: (("out_of_scope", 0.9),)})
+    assert [p.question.text for p in read_parts(es, model)] == [first, second]
+
+
 def test_a_question_is_read_without_the_tickets_other_questions():
     text = "Recebo dividendos do Brasil. Qual a retenção? E a CIDE?"
     assert context_of(text, "E a CIDE?", ["Qual a retenção?", "E a CIDE?"]) == \
