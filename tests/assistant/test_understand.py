@@ -159,6 +159,13 @@ def test_company_effective_management():
     # art. 26's exchange of information: the bank files it with the competent authorities' procedure
     ("A Receita pode pedir às Finanças a troca de informações sobre as minhas contas?", "mutual_agreement"),
     ("¿Puede Brasil negarse al intercambio de información alegando el secreto bancario?", "mutual_agreement"),
+    # teaching at a university is a professor's work; lessons given on a concert tour are not
+    ("I teach at the University of Minho and a university in Belém wants me there for a term. Does Brazil tax "
+     "what they pay?", "professors"),
+    ("Leciono em Évora e uma universidade de Natal convidou-me por um semestre. O Brasil tributa o que me pagarem?",
+     "professors"),
+    ("Doy clases de guitarra y este verano toco en tres festivales en Brasil; ¿Brasil se queda parte del caché?",
+     "artistes_sportsmen"),
 ])
 def test_topic(text, topic):
     r = q(text)
