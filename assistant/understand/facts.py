@@ -247,6 +247,9 @@ def _keeper(g: Grammar, m: Mention) -> bool:
     return m.end < len(g.tokens) and g.tokens[m.end].orig.lower() in _KEEPERS
 
 
+_BANK_WORDS = {"banco", "bancos", "bank", "banks"}
+
+
 def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employment: bool,
                       topic_list: tuple[str, ...] = ()) -> str | None:
     if hits("individual"):
@@ -254,9 +257,16 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
     if hits("government") and not _paid_by_government(hits, g) and not _issued_by_government(hits, g.tokens):
         # not "do governo português", "from the Brazilian government": that is the payer
         return "government"
-    not_bank = {i for m in hits("not_beneficiary_bank") for i in range(m.start, m.end)}
-    not_bank |= {i for p in hits("bank_place") for i in range(p.end, p.end + 3)}   # "at a Brazilian bank"
     lends = any(cat == "lend_verbs" for _, cat in g.by_start.values())
+    worked = {m.end for m in hits("works_at")} if lends else set()
+
+    def kept_at(start: int) -> bool:       # where money is kept, not where the lending writer works
+        return not any(0 <= start - end <= 2 for end in worked)
+    not_bank = {i for m in hits("not_beneficiary_bank") if kept_at(m.start) for i in range(m.start, m.end)}
+    not_bank |= {i for p in hits("bank_place") if kept_at(p.start) for i in range(p.end, p.end + 3)}
+    if any(not kept_at(m.start) and {t.norm for t in g.tokens[m.start:m.end]} & _BANK_WORDS
+           for m in hits("not_beneficiary_bank")):
+        return "financial_institution"                 # "sou gestor num banco do Porto. Vamos emprestar…"
     loan_ends = {m.end for m in hits("loan")}
     for m in hits("financial_institution"):
         loan_from = any(0 <= m.start - end <= 3 for end in loan_ends)   # "empréstimo de um banco": the lender

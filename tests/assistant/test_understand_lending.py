@@ -20,6 +20,28 @@ def test_bank_lending_abroad_is_the_beneficiary():
     assert query.facts.loan_purpose == "equipment"
 
 
+@pytest.mark.parametrize("text", [
+    "Sou analista num banco de Coimbra. Vamos emprestar 4 milhões a uma fábrica de Joinville por 9 anos. Quanto "
+    "pode o Brasil reter sobre os juros?",
+    "I work at a bank in Valencia. We're lending 2 million to a mill in Belém for 11 years. How much can Brazil "
+    "withhold on the interest?",
+    "Trabajo en una entidad financiera de Oviedo: vamos a dar un préstamo a 10 años a una empresa de Natal. ¿Qué "
+    "retención aplica Brasil a los intereses?",
+])
+def test_a_writer_who_works_at_the_lending_bank_makes_the_bank_the_beneficiary(text):
+    assert understand(text, TREATIES).facts.beneficiary_kind == "financial_institution"
+
+
+@pytest.mark.parametrize("text", [
+    # working at a bank is no lending: the bank is the employer; money kept at a bank is the payer's side
+    "Trabalho num banco em Setúbal e recebo dividendos de uma empresa de Curitiba. Qual a retenção no Brasil?",
+    "Tenho as poupanças num banco de Faro e emprestei dinheiro a um amigo em Recife. Quanto retém o Brasil nos "
+    "juros que ele me paga?",
+])
+def test_a_bank_that_is_not_the_lender_is_not_the_beneficiary(text):
+    assert understand(text, TREATIES).facts.beneficiary_kind != "financial_institution"
+
+
 def test_interest_from_a_bank_deposit_keeps_the_bank_as_payer():
     query = understand("Vivo em Madrid e recebo juros de um banco de Curitiba por um depósito a prazo.", TREATIES)
     assert (query.residence_state, query.source_state) == ("ES", "BR")
