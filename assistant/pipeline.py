@@ -54,7 +54,7 @@ from assistant.understand import (
 from assistant.understand.direction_model import DirectionModel, trained_direction
 from assistant.understand.exemplars import ExemplarClassifier
 from assistant.understand.language import detect_language
-from assistant.understand.parts import PartTopic, out_of_scope_code, read_parts
+from assistant.understand.parts import QUESTION_OPENING, PartTopic, out_of_scope_code, read_parts
 from assistant.understand.places import Grammar, assign_roles, find_mentions, roles_of
 from assistant.understand.topic_model import OUT_OF_SCOPE, TopicModel, context_of, trained_model
 from assistant.understand.topics import topic_matches
@@ -659,7 +659,7 @@ def _asked_facts(asking: str, topic: str) -> Facts:
 
 # A question that asks about the case the sentences before it suppose ("A administração pondera passar a marca
 # para a Zona Franca da Madeira. Nesse caso, o Brasil continua obrigado…?", "In that case, …?").
-_IN_THAT_CASE = re.compile(r"^\W*(?:\d+\W+|[a-z]\W+)?(?:(?:e|y|and|mas|but|pero) )?(?:nesse|neste|nessa|nesta|naquele|"
+_IN_THAT_CASE = re.compile(QUESTION_OPENING + r"(?:nesse|neste|nessa|nesta|naquele|"
                            r"em tal|en ese|en este|en tal|en dicho|in that|in this|in such a)"
                            r" (?:caso|cenario|hipotese|supuesto|escenario|case|scenario|event)\b")
 

@@ -351,6 +351,10 @@ def _stated_amount(m: re.Match[str]) -> float:
     return float(digits) * (1000 if m.group("mil") or m.group("mil2") else 1)
 
 
+# "a monthly stipend of about US$ 235": the amount after it is per month
+_MONTHLY_BEFORE = re.compile(r"\b(?:monthly|mensal|mensais|mensual|mensuales)\b\D{0,24}$")
+
+
 def usd_per_year(folded: str, within_a_year: bool = False) -> float | None:
     """A yearly amount stated in US dollars ("2.000 dolares al ano", "US$ 250 per month" = 3000), or None when
     none, several, or no period is stated (the treaty limits are per calendar year). A total for the whole
@@ -379,9 +383,6 @@ def usd_per_year(folded: str, within_a_year: bool = False) -> float | None:
     if len(found) > 1 and len(totals) == 1:
         return totals.pop()
     return found.pop() if len(found) == 1 else None
-
-
-_MONTHLY_BEFORE = re.compile(r"\b(?:monthly|mensal|mensais|mensual|mensuales)\b\D{0,24}$")
 
 
 def amount_per_year(folded: str, months_paid: float | None = None) -> Money | None:

@@ -342,13 +342,14 @@ def _rights_line(case: rules.RightsCase, result: rules.TaxingRightsResult, caps_
     rates: tuple[CardRate, ...] = ()
     for right in case.rights:
         who = _who(right, result, case.source_role)
+        uncapped = _uncapped(right)
         if right.right == "exempt":
             text: Value = say("rights.right.exempt", who=who, exempt=word("exempt"))
-        elif _uncapped(right):   # the treaty's limit does not apply (PT-BR Protocol 9, 11(4)): it taxes freely
+        elif uncapped:   # the treaty's limit does not apply (PT-BR Protocol 9, 11(4)): it taxes freely
             text = Join((say("rights.right.shared", who=Emph(who)), Paren(say("rights.no_treaty_cap"))), " ")
         else:
             text = say(f"rights.right.{right.right}", who=who if right.right == "none" else Emph(who))
-        if right.right == "capped" and not _uncapped(right):
+        if right.right == "capped" and not uncapped:
             cap, found = _cap(right, caps_shown)
             text, rates = Join((text, Paren(cap)), " "), rates + found
         parts.append(text)

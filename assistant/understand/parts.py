@@ -305,8 +305,10 @@ def _country_follow_up(span: Span, language: str, scores: TopicScores, parts: li
     return scores.read_as(parts[-1].topic)
 
 
+# How a question may open before its words: a list item's mark and a conjunction ("2. E se…", "b) But in that…").
+QUESTION_OPENING = r"^\W*(?:\d+\W+|[a-z]\W+)?(?:(?:e|y|and|mas|but|pero) )?"
 # A question opening on a supposition ("E se o projeto derrapar…", "¿Y si me quedo…", "What if we limit…").
-_WHAT_IF = re.compile(r"^\W*(?:\d+\W+|[a-z]\W+)?(?:(?:e|y|and|mas|but|pero) )?(?:se|si|if|what if|caso|en caso de que|"
+_WHAT_IF = re.compile(QUESTION_OPENING + r"(?:se|si|if|what if|caso|en caso de que|"
                       r"suppose|supposing|imagine que|imaginemos que|y en el caso de que|e no caso de)\b")
 
 
