@@ -266,16 +266,22 @@ def _stems(text: str) -> set[str]:
 def _asked_about(figures: list[Figure], text: str, language: str) -> list[Figure]:
     """The figures whose own description shares the most words with the question, counting only the words that
     tell the figures apart ("terceiras jurisdições" is art. 10's, "pessoa qualificada" the limitation on
-    benefits'); all of them when the question's words favour none (one shared word is chance: "convenio")."""
+    benefits'); all of them when the question's words favour none (one shared word is chance: "convenio"). A
+    figure that says whether the topic's rules apply at all (MLI 18: both States opted for arbitration) is kept
+    beside the one asked, and with it the topic's first figure when the question asks none in particular ("can
+    the case go to arbitration?": the two-year trigger, not every time limit of Part VI)."""
+    kept = [f for f in figures if f.precondition]
+    figures = [f for f in figures if not f.precondition]
     if len(figures) < 2:
-        return figures
+        return kept + figures
     stems = [_stems(f.text_in(language)) for f in figures]
     telling = [s - set.intersection(*stems) for s in stems]
     asked = _stems(text)
     scores = [len(s & asked) for s in telling]
     best = max(scores)
-    return [f for f, n in zip(figures, scores) if n == best] if best >= _TELLING and \
-        scores.count(best) < len(scores) else figures
+    if best >= _TELLING and scores.count(best) < len(scores):
+        return kept + [f for f, n in zip(figures, scores) if n == best]
+    return kept + figures[:1] if kept else figures        # the topic's first figure after its precondition
 
 
 SITE_TOPICS = ("permanent_establishment", "business_profits")

@@ -81,7 +81,8 @@ def figures(treaty: str, topic: str) -> list[Figure] | NotCovered:
     found = [Figure(id=f.id, treaty=data.treaty, topic=f.topic, value=f.value, unit=f.unit, description=f.description,
                     conditions=[describe(c.code, c.params) for c in f.conditions],
                     citations=[c.citation for c in f.citations], effective_from=f.effective_from,
-                    notes=list(f.notes), ends=f.ends) for f in data.figures if f.answers(topic)]
+                    notes=list(f.notes), ends=f.ends, precondition=f.precondition)
+             for f in data.figures if f.answers(topic)]
     if topic in INCOME_TYPES and topic in data.incomes:
         found = _income_figures(data, topic) + found
     if not found:

@@ -206,6 +206,7 @@ class Figure(Serialisable, WithNotes):
     effective_from: date | None = None
     notes: list[Message] = field(default_factory=list)
     ends: bool = False             # a termination article's figure (how the treaty ends, not when it applies)
+    precondition: bool = False     # whether the topic's rules apply at all (MLI 18): kept beside any figure asked
     RENDERED = ("text",)
 
     def text_in(self, language: str) -> str:

@@ -178,6 +178,7 @@ class FigureSpec(Frozen):
     incomes: Ids = ()                     # a relief figure that holds for these incomes only (empty = all)
     also_topics: Ids = ()                 # other topics whose questions it answers (MLI 8 for a dividend question)
     ends: bool = False                    # a termination article's figure (how the treaty ends)
+    precondition: bool = False            # whether the topic's rules apply at all: said beside any figure asked
     description: Message                  # data.figures.<id>, set from the id
 
     @model_validator(mode="before")

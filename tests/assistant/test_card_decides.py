@@ -134,3 +134,25 @@ def test_an_entry_into_force_card_shows_the_figures_the_question_asks_about(text
     assert query.treaty == "PT-BR" and query.topic == "entry_into_force"
     ids = [f.id for f in run_rules(query, query.facts).figures]
     assert shown in ids and hidden not in ids
+
+
+@pytest.mark.parametrize("question, value, article", [
+    ("Pela Convenção Multilateral, entre Portugal e o Japão, ao fim de quanto tempo sem acordo entre as autoridades "
+     "competentes se pode pedir arbitragem?", 2, "19"),
+    ("Under the MLI, if our MAP case between Portugal and Japan goes to arbitration, how many arbitrators sit on "
+     "the panel?", 3, "20"),
+    ("Con el Convenio Multilateral, entre Portugal y Japón, ¿la decisión arbitral es vinculante para los dos "
+     "Estados?", 60, "19"),
+])
+def test_an_arbitration_question_gets_the_figure_asked_and_whether_part_vi_applies(question, value, article) -> None:
+    """MLI Part VI: the figure the question asks (art. 19's two years, art. 20's three arbitrators, art. 19(4)'s
+    binding award), and art. 18 beside it: arbitration applies only between two States that both opted for it."""
+    import rules
+    from assistant.apply_rules import run_rules
+    from assistant.understand import understand
+    query = understand(question, rules.known_treaties(), topic="arbitration")
+    assert query.treaty == "PT-JP"
+    shown = run_rules(query, query.facts).instrument_figures
+    cited = {c.article for f in shown for c in f.citations}
+    assert value in {f.value for f in shown} and {"18", article} <= cited
+    assert len(shown) < len(rules.figures("MLI", "arbitration"))        # not every Part VI figure
