@@ -283,7 +283,10 @@ def dates(folded: str, today: date | None = None) -> list[DateMention]:
     return sorted(found, key=lambda d: d.start)
 
 
-_RANGE_GLUE = re.compile(r"\s*(?:a|ate|to|until|till|hasta|al|-|–|—|e|y|and|through|thru)\s*")
+# the end said as a month's end ("hasta finales de octubre", "ate ao fim de maio", "to the end of June"): the
+# range runs to that month's last day
+_RANGE_GLUE = re.compile(r"\s*(?:a|ate|to|until|till|hasta|al|-|–|—|e|y|and|through|thru)\s*"
+                         r"(?:(?:ao|a|o|el|the)\s+)?(?:(?:finales|final|fins|fim|finais|end|late)\s+(?:de|do|del|of)?\s*)?")
 
 
 def date_ranges(folded: str, mentions: list[DateMention],
@@ -352,6 +355,7 @@ def _stated_amount(m: re.Match[str]) -> float:
 
 
 # "a monthly stipend of about US$ 235": the amount after it is per month
+_MONTHLY_REACH = 40     # characters before an amount where "monthly" and the words after it may stand
 _MONTHLY_BEFORE = re.compile(r"\b(?:monthly|mensal|mensais|mensual|mensuales)\b\D{0,24}$")
 
 
@@ -369,7 +373,7 @@ def usd_per_year(folded: str, within_a_year: bool = False) -> float | None:
         converted = _CONVERTED_RE.search(before)
         if not per and converted:
             per = [converted.group("per")]
-        if not per and _MONTHLY_BEFORE.search(before):
+        if not per and _MONTHLY_BEFORE.search(folded[max(0, m.start() - _MONTHLY_REACH):m.start()]):
             per = ["month"]                  # "a monthly stipend of about US$ 235", "uma bolsa mensal de US$ 500"
         total = bool(per) and per[-1] not in ("ano", "year", "civil", "mes", "month") or _TOTAL_RE.search(before)
         if not per and (within_a_year or total):
@@ -386,13 +390,16 @@ def usd_per_year(folded: str, within_a_year: bool = False) -> float | None:
 
 
 def amount_per_year(folded: str, months_paid: float | None = None) -> Money | None:
-    """A yearly amount stated in euros, reais or yen ("800 € por mes", "9.000 euros al ano"), with its currency
-    code, or None when none, several, or no period is stated. A monthly amount counts `months_paid` times in a
-    year (a stay of a year or less is paid for its months only), else 12; a total for the stay counts once."""
+    """A yearly amount stated in euros, reais or yen ("800 € por mes", "9.000 euros al ano", "uma renda mensal de
+    500 €"), with its currency code, or None when none, several, or no period is stated. A monthly amount counts
+    `months_paid` times in a year (a stay of a year or less is paid for its months only), else 12; a total for
+    the stay counts once."""
     found: set[Money] = set()
     for code, pattern in _MONEY_RE.items():
         for m in pattern.finditer(folded):
             per = (m.group("per") or "").split()
+            if not per and _MONTHLY_BEFORE.search(folded[max(0, m.start() - _MONTHLY_REACH):m.start()]):
+                per = ["month"]             # "una renta mensual de unos 500 €", "a monthly pension of EUR 800"
             if not per and months_paid is not None:
                 per = ["total"]             # "um estágio de 6 meses … 4.800 euros": the stay's pay
             if not per:

@@ -10,7 +10,7 @@ from datetime import date
 from assistant.lexicon import cues
 from assistant.lexicon.quantities import date_ranges, dates, durations, percentages
 from assistant.lexicon.text import Match, Token, token_at
-from assistant.understand.places import Grammar, Mention, unique
+from assistant.understand.places import Grammar, Mention, denied, unique
 from assistant.understand.residence import ResidenceFacts, pointed, read_residence, same_clause
 from assistant.understand.topics import is_employment
 from rules.facts import INCOME_TYPES, EmploymentFacts, Facts, TiebreakerFacts
@@ -248,14 +248,18 @@ def _keeper(g: Grammar, m: Mention) -> bool:
 
 
 _BANK_WORDS = {"banco", "bancos", "bank", "banks"}
+_ACTS_REACH = 2      # tokens from a government word to the verb that says it legislates ("o governo já anunciou")
 
 
 def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employment: bool,
                       topic_list: tuple[str, ...] = ()) -> str | None:
-    if hits("individual"):
-        return "individual"
-    if hits("government") and not _paid_by_government(hits, g) and not _issued_by_government(hits, g.tokens):
-        # not "do governo português", "from the Brazilian government": that is the payer
+    if any(not denied(g.tokens, m.start) for m in hits("individual")):
+        return "individual"                            # not "somos uma sociedade e não uma pessoa física"
+    legislating = {i for m in hits("government_acts") for i in range(m.start - _ACTS_REACH, m.start + 1)}
+    if any(m.end not in legislating for m in hits("government")) and not _paid_by_government(hits, g) and \
+            not _issued_by_government(hits, g.tokens):
+        # not "do governo português", "from the Brazilian government": that is the payer; not "o governo quer
+        # mexer no JCP": that is the legislator
         return "government"
     lends = any(cat == "lend_verbs" for _, cat in g.by_start.values())
     worked = {m.end for m in hits("works_at")} if lends else set()

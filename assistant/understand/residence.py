@@ -10,6 +10,7 @@ country named just before it in the sentence (or, if none, of the next clause th
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 
 from assistant.lexicon import countries, cues
@@ -206,7 +207,11 @@ def _long_stays(tokens: list[Token], folded: str, lang: str, found: list, countr
     spent = [m.start for m in found if m.value == "spent"]
     each = [m.start for m in found if m.value == "both"]
     out = []
-    for q in durations(folded, lang):
+    compared: dict[str, float] = {}          # days per State, when a clause sets two stays side by side
+    found_durations = durations(folded, lang)
+    for q, before in zip(found_durations, [None, *found_durations]):
+        if before is not None and not folded[before.end:q.start].strip():
+            continue                         # "8 months a year": the period of the stay before, no stay
         days = q.value * _IN_DAYS.get(q.unit, 0)
         at, end = token_at(tokens, q.start), token_at(tokens, q.end)
         if days < _EACH_MIN_DAYS or not any(0 <= at - s <= _NEAR + 2 for s in spent):
@@ -214,11 +219,37 @@ def _long_stays(tokens: list[Token], folded: str, lang: str, found: list, countr
         verb = max(s for s in spent if s <= at)
         after = [c for c in countries if 0 <= c.start - end <= _NEAR]
         between = [c for c in countries if verb < c.start < at]
+        other = _other_stay(folded, q.end, q.unit, days, tokens, countries)
         if len(parties) == 2 and any(0 <= b - end <= 1 for b in each):
             out += parties            # the same stay in each State, however long: neither stays more
+        elif (after or between) and other is not None and other[0] != (after or between)[0].code:
+            compared[(after or between)[0].code] = days
+            compared[other[0]] = other[1]
         elif (after or between) and days >= _HALF_YEAR_DAYS:
             out.append((after or between)[0].code)
+    if len(compared) == 2:
+        longest = max(compared.values())          # "5 meses em Porto Alegre e 7 em Lisboa": the longer stay
+        out += [c for c, d in compared.items() if d == longest]
     return out
+
+
+# the second of two stays said side by side, its unit left out or its length said to be the same ("5 meses em
+# Porto Alegre e 7 em Lisboa", "150 dias em Portugal e outros tantos no Brasil", "8 months in Porto and 4 in Osaka")
+_OTHER_STAY = re.compile(r"[^.;?!\d]{0,40}?\b(?:e|y|and)\s+(?:(?P<num>\d{1,3})|(?P<same>outros\s+tantos|otros\s+tantos|"
+                         r"as\s+many|o\s+mesmo|lo\s+mismo|the\s+same))\b(?:\s+(?:dias|days|meses|months|semanas|weeks))?")
+
+
+def _other_stay(folded: str, end: int, unit: str, days: float, tokens: list[Token],
+                countries: list[Mention]) -> tuple[str, float] | None:
+    """The State and days of a second stay said right after a first one, in the same unit."""
+    m = _OTHER_STAY.match(folded, end)
+    if m is None:
+        return None
+    after = token_at(tokens, m.end())
+    place = [c for c in countries if 0 <= c.start - after <= _NEAR - 1]
+    if not place:
+        return None
+    return place[0].code, days if m.group("same") else float(m.group("num")) * _IN_DAYS.get(unit, 0)
 
 
 def _lives_in(found: list, tokens: list[Token], named: list[Mention]) -> tuple[str, ...]:

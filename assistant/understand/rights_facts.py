@@ -12,6 +12,7 @@ from assistant.lexicon.quantities import amount_per_year, in_months, usd_per_yea
 from assistant.lexicon.text import Token
 from assistant.understand.facts import Hits
 from assistant.understand.places import Mention
+from assistant.understand.places import denied as cue_denied
 from assistant.understand.residence import same_clause
 from rules.facts import Facts
 
@@ -141,8 +142,10 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
             found["services_in_residence_state"] = True
     payers = _payers(mentions, parties)
     if "independent_services" in topics and facts.fee_borne_by_company_or_pe is None and \
-            hits("payer_individual"):
-        found["fee_borne_by_company_or_pe"] = False   # "um casal espanhol (pessoas físicas)": no company pays
+            any(not cue_denied(tokens, m.start) for m in hits("payer_individual")):
+        # "um casal espanhol (pessoas físicas)": no company pays; not "sendo uma sociedade e não um advogado pessoa
+        # física", which says who is paid
+        found["fee_borne_by_company_or_pe"] = False
     # a self-employed person's "employer" is the client who pays the fees ("contrato com uma empresa do Porto")
     clients = _payers(mentions, parties, ("source", None, "employer"))
     if "independent_services" in topics and source in clients:

@@ -63,6 +63,10 @@ def test_a_period_after_a_sum_of_money_is_no_duration(text, lang, found):
     ("a casa vale 300 mil euros", None, None),                       # no period: no yearly amount
     ("recebo 500 € por mês e 300 € por mês do outro", None, None),    # two amounts: none
     ("we bought 500 real estate shares a year", None, None),         # "real" is no currency
+    # "monthly" said before the amount
+    ("cobro una renta mensual de unos 500 € del plan de la empresa", None, (6000.0, "EUR")),
+    ("recebo uma pensão mensal de R$ 1.200 do fundo Petros", None, (14400.0, "BRL")),
+    ("a monthly company pension of EUR 240", None, (2880.0, "EUR")),
 ])
 def test_a_yearly_amount_in_euros_reais_or_yen(text, months, expected):
     from assistant.lexicon.quantities import amount_per_year

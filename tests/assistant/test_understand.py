@@ -214,6 +214,29 @@ def test_beneficiary_kind(text, kind):
     assert q(text).facts.beneficiary_kind == kind
 
 
+@pytest.mark.parametrize("text", [
+    "Vivo em Coimbra e recebo juros sobre capital próprio de um banco brasileiro. O governo anunciou que quer "
+    "acabar com os JCP. Até lá, quanto o Brasil pode reter?",
+    "Resido en Vigo y cobro intereses de un bono brasileño; el Gobierno quiere cambiar la ley. ¿Cuánto retienen?",
+    "I'm a Lisbon resident earning interest on a Brazilian bond, and the government plans to raise the rate. "
+    "What is the maximum withholding?",
+])
+def test_a_government_that_changes_the_law_is_no_beneficiary(text):
+    assert q(text).facts.beneficiary_kind != "government"
+
+
+@pytest.mark.parametrize("text", [
+    "Somos uma sociedade de consultores de Sevilha; um cliente de Belém paga-nos um estudo feito em Espanha. O "
+    "Brasil pode reter imposto, sendo nós uma sociedade e não uma pessoa física?",
+    "We are an engineering firm in Vigo, not a private individual; a São Paulo company pays our fees for design "
+    "work done in Spain. Can Brazil tax them?",
+])
+def test_a_person_denied_is_not_who_is_paid_nor_who_pays(text):
+    r = understand(text, TREATIES, topic="independent_services")
+    assert r.facts.beneficiary_kind != "individual"
+    assert r.facts.fee_borne_by_company_or_pe is not False
+
+
 @pytest.mark.parametrize("text, pct", [
     ("Detenho 30% do capital da empresa brasileira", 30.0),
     ("tenho 30 % do capital", 30.0),
@@ -504,6 +527,24 @@ def test_a_company_with_nothing_in_the_work_state_has_no_pe_to_bear_the_pay(text
 ])
 def test_what_the_branch_bears_said_after_it_or_as_a_recharge(text, borne):
     assert q(text).facts.employment.borne_by_pe is borne
+
+
+@pytest.mark.parametrize("text", [
+    "Vivo en Sevilla y paso 120 días en Recife este año; la nómina me la paga la filial brasileña. ¿Tributo allí?",
+    "Resido en Gijón. Estaré 90 días en Manaos y el sueldo me lo pagan desde la sucursal de Brasil. ¿Puede Brasil "
+    "gravarlo?",
+])
+def test_pay_from_the_branch_there_is_borne_by_it(text):
+    assert q(text).facts.employment.borne_by_pe is True
+
+
+@pytest.mark.parametrize("text, start, end", [
+    ("Estaré en Belém desde el 3 de marzo hasta finales de agosto de 2025.", date(2025, 3, 3), date(2025, 8, 31)),
+    ("Vou estar em Osaka de 10 de fevereiro até ao fim de junho de 2026.", date(2026, 2, 10), date(2026, 6, 30)),
+    ("I'll be in Natal from 2 April to the end of July 2025.", date(2025, 4, 2), date(2025, 7, 31)),
+])
+def test_a_stay_to_a_months_end_runs_to_its_last_day(text, start, end):
+    assert q(text).facts.employment.stays == ((start, end),)
 
 
 def test_183_rule_is_not_a_stay():

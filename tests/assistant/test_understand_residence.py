@@ -371,6 +371,30 @@ def test_a_year_split_in_two_with_no_centre_of_life_goes_to_nationality():
     assert tb.vital_interests_in == "undetermined"
 
 
+@pytest.mark.parametrize("text, abodes", [
+    ("Tenho apartamento em Coimbra e outro em Salvador e fico 4 meses por ano em Salvador e 8 em Coimbra. A minha "
+     "vida está nos dois lados. De onde sou residente pela convenção?", {"PT"}),
+    ("Tengo piso en Sevilla y en Recife; paso unos 5 meses al año en Recife y 7 en Sevilla. ¿De dónde soy "
+     "residente según el convenio?", {"ES"}),
+    ("Sou português, não tenho casa em lado nenhum e passei 120 dias no Japão e outros tantos em Portugal. Onde "
+     "sou residente?", {"PT", "JP"}),
+    ("I keep flats in Tokyo and Lisbon and spend 7 months a year in Tokyo and 5 in Lisbon. Where am I resident?",
+     {"JP"}),
+])
+def test_the_longer_of_two_stays_said_side_by_side_is_the_habitual_abode(text, abodes):
+    tb = understand(text, TREATIES).facts.residence
+    assert tb is not None and (set(tb.habitual_abode_in) if tb.habitual_abode_in else None) == abodes
+
+
+@pytest.mark.parametrize("text", [
+    "I have a flat in Faro and one in Osaka; my centre of vital interests is unclear. Which State am I resident in?",
+    "Tengo casa en Vigo y en Natal y no está claro dónde tengo mi centro de intereses vitales. ¿Dónde soy residente?",
+])
+def test_a_centre_of_life_said_to_be_unclear_is_undetermined(text):
+    tb = understand(text, TREATIES).facts.residence
+    assert tb is not None and tb.vital_interests_in == "undetermined"
+
+
 @pytest.mark.parametrize("text", [
     "Tenho casa em Sintra e outra em Florianópolis; a família está espalhada pelos dois países e passo metade do "
     "ano em cada. Sou só brasileiro. Pela convenção, sou residente de onde?",
