@@ -305,6 +305,31 @@ def _country_follow_up(span: Span, language: str, scores: TopicScores, parts: li
     return scores.read_as(parts[-1].topic)
 
 
+# The kinds of an income (the cue lists' prefixes) and the topic whose rules read them.
+_KIND_TOPICS = {"kind": "royalties", "pension_kind": "pensions", "gain_kind": "capital_gains"}
+# Words around the kind in a follow-up that asks the part before again about another kind ("15%? E por uma
+# marca? E por software?", "¿Y por el know-how?", "And for a trademark?").
+_KIND_FOLLOW_UP_WORDS = _FOLLOW_UP_WORDS | {"por", "pela", "pelo", "para", "sobre", "for", "on", "um", "uma", "un",
+                                            "una", "an", "de", "if", "se", "si", "with", "com", "con"}
+
+
+def _kind_follow_up(span: Span, scores: TopicScores, parts: list[PartTopic]) -> TopicScores | None:
+    """A follow-up made of a kind of the income the part before asks about and linking words ("Quanto retém o
+    Brasil sobre royalties de patente? E por uma marca?") asks that part again for that kind: its topic is that
+    part's, and it is a part of its own (its kind decides its cap). None when it is no such follow-up."""
+    if not parts or parts[-1].out_of_scope:
+        return None
+    tokens = tokenize(span.text)
+    kinds = [m for m in cues().facts.find(tokens)
+             if any(_KIND_TOPICS.get(name.split(":")[0]) == parts[-1].topic for name in m.value if ":" in name)]
+    if not kinds:
+        return None
+    inside = {i for m in kinds for i in range(m.start, m.end)}
+    if any(t.is_word and i not in inside and t.norm not in _KIND_FOLLOW_UP_WORDS for i, t in enumerate(tokens)):
+        return None
+    return scores.read_as(parts[-1].topic)
+
+
 # How a question may open before its words: a list item's mark and a conjunction ("2. E se…", "b) But in that…").
 QUESTION_OPENING = r"^\W*(?:\d+\W+|[a-z]\W+)?(?:(?:e|y|and|mas|but|pero) )?"
 # A question opening on a supposition ("E se o projeto derrapar…", "¿Y si me quedo…", "What if we limit…").
@@ -389,7 +414,7 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
                                                                 hits), hits), text, language)
         scores = _cap_follow_up(named, _side_question(span, named, scores), parts)
         scores = _country_follow_up(span, language, scores, parts)
-        supposed = _what_if_follow_up(span, named, scores, parts)
+        supposed = _what_if_follow_up(span, named, scores, parts) or _kind_follow_up(span, scores, parts)
         scores = supposed or scores
         same = next((k for k, p in enumerate(parts) if _same_part(p, span, scores.topic)), None)
         if supposed is None and ((same is not None and scores.confidence < SAME_TOPIC_KEPT) or

@@ -42,11 +42,18 @@ def _focus(tokens: list[Token]) -> tuple[int, int]:
     return start, end
 
 
+_DENIED_WITHIN = 2     # tokens from a negation to the topic word it denies ("não sou freelancer", "sin salario")
+
+
 def topic_matches(tokens: list[Token], language: str) -> list[Match[str]]:
     """The lexicon's topic words in the tokens, but not the words that are no topic in this language
-    ("funcionário" is any employee in Portuguese, a civil servant in Spanish)."""
+    ("funcionário" is any employee in Portuguese, a civil servant in Spanish), nor those a negation just before
+    denies ("contrato de trabalho, não sou freelancer", "no tenemos establecimiento permanente"; Portuguese "no"
+    is "in the")."""
     ignored = topics().not_in_language.get(language, frozenset())
-    return topics().index.find(tokens, {i for i, t in enumerate(tokens) if t.norm in ignored})
+    negation = cues().negation - ({"no"} if language == "pt" else set())
+    return [m for m in topics().index.find(tokens, {i for i, t in enumerate(tokens) if t.norm in ignored})
+            if not any(t.norm in negation for t in tokens[max(0, m.start - _DENIED_WITHIN):m.start])]
 
 
 def lexicon_topics(tokens: list[Token], language: str) -> tuple[str, ...]:

@@ -537,6 +537,25 @@ def test_the_rent_of_equipment_names_royalties(text):
     assert "royalties" in {m.value for m in topic_matches(tokenize(text), detect_language(text))}
 
 
+@pytest.mark.parametrize("text, denied, kept", [
+    ("Sou programadora em Évora com contrato de trabalho, não sou freelancer, e a empresa é de Recife. O Brasil "
+     "tributa o meu ordenado?", "independent_services", "employment"),
+    ("No tenemos establecimiento permanente en Brasil. ¿Puede Brasil gravar nuestros beneficios empresariales?",
+     "permanent_establishment", "business_profits"),
+    ("I'm not a freelancer: I'm employed by a Lisbon firm and paid a salary. Can Japan tax it?",
+     "independent_services", "employment"),
+    # Portuguese "no" is "in the": no denial
+    ("Tenho um estabelecimento estável no Brasil. Os lucros pagam imposto lá?", None, "permanent_establishment"),
+])
+def test_a_topic_word_a_negation_denies_names_no_topic(text, denied, kept):
+    from assistant.lexicon.text import tokenize
+    from assistant.understand.language import detect_language
+    from assistant.understand.topics import topic_matches
+
+    named = {m.value for m in topic_matches(tokenize(text), detect_language(text))}
+    assert kept in named and denied not in named
+
+
 @pytest.mark.parametrize("text, side", [
     ("Vou viver para Faro com a aposentadoria do INSS. Quem tributa a aposentadoria? E continuo a descontar para a "
      "Segurança Social?", "E continuo a descontar para a Segurança Social?"),
@@ -562,6 +581,21 @@ def test_a_follow_up_naming_only_a_country_asks_the_part_before_it_again(text, f
     parts = read_parts(text, ScriptedTopics({first: (("capital_gains", 0.9), ("dividends", 0.05)),
                                              follow_up: (("employment", 0.4), ("capital_gains", 0.3))}))
     assert [p.topic for p in parts] in (["capital_gains"], ["capital_gains", "capital_gains"])
+
+
+@pytest.mark.parametrize("text, follow_up, topic", [
+    ("A nossa sociedade de Braga licencia uma patente a uma empresa de Natal. Quanto retém o Brasil? E por uma "
+     "marca?", "E por uma marca?", "royalties"),
+    ("Una empresa de Sevilla cobra cánones de patente de Brasil. ¿Cuál es la retención máxima? ¿Y por el "
+     "know-how?", "¿Y por el know-how?", "royalties"),
+    ("I sold shares in a Brazilian company and I live in Porto. Can Brazil tax the gain? What about a flat?",
+     "What about a flat?", "capital_gains"),
+])
+def test_a_follow_up_naming_only_another_kind_asks_the_part_before_for_that_kind(text, follow_up, topic):
+    first = asking(text)[0].text
+    parts = read_parts(text, ScriptedTopics({first: ((topic, 0.9), ("residence", 0.05)),
+                                             follow_up: (("out_of_scope", 0.6), ("interest", 0.3))}))
+    assert [p.topic for p in parts] == [topic, topic]
 
 
 @pytest.mark.parametrize("text, what_if, read", [
