@@ -10,16 +10,18 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import BaseMessage
 from langchain_core.outputs import ChatGenerationChunk, ChatResult
-from langchain_openai import ChatOpenAI
 from pydantic import ConfigDict, PrivateAttr
 
 from config import Settings
+
+if TYPE_CHECKING:        # imported when a model is first used: the OpenAI SDK costs ~0.5 s of every app start
+    from langchain_openai import ChatOpenAI
 
 BACKENDS = ("local", "openai", "none")
 HUB_PREFIX = "hf:"
@@ -87,6 +89,8 @@ class LlmInfo:
 
 def openai_chat(settings: Settings, base_url: str, model: str, api_key: str = "") -> ChatOpenAI:
     """The one client for every model."""
+    from langchain_openai import ChatOpenAI
+
     return ChatOpenAI(base_url=base_url, model=model, api_key=api_key or "not-needed", temperature=0.1,
                       max_tokens=settings.llm_max_tokens, timeout=settings.llm_timeout_s, max_retries=0,
                       extra_body=LLAMA_SAMPLING)
