@@ -43,17 +43,19 @@ def _focus(tokens: list[Token]) -> tuple[int, int]:
 
 
 _DENIED_WITHIN = 2     # tokens from a negation to the topic word it denies ("não sou freelancer", "sin salario")
+_SAID_WITH_A_NEGATION = {"double_taxation_relief"}   # "sem pagar duas vezes", "to avoid being taxed twice"
 
 
 def topic_matches(tokens: list[Token], language: str) -> list[Match[str]]:
     """The lexicon's topic words in the tokens, but not the words that are no topic in this language
     ("funcionário" is any employee in Portuguese, a civil servant in Spanish), nor those a negation just before
     denies ("contrato de trabalho, não sou freelancer", "no tenemos establecimiento permanente"; Portuguese "no"
-    is "in the")."""
+    is "in the"). Relief words keep theirs: "para não pagar duas vezes" asks for the relief."""
     ignored = topics().not_in_language.get(language, frozenset())
     negation = cues().negation - ({"no"} if language == "pt" else set())
     return [m for m in topics().index.find(tokens, {i for i, t in enumerate(tokens) if t.norm in ignored})
-            if not any(t.norm in negation for t in tokens[max(0, m.start - _DENIED_WITHIN):m.start])]
+            if m.value in _SAID_WITH_A_NEGATION
+            or not any(t.norm in negation for t in tokens[max(0, m.start - _DENIED_WITHIN):m.start])]
 
 
 def lexicon_topics(tokens: list[Token], language: str) -> tuple[str, ...]:

@@ -546,6 +546,9 @@ def test_the_rent_of_equipment_names_royalties(text):
      "independent_services", "employment"),
     # Portuguese "no" is "in the": no denial
     ("Tenho um estabelecimento estável no Brasil. Os lucros pagam imposto lá?", None, "permanent_establishment"),
+    # the relief is asked with a negation
+    ("O Brasil reteve imposto sobre o meu ordenado. A AT desconta-o para eu não pagar duas vezes?", None,
+     "double_taxation_relief"),
 ])
 def test_a_topic_word_a_negation_denies_names_no_topic(text, denied, kept):
     from assistant.lexicon.text import tokenize
