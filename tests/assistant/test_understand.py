@@ -524,18 +524,14 @@ def test_a_company_with_nothing_in_the_work_state_has_no_pe_to_bear_the_pay(text
      "Brazilian branch. Can Brazil tax my salary?", True),
     ("Cobro el sueldo desde Sevilla durante mis cinco meses en Manaos, pero todo el coste se carga a nuestra "
      "sucursal brasileña. ¿Brasil puede gravar mi sueldo?", True),
+    # the branch or subsidiary there pays it
+    ("Vivo en Sevilla y paso 120 días en Recife este año; la nómina me la paga la filial brasileña. ¿Tributo allí?",
+     True),
+    ("Resido en Gijón. Estaré 90 días en Manaos y el sueldo me lo pagan desde la sucursal de Brasil. ¿Puede Brasil "
+     "gravarlo?", True),
 ])
-def test_what_the_branch_bears_said_after_it_or_as_a_recharge(text, borne):
+def test_what_the_branch_bears_said_after_it_as_a_recharge_or_as_its_payer(text, borne):
     assert q(text).facts.employment.borne_by_pe is borne
-
-
-@pytest.mark.parametrize("text", [
-    "Vivo en Sevilla y paso 120 días en Recife este año; la nómina me la paga la filial brasileña. ¿Tributo allí?",
-    "Resido en Gijón. Estaré 90 días en Manaos y el sueldo me lo pagan desde la sucursal de Brasil. ¿Puede Brasil "
-    "gravarlo?",
-])
-def test_pay_from_the_branch_there_is_borne_by_it(text):
-    assert q(text).facts.employment.borne_by_pe is True
 
 
 @pytest.mark.parametrize("text, start, end", [
