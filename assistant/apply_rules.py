@@ -34,7 +34,7 @@ MLI_TOPICS = ("anti_abuse", "arbitration", "capital_gains")
 MLI_ONLY_TOPICS = ("anti_abuse", "arbitration")     # capital gains: only an MLI change the corpus states
 # a question naming the instrument on a procedure it rewrites ("com o MLI, quanto tempo para o procedimento
 # amigável?") gets its text beside the treaty's own article
-MLI_NAMED_TOPICS = ("mutual_agreement",)
+MLI_NAMED_TOPICS = ("mutual_agreement", "associated_enterprises")
 HOST_INCOMES = ("students", "professors")
 RELIEF_TOPICS = ("double_taxation_relief", "tax_sparing")    # questions on relief: the income comes from elsewhere
 

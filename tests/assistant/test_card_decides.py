@@ -156,3 +156,24 @@ def test_an_arbitration_question_gets_the_figure_asked_and_whether_part_vi_appli
     cited = {c.article for f in shown for c in f.citations}
     assert value in {f.value for f in shown} and {"18", article} <= cited
     assert len(shown) < len(rules.figures("MLI", "arbitration"))        # not every Part VI figure
+
+
+@pytest.mark.parametrize("question, treaty, article", [
+    ("A Receita Federal quer aumentar o lucro da nossa filial de Joinville por causa dos preços que lhe cobramos "
+     "de Braga. A convenção Portugal–Brasil permite essa correção?", "PT-BR", "9"),
+    ("¿Puede Brasil, según el convenio con España, corregir los beneficios de nuestra filial de Natal por precios de "
+     "transferencia?", "BR-ES", "9"),
+    ("Japan's tax office raised our Osaka subsidiary's profits in a transfer-pricing audit. Under the MLI, must "
+     "Portugal make a corresponding adjustment for our Lisbon parent?", "PT-JP", "17"),
+])
+def test_a_transfer_pricing_question_gets_what_article_9_or_the_mli_lets_a_state_do(question, treaty, article) -> None:
+    """Art. 9 allocates no taxing right, but it answers whether a State may adjust an associated enterprise's
+    profits; the MLI's art. 17(1) answers whether the other State must make the corresponding adjustment."""
+    import rules
+    from assistant.apply_rules import run_rules
+    from assistant.understand import understand
+    query = understand(question, rules.known_treaties(), topic="associated_enterprises")
+    assert query.treaty == treaty
+    run = run_rules(query, query.facts)
+    shown = run.figures + run.instrument_figures
+    assert article in {c.article for f in shown for c in f.citations}
