@@ -252,6 +252,17 @@ def _other_stay(folded: str, end: int, unit: str, days: float, tokens: list[Toke
     return place[0].code, days if m.group("same") else float(m.group("num")) * _IN_DAYS.get(unit, 0)
 
 
+_COORDINATING = {"e", "y", "and", "em", "en", "in", "no", "na", "a", "o", "the", "el", "la"}
+
+
+def _coordinated(tokens: list[Token], first: Mention, second: Mention) -> bool:
+    """Two places joined by "and" and at most a preposition or article ("em Lisboa e em Tóquio", "in Porto and
+    in Osaka", "en Vigo y Natal"): whatever the first is said of, so is the second."""
+    between = [t.norm for t in tokens[first.end:second.start]]
+    return bool(between) and between[0] in ("e", "y", "and") and len(between) <= 3 and \
+        all(w in _COORDINATING for w in between) and tokens[second.start].orig[:1].isupper()   # not "e aqui"
+
+
 def _lives_in(found: list, tokens: list[Token], named: list[Mention]) -> tuple[str, ...]:
     """Countries the person says they live in now, named within a few words of the verb ("vivo em Lisboa com a
     família", "I live here"): they have a home there, unless the clause says it is a room or a hotel ("moro em
@@ -372,9 +383,13 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
         attached: dict[int, list[str]] = {i: [] for i in range(len(facts))}
         let_here: set[int] = set()            # home cues whose country the clause says is let
         if facts:
+            before: tuple[Mention, int] | None = None     # the country before and the fact it went to
             for c in owned:
                 i = min((k for k in range(len(facts)) if not _stay_between(facts[k], c, stay_verbs)),
                         key=lambda k: _distance(facts[k].start, facts[k].end, c.start))
+                if before is not None and _coordinated(tokens, before[0], c):
+                    i = before[1]              # "homes in Porto and in Osaka": both are the homes'
+                before = (c, i)
                 if facts[i].value == "nationality" and c.role in _OTHER_ROLES | {"residence"} and \
                         _distance(facts[i].start, facts[i].end, c.start)[0] > 1:
                     continue                   # "a Brazilian citizen … for the Spanish government": the payer;

@@ -386,6 +386,19 @@ def test_the_longer_of_two_stays_said_side_by_side_is_the_habitual_abode(text, a
     assert tb is not None and (set(tb.habitual_abode_in) if tb.habitual_abode_in else None) == abodes
 
 
+@pytest.mark.parametrize("text, homes", [
+    ("I own homes in Braga and in Kyoto and my centre of vital interests is unclear. Where am I resident under "
+     "the treaty?", {"PT", "JP"}),
+    ("Tengo pisos en Bilbao y en Fortaleza y mi centro de intereses vitales no está claro. ¿Dónde soy residente?",
+     {"ES", "BR"}),
+    ("Tenho casa em Coimbra e em Natal e a minha família está dividida entre os dois. De onde sou residente?",
+     {"PT", "BR"}),
+])
+def test_places_joined_by_and_share_the_fact_said_of_the_first(text, homes):
+    tb = understand(text, TREATIES).facts.residence
+    assert tb is not None and set(tb.permanent_home_in or ()) == homes
+
+
 @pytest.mark.parametrize("text", [
     "I have a flat in Faro and one in Osaka; my centre of vital interests is unclear. Which State am I resident in?",
     "Tengo casa en Vigo y en Natal y no está claro dónde tengo mi centro de intereses vitales. ¿Dónde soy residente?",
