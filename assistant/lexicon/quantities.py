@@ -359,6 +359,11 @@ _MONTHLY_REACH = 40     # characters before an amount where "monthly" and the wo
 _MONTHLY_BEFORE = re.compile(r"\b(?:monthly|mensal|mensais|mensual|mensuales)\b\D{0,24}$")
 
 
+def _monthly_before(folded: str, start: int) -> bool:
+    """"monthly" said just before the amount starting at `start` ("uma bolsa mensal de US$ 500")."""
+    return bool(_MONTHLY_BEFORE.search(folded[max(0, start - _MONTHLY_REACH):start]))
+
+
 def usd_per_year(folded: str, within_a_year: bool = False) -> float | None:
     """A yearly amount stated in US dollars ("2.000 dolares al ano", "US$ 250 per month" = 3000), or None when
     none, several, or no period is stated (the treaty limits are per calendar year). A total for the whole
@@ -373,7 +378,7 @@ def usd_per_year(folded: str, within_a_year: bool = False) -> float | None:
         converted = _CONVERTED_RE.search(before)
         if not per and converted:
             per = [converted.group("per")]
-        if not per and _MONTHLY_BEFORE.search(folded[max(0, m.start() - _MONTHLY_REACH):m.start()]):
+        if not per and _monthly_before(folded, m.start()):
             per = ["month"]                  # "a monthly stipend of about US$ 235", "uma bolsa mensal de US$ 500"
         total = bool(per) and per[-1] not in ("ano", "year", "civil", "mes", "month") or _TOTAL_RE.search(before)
         if not per and (within_a_year or total):
@@ -398,7 +403,7 @@ def amount_per_year(folded: str, months_paid: float | None = None) -> Money | No
     for code, pattern in _MONEY_RE.items():
         for m in pattern.finditer(folded):
             per = (m.group("per") or "").split()
-            if not per and _MONTHLY_BEFORE.search(folded[max(0, m.start() - _MONTHLY_REACH):m.start()]):
+            if not per and _monthly_before(folded, m.start()):
                 per = ["month"]             # "una renta mensual de unos 500 €", "a monthly pension of EUR 800"
             if not per and months_paid is not None:
                 per = ["total"]             # "um estágio de 6 meses … 4.800 euros": the stay's pay

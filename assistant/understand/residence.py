@@ -218,15 +218,15 @@ def _long_stays(tokens: list[Token], folded: str, lang: str, found: list, countr
             continue
         verb = max(s for s in spent if s <= at)
         after = [c for c in countries if 0 <= c.start - end <= _NEAR]
-        between = [c for c in countries if verb < c.start < at]
+        place = after or [c for c in countries if verb < c.start < at]    # or between the verb and the stay
         other = _other_stay(folded, q.end, q.unit, days, tokens, countries)
         if len(parties) == 2 and any(0 <= b - end <= 1 for b in each):
             out += parties            # the same stay in each State, however long: neither stays more
-        elif (after or between) and other is not None and other[0] != (after or between)[0].code:
-            compared[(after or between)[0].code] = days
+        elif place and other is not None and other[0] != place[0].code:
+            compared[place[0].code] = days
             compared[other[0]] = other[1]
-        elif (after or between) and days >= _HALF_YEAR_DAYS:
-            out.append((after or between)[0].code)
+        elif place and days >= _HALF_YEAR_DAYS:
+            out.append(place[0].code)
     if len(compared) == 2:
         longest = max(compared.values())          # "5 meses em Porto Alegre e 7 em Lisboa": the longer stay
         out += [c for c, d in compared.items() if d == longest]
