@@ -191,11 +191,13 @@ def articles_cited(expected: Expected, cited: Sequence[Article], treaty: str | N
 # --------------------------------------------------------------------------- alignment and one ticket
 
 def align(gold_topics: Sequence[str], pred_topics: Sequence[str | None]) -> list[int | None]:
-    """For each gold part, the index of its predicted part: same topic first, then the rest in order."""
+    """For each gold part, the index of its predicted part: same topic first (of several, the one nearest in
+    the ticket's order: "1. the CGA pension (gold: government service) 2. the bank's fund (pensions)", read as two
+    pension parts, pairs the second with the second), then the rest in order."""
     free = list(range(len(pred_topics)))
     out: list[int | None] = [None] * len(gold_topics)
     for g, topic in enumerate(gold_topics):
-        match = next((p for p in free if pred_topics[p] == topic), None)
+        match = min((p for p in free if pred_topics[p] == topic), key=lambda p: abs(p - g), default=None)
         if match is not None:
             out[g] = match
             free.remove(match)

@@ -68,6 +68,9 @@ def test_a_two_question_ticket_read_as_one_scores_the_other_part_as_missed():
 def test_parts_align_by_topic_before_order_and_an_extra_abstention_costs_precision():
     assert align(["employment", "out_of_scope"], ["out_of_scope", "employment"]) == [1, 0]
     assert align(["employment", "pensions"], ["dividends"]) == [0, None]
+    # of two parts on the gold's topic, the one nearest in the ticket's order: the CGA pension labelled
+    # government service and the bank fund's pension, both read as pensions, pair in order
+    assert align(["government_service", "pensions"], ["pensions", "pensions"]) == [0, 1]
     wrong_side = PartReading("out_of_scope", PredictedOutcome("abstain"))
     main = PartReading("employment", PredictedOutcome("both"))
     score = score_ticket(DIVIDENDS, TicketReading("PT-JP", "PT", "JP", {}, (main, wrong_side)))
