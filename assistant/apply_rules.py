@@ -299,8 +299,14 @@ def _site(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts) -> 
     if activity is not None and facts.attributable_to_pe in (None, activity.permanent_establishment):
         run.activity = activity
         return dataclasses.replace(facts, attributable_to_pe=activity.permanent_establishment)
-    months = in_months(facts.employment.stay_months, facts.employment.stay_days)
+    stay = facts.employment
+    months = in_months(stay.stay_months, stay.stay_days)
     test = None if months is None else construction_site(treaty, months)
+    low = None if stay.stay_low_days is None else in_months(None, stay.stay_low_days)
+    if test is not None and low is not None and \
+            construction_site(treaty, low).permanent_establishment != test.permanent_establishment:
+        _missing(run, ["stay_months"])     # "entre 5 y 9 meses": the site's length decides whether it is a PE
+        return dataclasses.replace(facts, attributable_to_pe=None) if query.site_named else facts
     overrides = test is not None and query.site_named and test.permanent_establishment and \
         (activity is None or activity.permanent_establishment)
     if test is None or (facts.attributable_to_pe is not None and not overrides):
@@ -345,8 +351,14 @@ def _short_stay_test(run: RuleRun, query: Query, treaty: str, facts: Facts, inco
                          [], [])
     stay = facts.employment
     days = stay.stated_days
-    day_test = None if days is None else stated_days(treaty, days,
-                                                     one_year=stay.fiscal_year is not None or stay.stay_in_one_year)
+    one_year = stay.fiscal_year is not None or stay.stay_in_one_year
+    day_test = None if days is None else stated_days(treaty, days, one_year=one_year)
+    if day_test is not None and stay.stay_low_days is not None and \
+            stated_days(treaty, stay.stay_low_days, one_year=one_year).status != day_test.status:
+        # "pode ser quatro meses como pode chegar aos oito": the range straddles the limit, so the days decide
+        day_test = None
+        if income == "employment":
+            _missing(run, ["stay_days"])
     others = [describe(code, {}, "unknown" if ok is None else "met" if ok else "not_met") for code, ok in (
         ("employer_not_resident_in_work_state", None if stay.employer_resident_in_work_state is None
          else not stay.employer_resident_in_work_state),

@@ -583,7 +583,7 @@ OWN_KINDS = ("pension_kind", "gain_kind", "royalty_kind", "employment_kind", "be
 # total?", "And if we keep the shares 18 months?", "…transferring the shares to a company licensed in the Madeira
 # free zone; would the limits still apply?"): the stay (as one group), the holding, a free-zone regime, and what
 # an enterprise does in the other State ("¿Y si solo recopilara información?").
-STAY_FACTS = ("stays", "stay_days", "stay_months", "stay_unit", "stay_in_one_year")
+STAY_FACTS = ("stays", "stay_days", "stay_months", "stay_unit", "stay_in_one_year", "stay_low_days")
 OWN_SUPPOSED = ("holding_pct", "holding_months", "free_zone_regime")
 
 

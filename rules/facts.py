@@ -113,6 +113,8 @@ class EmploymentFacts:
     stay_months: float | None = None
     stay_unit: str | None = None                 # the unit the stay was written in: days | weeks | months | years
     stay_in_one_year: bool = False               # the stated days fall in one calendar year ("este ano")
+    stay_low_days: float | None = None           # the stay is stated as a range ("4 a 8 meses", "3 or 7 months"):
+    #                                              its lower end in days; stay_days / stay_months hold the upper
     employer_resident_in_work_state: bool | None = None
     borne_by_pe: bool | None = None              # the pay is borne by a PE the employer has in the work State
     fiscal_year: int | None = None               # the year asked about (the 183-day window's year)

@@ -123,6 +123,7 @@ class Quantity:
     end: int
     value: float
     unit: str          # "pct" | "years" | "months" | "days" | "weeks"
+    low: float | None = None    # a range's lower end, `value` its upper ("4 a 8 meses", "3 months or closer to 7")
 
 
 _UNIT_WORDS = (("years", r"anos?|years?|yrs?"), ("months", r"mes(?:es)?|months?"),
@@ -145,6 +146,41 @@ def _pct_re(lang: str) -> re.Pattern[str]:
 
 
 _ADDENDS = re.compile(r"(?<![\w.,])(?:\d{1,3}\s*\+\s*)+$")
+# Two lengths given as alternatives, in the folded text: "entre 4 e 8 meses", "4-8 months", "3 ou 7 meses" (the
+# lower number before the unit) or "quatro meses como pode chegar aos oito", "3 months or closer to 7" (after it).
+_OR_BEFORE = r"(?:-|–|a|e|and|y|to|or|ou|o|ate|hasta)"
+_OR_AFTER = (r"(?:ou|or|o|a|to|ate|hasta|up to|ou ate|or up to|o hasta|or closer to|or nearer|ou perto de|"
+             r"ou mais perto de|o cerca de|como pode chegar (?:a|aos|as)|or maybe|or perhaps|ou talvez|o quizas|"
+             r"o tal vez)")
+
+
+@lru_cache(maxsize=3)
+def _range_res(lang: str) -> tuple[re.Pattern[str], re.Pattern[str]]:
+    num = _number_re(lang)
+    units = "|".join(pattern for _, pattern in _UNIT_WORDS)
+    return (re.compile(rf"(?<![\w.,])(?:(?:entre|between)\s+)?(?P<low>{num})\s*{_OR_BEFORE}\s*$"),
+            re.compile(rf"\s*,?\s*{_OR_AFTER}\s+(?P<high>{num})(?:\s+(?P<unit>{units})\b|(?!\s*(?:%|[.,]\d|\w)))"))
+
+
+def _unit_of(word: str) -> str:
+    return next(name for name, pattern in _UNIT_WORDS if re.fullmatch(pattern, word))
+
+
+def _range_other(folded: str, m: re.Match[str], value: float, unit: str, lang: str) -> tuple[float | None, int]:
+    """The other end of a range the length `m` belongs to, written in increasing order and in the same unit, and
+    where the range ends in the text ("500 e 3 meses depois" is no range)."""
+    before, after = _range_res(lang)
+    low = before.search(folded, max(0, m.start() - 30), m.start())
+    if low and not _ADDENDS.search(folded, 0, m.start()):
+        other = number_value(low.group("low"), lang)
+        if other is not None and other < value:
+            return other, m.end()
+    high = after.match(folded, m.end())
+    if high and (high.group("unit") is None or _unit_of(high.group("unit")) == unit):
+        other = number_value(high.group("high"), lang)
+        if other is not None and other > value:
+            return other, high.end()
+    return None, m.end()
 
 
 # "600 euros a month", "€1,200 a year", "200.000 ienes um mês": an article after a sum of money makes the
@@ -171,7 +207,14 @@ def durations(folded: str, lang: str) -> list[Quantity]:
         if added and not m.group("half1"):
             value += sum(float(n) for n in re.findall(r"\d+", added.group(0)))
             start = added.start()
-        found.append(Quantity(start, m.end(), value, unit))
+        if found and found[-1].low is not None and start < found[-1].end:
+            continue                                   # "3 meses ou 7 meses": the range's upper end, read with it
+        other, end = _range_other(folded, m, value, unit, lang) if not (m.group("half1") or m.group("half2")) \
+            else (None, m.end())
+        if other is None:
+            found.append(Quantity(start, m.end(), value, unit))
+        else:
+            found.append(Quantity(start, end, max(value, other), unit, low=min(value, other)))
     # "half a year", "meio ano", "medio año"
     for m in re.finditer(r"\b(?:meio|medio|half\s+an?)\s+(ano|year|mes|month)\b", folded):
         unit = "years" if m.group(1) in ("ano", "year") else "months"

@@ -197,6 +197,13 @@ _DOTTED_FORMS = {"sa", "sl", "sau", "slu", "ag", "bv", "nv"}
 _LEGAL_FORMS = {"lda", "ltda", "sgps", "gmbh", "inc", "ltd", "sl", "slu", "kk", "plc", "bv", "nv", "ag"}
 
 
+def _government_business(hits: Hits, g: Grammar, lang: str) -> bool | None:
+    """A State-owned business the person serves (art. 19(3)); not the State bank that only holds the account the
+    pension is paid into ("paga numa conta do Banco do Brasil")."""
+    found = [m for m in hits("government_business") if "account" not in g.categories_before(m.start - 1, 3)]
+    return None if not found else not _negated(g.tokens, found[0].start, lang)
+
+
 def _dotted_form(tokens: list[Token], i: int) -> int | None:
     """Where a dotted legal form ending at token i starts ("S.A.", "S.L.", "S.A.U."), or None."""
     letters, j = [], i
@@ -273,6 +280,8 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
         return "financial_institution"                 # "sou gestor num banco do Porto. Vamos emprestar…"
     loan_ends = {m.end for m in hits("loan")}
     for m in hits("financial_institution"):
+        if denied(g.tokens, m.start):
+            continue                                   # "a sociedade não é um banco"
         loan_from = any(0 <= m.start - end <= 3 for end in loan_ends)   # "empréstimo de um banco": the lender
         if m.start in not_bank or ("from_preps" in g.categories_before(m.start - 1, 2) and not (lends or loan_from)):
             continue                                   # a bank account, or interest "from a bank": the payer
@@ -322,6 +331,7 @@ class _Amounts:
     stay_unit: str | None                # the unit the stay was written in: "days" | "weeks" | "months" | "years"
     stay_in_one_year: bool = False       # the day count's sentence says they fall in one year ("este año")
     stay_at: int | None = None           # token of the stay's number (days, or else months)
+    stay_low_days: float | None = None   # a range's lower end ("4 a 8 meses"), in days; the stay is its upper
 
 
 # The longest stay any treaty's rule counts (students' 4 years in BR-ES 21(2)... with margin): a longer "stay"
@@ -364,7 +374,7 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
             rates.append(q.value)
 
     held = loan_term = days = months = unit = None
-    days_at = months_at = None
+    days_at = months_at = days_low = months_low = None
     one_year = False
     for q in durations(folded, lang):
         i = token_at(tokens, q.start)
@@ -409,15 +419,17 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         elif kind == "loan" and loan_term is None:
             loan_term = round(in_months / 12, 2)
         elif kind == "stay" and q.unit == "days" and days is None:
-            days, days_at = q.value, i
+            days, days_at, days_low = q.value, i, q.low
             one_year = _nearest(hits("one_year"), i, bounds, 12) is not None
         elif kind == "stay" and q.unit != "days" and months is None:
             months, unit, months_at = round(in_months, 2), q.unit, i
+            months_low = None if q.low is None else q.low * _IN_MONTHS[q.unit]
             if days is None:                   # "8 months this year", "seis meses en 2025": in one year too
                 one_year = _nearest(hits("one_year"), i, bounds, 12) is not None
     return _Amounts(holding_pct, tuple(rates), held, loan_term, days, months,
                     "days" if days is not None and months is None else unit, one_year,
-                    days_at if days_at is not None else months_at)
+                    days_at if days_at is not None else months_at,
+                    days_low if days is not None else None if months_low is None else round(months_low * 365 / 12))
 
 
 # The 183-day rules' counting window ("any 12-month period", "qualquer período de 12 meses"), not a stay.
@@ -668,7 +680,7 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         else None,
         stay_years=_visit_years(hits, folded, tokens, stays, amounts, today or date.today())
         if {"students", "professors"} & set(topic_list) else None,
-        government_business=_flag(hits, tokens, lang, "government_business")
+        government_business=_government_business(hits, grammar, lang)
         if {"government_service", "pensions", "employment"} & set(topic_list) else None,
         government_debt=True if (hits("government_debt") or _issued_by_government(hits, tokens)) and
         "interest" in topic_list else None,
@@ -680,7 +692,8 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
                                           pe_words, attributable)
     employment_facts = EmploymentFacts(
         stays=stays, stay_days=amounts.stay_days, stay_months=amounts.stay_months, stay_unit=amounts.stay_unit,
-        stay_in_one_year=amounts.stay_in_one_year, employer_resident_in_work_state=employer_in_work,
+        stay_in_one_year=amounts.stay_in_one_year, stay_low_days=amounts.stay_low_days,
+        employer_resident_in_work_state=employer_in_work,
         borne_by_pe=borne, fiscal_year=fiscal_year)
     residence = _tiebreaker(roles, facts, read_residence(tokens, mentions, tuple(sorted(parties)), folded, lang),
                             grammar.names("company"))

@@ -36,11 +36,19 @@ CLAUSE = re.compile(r",\s+(?:and|or|e|ou|y|o)\s+|\s+(?:and|e|y)\s+(?=(?:how|what
 # And at a comma before an interrogative after a clause that itself asks, in a list of questions in one sentence
 # ("…: qual a taxa máxima, desde quando se aplica a convenção, e há imposto do selo?"); not after a clause that
 # only sets the scene ("If the MAP fails, when can…", "As a US citizen living in Lisbon, who taxes…").
-_INTERROGATIVE = (r"(?:how|what|which|where|who|when|since when|como|cómo|qual|quais|quanto|quanta|onde|quem|quando|"
-                  r"desde quando|a partir de quando|cuál|cual|cuáles|cuánto|cuánta|dónde|quién|cuándo|desde cuándo|"
-                  r"a partir de cuándo)(?!\w)")
-LISTED = re.compile(rf",\s+(?={_INTERROGATIVE})", re.IGNORECASE)
-_ASKS = re.compile(rf"(?<!\w){_INTERROGATIVE}", re.IGNORECASE)
+_INTERROGATIVE = (r"(?:how|what(?!\s+if\b)|which|where|who|when|since when|como|cómo|qual|quais|quanto|quanta|onde|"
+                  r"quem|quando|desde quando|a partir de quando|cuál|cual|cuáles|cuánto|cuánta|dónde|quién|cuándo|"
+                  r"desde cuándo|a partir de cuándo)(?!\w)")
+# A modal that opens a second yes/no question in the list ("quanto retém o Japão, posso abater no IRS e ainda
+# tenho de ter lá um representante?"), after an optional "still/also".
+_MODAL = (r"(?:(?:ainda|também|tambem|also|además|ademas|still)\s+)?(?:posso|podemos|devo|devemos|tenho de|tenho que|"
+          r"temos de|temos que|preciso|precisamos|puedo|podemos|debo|debemos|tengo que|tenemos que|necesito|"
+          r"can i|can we|do i|do we|should i|should we|must i|must we|will i|will we)(?!\w)")
+LISTED = re.compile(rf",\s+(?={_INTERROGATIVE}|{_MODAL})", re.IGNORECASE)
+# "…e ainda tenho de manter lá um representante fiscal?": the same modal after "and" once the sentence has asked
+LISTED_AND = re.compile(rf"\s+(?:and|e|y)\s+(?={_MODAL})", re.IGNORECASE)
+_ASKS = re.compile(rf"(?<!\w)(?:{_INTERROGATIVE}|{_MODAL})", re.IGNORECASE)
+
 SPLIT_CONFIDENCE = 0.5
 # A second question on a part's topic ("Can Portugal tax his pension? And hers?" is two questions) is its own
 # part when read this surely; below, it restates the part ("Qual a taxa? E quanto retêm?"). Grouped CV on the
@@ -77,9 +85,10 @@ def _clauses(sentence: Span, language: str) -> list[Span]:
     article)."""
     out, start = [], 0
     text = sentence.text
-    cuts = sorted([*CLAUSE.finditer(text), *LISTED.finditer(text)], key=lambda m: m.start())
+    cuts = sorted([*CLAUSE.finditer(text), *LISTED.finditer(text), *LISTED_AND.finditer(text)],
+                  key=lambda m: m.start())
     for m in cuts:
-        if m.start() < start or (m.re is LISTED and not _ASKS.search(text, start, m.start())) or \
+        if m.start() < start or (m.re is not CLAUSE and not _ASKS.search(text, start, m.start())) or \
                 (language != "es" and m.group().strip(" ,").lower() == "o"):
             continue
         out.append(Span(sentence.start + start, sentence.start + m.start(), text[start:m.start()]))

@@ -76,6 +76,43 @@ def _student_origin(visited: str | None, roles: dict[str, tuple[str, ...]], paye
     return "local" if all(c == visited for c in origins) else "abroad" if visited not in origins else None
 
 
+ERRAND_REACH = 6      # tokens from "a prova de vida" to the consulate it is done at
+
+
+def _works_at_mission(hits: Hits, tokens: list[Token]) -> bool:
+    """An embassy or consulate named as a place of work, not only as where paperwork is done ("a prova de vida
+    anual faz no consulado no Porto")."""
+    errands = [e.end for e in hits("consular_errands")]
+    return any(not any(0 <= m.start - end <= ERRAND_REACH and same_clause(tokens, end, m.start) for end in errands)
+               for m in hits("diplomatic_post"))
+
+
+_I_AM = {"sou", "soy", "am", "m", "im", "somos", "estou"}     # "I'm" is "i", "m"
+SELF_REACH = 8        # tokens from "sou advogada" to "(pessoa física)" that describes the writer
+
+
+def _says_who_i_am(tokens: list[Token], start: int) -> bool:
+    """A cue in the writer's description of themself ("Sou advogada autônoma em Curitiba (pessoa física, …)")."""
+    for i in range(start - 1, max(-1, start - 1 - SELF_REACH), -1):
+        if tokens[i].norm in ".;?!":
+            return False
+        if tokens[i].norm in _I_AM:
+            return True
+    return False
+
+
+TOWN_REACH = 4        # tokens from "pago pela câmara municipal" to the town it names ("de Lisboa")
+
+
+def _named_after(cues: list, mentions: list[Mention], tokens: list[Token]) -> str | None:
+    """The State of the place named right after one of the cues, in its clause."""
+    for cue in cues:
+        after = [m for m in mentions if 0 <= m.start - cue.end <= TOWN_REACH and same_clause(tokens, cue.end, m.start)]
+        if after:
+            return min(after, key=lambda m: m.start).code
+    return None
+
+
 def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Mention],
                       roles: dict[str, tuple[str, ...]], parties: set[str], residence: str | None,
                       source: str | None, folded: str, hits: Hits, tokens: list[Token], visited: str | None = None,
@@ -104,7 +141,7 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     work_state = next((c for c in (*roles.get("work", ()), *roles.get("base", ())) if c in parties),
                       None)                                                          # named, not assumed
     if "government_service" in topics and facts.services_in_residence_state is None and \
-            hits("diplomatic_post") and source in parties and residence in parties and source != residence:
+            _works_at_mission(hits, tokens) and source in parties and residence in parties and source != residence:
         # "chófer en la Embajada de Brasil", living in Madrid: a State's embassy or consulate is in the other
         # State, so the services are rendered where the person lives, whatever country the words name
         found["services_in_residence_state"] = True
@@ -141,13 +178,14 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
             # parte do salário")
             found["services_in_residence_state"] = True
     payers = _payers(mentions, parties)
-    if "independent_services" in topics and facts.fee_borne_by_company_or_pe is None and \
-            any(not cue_denied(tokens, m.start) for m in hits("payer_individual")):
-        # "um casal espanhol (pessoas físicas)": no company pays; not "sendo uma sociedade e não um advogado pessoa
-        # física", which says who is paid
-        found["fee_borne_by_company_or_pe"] = False
     # a self-employed person's "employer" is the client who pays the fees ("contrato com uma empresa do Porto")
     clients = _payers(mentions, parties, ("source", None, "employer"))
+    if "independent_services" in topics and facts.fee_borne_by_company_or_pe is None and \
+            any(not cue_denied(tokens, m.start) and not _says_who_i_am(tokens, m.start)
+                for m in hits("payer_individual")):
+        # "um casal espanhol (pessoas físicas)": no company pays; not "sendo uma sociedade e não um advogado pessoa
+        # física", which says who is paid, nor "sou advogada autônoma (pessoa física)", the writer
+        found["fee_borne_by_company_or_pe"] = False
     if "independent_services" in topics and source in clients:
         if facts.paid_by_source_resident is None:
             found["paid_by_source_resident"] = True
@@ -177,9 +215,14 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
             found["student_payment_origin"] = "abroad"
         elif found["student_payment_origin"] is None and facts.student_practical_training:
             found["student_payment_origin"] = "local"   # a trainee's pay comes from the job where the training is
-    if facts.gain_kind in ("shares", "immovable") and hits("value_from") and hits("gain_kind:immovable") and \
-            hits("gain_kind:shares"):
-        found["gain_kind"] = "shares_immovable"     # "ações de uma sociedade cujo valor vem de imóveis"
+    if facts.gain_kind in ("shares", "immovable") and hits("gain_kind:shares") and \
+            ((hits("value_from") and hits("gain_kind:immovable")) or hits("gain_kind:shares_immovable")):
+        # "ações de uma sociedade cujo valor vem de imóveis"; "30% of the shares of a company whose assets are
+        # almost entirely three office buildings": the company named after the shares is a property company
+        found["gain_kind"] = "shares_immovable"
+    if "artistes_sportsmen" in topics and facts.public_funds_visit is None and hits("public_budget_local"):
+        town = _named_after(hits("public_budget_local"), mentions, tokens)
+        found["public_funds_visit"] = town is not None and town == residence
     months = in_months(stay_months, stay_days)
     # the treaties' limits are US$ per calendar year; a stay of a year or less is paid within one
     yearly = usd_per_year(folded, within_a_year=months is not None and months <= 12)

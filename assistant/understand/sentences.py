@@ -25,6 +25,7 @@ _ABBREVIATIONS = {"ltda", "dpto", "depto", "dept", "prof", "profa", "aprox", "ap
                   "intl", "vols", "pags", "nums", "cols", "trad", "coord", "admin", "assoc", "sept", "univ", "profs",
                   "secr", "trav", "apto"}
 _LAST_WORD = re.compile(r"[\w-]+$")
+_BARE_MARK = re.compile(rf"^{_MARK}$", re.IGNORECASE)
 LOW_END_LETTERS = 4
 # An item of a list of questions: "(i) qual a taxa…;", "b) se…", "2. Como…", "- what…".
 _ITEM = re.compile(rf"^(?:{_MARK}|[-•*–])\s+", re.IGNORECASE)
@@ -47,8 +48,9 @@ def sentences(text: str) -> list[Span]:
     """Non-empty sentences, stripped, with their offsets in the text."""
     out, start = [], 0
     for m in _END.finditer(text):
-        if m.group("low") and not _ends_word(text, m.start()):
-            continue
+        if (m.group("low") and not _ends_word(text, m.start())) or \
+                (m.group() == "." and _BARE_MARK.match(text[start:m.end()].strip())):
+            continue                                   # "1. Whether Portugal may tax…": the item's own mark
         _add(out, text, start, m.end())
         start = m.end()
     _add(out, text, start, len(text))
@@ -71,10 +73,16 @@ def _add(out: list[Span], text: str, start: int, end: int) -> None:
         out.append(Span(start + lead, start + lead + len(body), body))
 
 
+# A sentence labelled as the question ("Pergunta: quem tributa…", "Consulta: retención…"); the word alone is no
+# request ("tengo la consulta principal en Vigo")
+_LABELLED = re.compile(r"^(?:pergunta|consulta|pregunta|question|d[úu]vida|duda)\s*:\s*\S", re.IGNORECASE)
+
+
 def _requests(span: Span) -> bool:
     """A request phrase ("gostaria de saber", "quisiera saber", "please confirm") in a sentence that does not
     introduce a list of questions (which ends in a colon)."""
-    return not span.text.endswith(":") and bool(asking_words().requests.find(tokenize(span.text)))
+    return not span.text.endswith(":") and (bool(_LABELLED.match(span.text)) or
+                                            bool(asking_words().requests.find(tokenize(span.text))))
 
 
 def _opens_question(item: str) -> bool:

@@ -81,3 +81,22 @@ def test_a_relief_question_follows_the_short_stay_test_on_the_dates_given():
     run = run_rules(query, query.facts)
     assert run.employment is not None and run.employment.taxable_in_work_state is True
     assert "employment_183_met" not in run.missing_facts
+
+
+def _missing(text: str) -> list[str]:
+    query = understand(text, rules.known_treaties())
+    return run_rules(query, query.facts).missing_facts
+
+
+def test_a_stay_given_as_a_range_across_the_limit_leaves_the_days_to_ask():
+    assert "stay_days" in _missing("Moro em Lisboa e a empresa vai-me mandar para Campinas entre três e sete "
+                                   "meses. O Brasil tributa o salário?")
+    assert "stay_days" not in _missing("Moro em Lisboa e a empresa portuguesa vai-me mandar para Campinas dois ou "
+                                       "três meses. O Brasil tributa o salário?")
+
+
+def test_a_site_given_as_a_range_across_the_treatys_months_leaves_the_pe_open():
+    assert "stay_months" in _missing("Somos una constructora de Bilbao; la obra en Fortaleza durará de cuatro a "
+                                     "ocho meses. ¿Brasil puede gravar el beneficio?")
+    assert "stay_months" not in _missing("Somos una constructora de Bilbao; la obra en Fortaleza durará de diez a "
+                                         "doce meses. ¿Brasil puede gravar el beneficio?")

@@ -332,6 +332,19 @@ def test_a_profit_question_is_not_one_of_employment(text, ranked, topic):
     # a list of facts is not a list of questions
     ("Dados do caso:\n- comprei em 2019\n- vendi em 2024 por 300 mil.\nQuem tributa a mais-valia?",
      ["Quem tributa a mais-valia?"]),
+    # an item's mark "1." before a capital is the item's, not a sentence of its own
+    ("We would appreciate your view on:\n1. Whether Spain may tax the gain on the flat.\n2. How Brazil relieves "
+     "the Spanish tax.\nBest, Ana", ["1. Whether Spain may tax the gain on the flat.",
+                                     "2. How Brazil relieves the Spanish tax."]),
+    # items that open with "se" under an intro that thanks in advance; the sentence that points at them asks
+    # nothing itself
+    # "consulta" names the question only as a label; a dentist's practice is no request
+    ("Soy dentista y tengo la consulta en Vigo. Consulta: ¿Brasil grava lo que cobro allí? Gracias",
+     ["Consulta: ¿Brasil grava lo que cobro allí?"]),
+    ("Sou dentista e tenho consultório em Braga; a minha consulta abre às nove. Pergunta: quem tributa os "
+     "honorários do Recife.", ["Pergunta: quem tributa os honorários do Recife."]),
+    ("Escrevo-vos sobre o seguinte. Agradecíamos que nos informassem:\na) se Portugal pode reter imposto sobre o "
+     "cachê;\nb) se há IVA.", ["a) se Portugal pode reter imposto sobre o cachê;", "b) se há IVA."]),
 ])
 def test_items_of_a_list_of_questions_each_ask(text, asked):
     assert [s.text for s in asking(text)] == asked
@@ -763,3 +776,18 @@ def test_a_question_on_a_tax_no_treaty_covers_is_out_of_scope_whatever_income_it
     asked = asking(text)[-1].text
     parts = read_parts(text, ScriptedTopics({asked: (("interest", 0.7), ("immovable_property", 0.2))}))
     assert [p.topic for p in parts] == [topic]
+
+
+def test_a_list_of_yes_no_questions_in_one_sentence_splits_before_each_modal():
+    text = ("Tenho um depósito num banco de Kobe: quanto retém o Japão sobre os juros, posso deduzir essa retenção "
+            "no IRS e ainda preciso de nomear lá um representante?")
+    clauses = ["Tenho um depósito num banco de Kobe: quanto retém o Japão sobre os juros",
+               "posso deduzir essa retenção no IRS", "ainda preciso de nomear lá um representante?"]
+    topics = ("interest", "double_taxation_relief", "out_of_scope")
+    model = ScriptedTopics({text: (("interest", 0.6), ("double_taxation_relief", 0.3)),
+                            **{c: ((t, 0.9),) for c, t in zip(clauses, topics)}})
+    assert [(p.topic, p.question.text) for p in read_parts(text, model)] == list(zip(topics, clauses))
+    # a clause that only supposes ("what if …") is no question of its own before the modal
+    supposed = "What if I stay longer, do I pay Japanese social security?"
+    model = ScriptedTopics({supposed: (("out_of_scope", 0.9),)})
+    assert [p.question.text for p in read_parts(supposed, model)] == [supposed]

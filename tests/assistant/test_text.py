@@ -74,3 +74,20 @@ def test_a_yearly_amount_in_euros_reais_or_yen(text, months, expected):
 
     found = amount_per_year(fold(text), months)
     assert (None if found is None else (found.value, found.currency)) == expected
+
+
+@pytest.mark.parametrize("text, lang, found", [
+    ("entre 4 e 8 meses", "pt", [(8.0, 4.0, "months")]),
+    ("somewhere between 3 and 5 weeks", "en", [(5.0, 3.0, "weeks")]),
+    ("pode ficar quatro meses como pode chegar aos oito", "pt", [(8.0, 4.0, "months")]),
+    ("two months or closer to 6", "en", [(6.0, 2.0, "months")]),
+    ("serán tres o cuatro meses", "es", [(4.0, 3.0, "months")]),
+    ("fico 3 meses ou 5 meses", "pt", [(5.0, 3.0, "months")]),       # the upper end read once, with the range
+    # not ranges: another unit, a number that is no length, a sum before the length, a bare figure after
+    ("2 months or 100 days", "en", [(2.0, None, "months"), (100.0, None, "days")]),
+    ("paguei 500 e 3 meses depois o resto", "pt", [(3.0, None, "months")]),
+    ("6 meses a 15%", "pt", [(6.0, None, "months")]),
+])
+def test_a_length_given_as_a_range_keeps_both_ends(text, lang, found):
+    from assistant.lexicon.quantities import durations
+    assert [(q.value, q.low, q.unit) for q in durations(text, lang)] == found

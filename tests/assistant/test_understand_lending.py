@@ -37,6 +37,11 @@ def test_a_writer_who_works_at_the_lending_bank_makes_the_bank_the_beneficiary(t
     "Trabalho num banco em Setúbal e recebo dividendos de uma empresa de Curitiba. Qual a retenção no Brasil?",
     "Tenho as poupanças num banco de Faro e emprestei dinheiro a um amigo em Recife. Quanto retém o Brasil nos "
     "juros que ele me paga?",
+    # a lender that says it is no bank
+    "A nossa empresa de Aveiro não é um banco, mas emprestou dinheiro a um cliente de Goiânia. Quanto pode o "
+    "Brasil reter sobre os juros?",
+    "We are not a bank: our Osaka trading firm lent money to a Porto distributor. What can Portugal withhold on "
+    "the interest?",
 ])
 def test_a_bank_that_is_not_the_lender_is_not_the_beneficiary(text):
     assert understand(text, TREATIES).facts.beneficiary_kind != "financial_institution"

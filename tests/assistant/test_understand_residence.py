@@ -252,6 +252,8 @@ def test_a_company_is_resident_where_it_is_managed(text, treaty, management):
     ("Tengo piso en Bilbao y casa en Salvador; no sabría decir dónde está mi centro de vida. Paso unos cuatro "
      "meses en cada país y el resto viajando. Soy brasileño. ¿Dónde soy residente?", "BR-ES", {"BR", "ES"},
      {"BR", "ES"}, "BR"),
+    ("Tenho casa em Braga e outra em Natal e passo uns cinco meses em cada lado. Sou português. De onde sou "
+     "residente pela convenção?", "PT-BR", {"BR", "PT"}, {"BR", "PT"}, None),
     # no permanent home anywhere: the habitual abode decides (art. 4(2)(b))
     ("Sou português, vendi o apartamento de Coimbra no ano passado e desde então não tenho habitação permanente: "
      "ando entre hostels. Estive uns 230 dias no Brasil. Pela convenção, sou residente onde?", "PT-BR", set(),

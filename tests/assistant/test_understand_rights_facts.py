@@ -447,8 +447,13 @@ def test_a_self_employed_persons_client_company_pays_the_fees():
     ("Somos una compañía de teatro de Lisboa y la gira por Brasil es con patrocinio privado. ¿Quién grava el "
      "caché?", False),
     ("Sou músico, vivo no Porto e vou atuar em São Paulo. Quem tributa o cachê?", None),
-    # paid out of a town hall's or the State's budget
+    # paid out of the State's budget; a town's own budget pays for its own feast: art. 17(3) asks for "fundos
+    # públicos do outro Estado" (the performer's), not the host town's money
     ("A prefeitura de Recife traz um grupo de fado de Lisboa; tudo é pago pelo orçamento municipal. O Brasil "
+     "pode tributar o cachê?", False),
+    ("O município de Évora paga do orçamento municipal o cachê de uma banda de Salvador para as festas da cidade. "
+     "Portugal pode reter imposto?", False),
+    ("Somos atores e vivemos em Lisboa; a digressão pelo Rio é paga pela câmara municipal de Lisboa. O Brasil "
      "pode tributar o cachê?", True),
     ("Soy bailarina en Madrid; la gira por Brasil sale de los presupuestos del Estado. ¿Quién grava mi caché?",
      True),
@@ -499,3 +504,41 @@ def test_government_pay_comes_from_the_state_that_pays_or_is_served(text, source
     person is posted; the other State is the residence."""
     r = understand(text, TREATIES, topic="government_service")
     assert r.source_state == source and r.residence_state not in (None, source)
+
+
+def test_a_consulate_where_paperwork_is_done_is_not_where_a_civil_servant_worked():
+    r = q("Fui servidor federal em Brasília 30 anos e moro em Lisboa; a prova de vida faço todos os anos no "
+          "consulado do Brasil em Lisboa. A aposentadoria pode ser tributada em Portugal?")
+    assert r.facts.services_in_residence_state is not True
+    posted = q("Sou brasileira, trabalho no consulado do Brasil em Lisboa e moro em Lisboa. O salário do "
+               "consulado é tributado em Portugal?")
+    assert posted.facts.services_in_residence_state is True
+
+
+def test_a_state_bank_that_only_holds_the_pension_account_is_no_state_business():
+    r = q("Sou funcionária pública aposentada do Brasil, moro em Braga e a aposentação cai numa conta da Caixa "
+          "Econômica Federal. Quem tributa?")
+    assert r.facts.government_business is None
+    assert r.facts.pension_kind == "government"          # "aposentação" is a pension word too (pt-PT)
+    worked = q("Trabalhei 25 anos na Caixa Econômica Federal e agora moro em Braga com a aposentadoria. Quem "
+               "tributa?")
+    assert worked.facts.government_business is True
+
+
+def test_shares_of_a_property_company_named_after_the_shares():
+    r = q("Moro em Osaka e vendi as minhas quotas de uma sociedade imobiliária de Lisboa. Portugal pode tributar "
+          "a mais-valia?")
+    assert r.facts.gain_kind == "shares_immovable"
+    plain = q("Moro em Osaka e vendi as minhas quotas de uma sociedade de software de Lisboa. Portugal pode "
+              "tributar a mais-valia?")
+    assert plain.facts.gain_kind == "shares"
+
+
+def test_a_client_company_pays_even_when_the_writer_calls_herself_a_natural_person():
+    r = q("Soy arquitecta autónoma en Sevilla (persona física) y hago proyectos para una constructora de São "
+          "Paulo, que me paga cada plano. ¿Puede Brasil gravar esos honorarios?")
+    assert r.facts.fee_borne_by_company_or_pe is True
+    # the natural persons who pay, not the writer
+    paid = q("Soy fisioterapeuta en Valencia y atiendo en Natal a clientes particulares (personas físicas) que me "
+             "pagan en mano. ¿Brasil puede gravar esos honorarios?")
+    assert paid.facts.fee_borne_by_company_or_pe is False
