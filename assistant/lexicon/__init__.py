@@ -124,6 +124,7 @@ class AskingWords:
     small_talk: PhraseIndex[bool]
     list_intros: PhraseIndex[bool]
     pointers: PhraseIndex[bool]
+    unmarked: PhraseIndex[bool]             # what asks in a ticket typed without a question mark
 
     def is_small_talk(self, tokens: list[Token]) -> bool:
         """A question mark that asks nothing: the sentence's words are small talk, but for a name or two."""
@@ -140,7 +141,7 @@ def asking_words() -> AskingWords:
     def index(key: str) -> PhraseIndex[bool]:
         return PhraseIndex(((str(p), True) for p in raw[key]), fuzzy=False)
     return AskingWords(index("lead_ins"), index("interrogatives"), index("requests"), index("small_talk"),
-                       index("list_intros"), index("pointers"))
+                       index("list_intros"), index("pointers"), index("unmarked"))
 
 
 @lru_cache(maxsize=1)

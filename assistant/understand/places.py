@@ -431,7 +431,10 @@ def _nationality_apposition(m: Mention, tokens: list[Token]) -> bool:
     only = m.start > 2 and tokens[m.start - 1].norm in _ONLY
     k = m.start - 1 - only                                                        # "ela é só portuguesa"
     # "…y es solo española", "Es solo brasileño.": "only" makes the subject a person, said or not
-    copula = k > 0 and tokens[k].orig.lower() in _COPULA and (only or _person_before(tokens[k - 1]))
+    # typed without accents, "e" after a person's noun is "é" ("a minha sogra e brasileira"): no one writes
+    # "my mother-in-law and Brazilian"
+    unaccented = tokens[k].orig.lower() == "e" and k > 0 and tokens[k - 1].norm in _PERSONS
+    copula = k > 0 and (tokens[k].orig.lower() in _COPULA and (only or _person_before(tokens[k - 1])) or unaccented)
     return copula or bool(set(after) & _BORN) or _a_person(tokens, m.start) or \
         (before in (",", "(") and (not after or after[0] in (",", ")", ".", "e", "y", "and")))
 

@@ -41,7 +41,8 @@ class Span:
 
     @property
     def asks(self) -> bool:
-        return "?" in self.text
+        """A question mark, or Spanish's opening one with the closing one left off ("¿Y cánones por software")."""
+        return "?" in self.text or "¿" in self.text
 
 
 def sentences(text: str) -> list[Span]:
@@ -66,6 +67,13 @@ def _ends_word(text: str, end: int) -> bool:
 
 
 def _add(out: list[Span], text: str, start: int, end: int) -> None:
+    """The piece as a sentence; a Spanish question opened while another is still open starts a sentence of its
+    own ("¿Cuál es el tope ¿Y por software", the closing marks left off)."""
+    second = text.find("¿", text.find("¿", start, end) + 1, end) if "¿" in text[start:end] else -1
+    if second > start and text[start:second].strip():
+        _add(out, text, start, second)
+        _add(out, text, second, end)
+        return
     piece = text[start:end]
     lead = len(piece) - len(piece.lstrip())
     body = piece.strip()
@@ -137,6 +145,11 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
     # "can you answer the below for our CFO?" before the questions it points at asks nothing itself
     pointers = asking_words().pointers
     asked = [s for k, s in enumerate(asked) if k == len(asked) - 1 or not pointers.find(tokenize(s.text))]
+    if not any(s.asks for s in spans):
+        # typed with no question mark at all: what opens as a question or asks what a State may tax
+        unmarked = asking_words().unmarked
+        asked = [s for k, s in enumerate(spans) if s in asked or _opens_question(s.text) or
+                 (unmarked.find(tokenize(s.text)) and not _HEADER.match(s.text))] or asked
     asked = asked or [s for s in spans if _opens_question(s.text)]
     # a subject or title that asks restates the body's question ("Assunto: Dividendos – quem tributa?")
     asked = [s for s in asked if not _HEADER.match(s.text)] or asked

@@ -791,3 +791,28 @@ def test_a_list_of_yes_no_questions_in_one_sentence_splits_before_each_modal():
     supposed = "What if I stay longer, do I pay Japanese social security?"
     model = ScriptedTopics({supposed: (("out_of_scope", 0.9),)})
     assert [p.question.text for p in read_parts(supposed, model)] == [supposed]
+
+
+@pytest.mark.parametrize("text, asked", [
+    # Spanish opens a question with "¿": it asks with the closing mark left off, and a second "¿" starts another
+    ("Una empresa de Osaka paga intereses a mi sociedad de Oporto. ¿Cuál es la retención máxima en Japón ¿Y por "
+     "una licencia de software", ["¿Cuál es la retención máxima en Japón", "¿Y por una licencia de software"]),
+    # a "¿" inside a sentence that asks keeps the sentence whole
+    ("Préstamo a la filial de Recife. Y en España ¿la deducción se calcula al 20%?",
+     ["Y en España ¿la deducción se calcula al 20%?"]),
+])
+def test_a_spanish_opening_question_mark_asks(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    # no question mark anywhere: a sentence asks when it opens as a question or asks what a State may tax
+    ("Moro em Faro e recebo a reforma do INSS. O Brasil pode tributar a reforma. E eu tenho de declarar cá. "
+     "Obrigada", ["O Brasil pode tributar a reforma.", "E eu tenho de declarar cá."]),
+    ("I live in Osaka and rent out a flat in Lisbon. Portugal can tax the rent I guess. What about Japan",
+     ["Portugal can tax the rent I guess.", "What about Japan"]),
+    # with a question mark, the statement around it asks nothing
+    ("O Brasil pode tributar a reforma, diz o contador. Quem tem razão?", ["Quem tem razão?"]),
+])
+def test_a_ticket_typed_without_question_marks_asks_where_it_asks_about_taxing(text, asked):
+    assert [s.text for s in asking(text)] == asked

@@ -410,6 +410,8 @@ def test_an_institution_the_state_owns_outright_is_the_government(text):
     # someone the person deals with is not the person
     ("Sou só portuguesa, aposentada da Câmara de Faro; a minha neta casou com um japonês e vou viver para Quioto. "
      "O Japão tributa a pensão?", ("PT",)),
+    # typed without accents: "e" after a person is "é"
+    ("o meu sogro e portugues, mora em niteroi e recebe a reforma da cga. o brasil pode tributar?", ("PT",)),
 ])
 def test_a_relative_said_to_be_only_of_a_country_is_its_national(text, nationality):
     tb = understand(text, TREATIES, topic="pensions").facts.residence
