@@ -130,6 +130,28 @@ def _paid_by_a_state(way: Direction, mentions: list, treaties: Mapping[str, tupl
     return _resident_of(way, parties, parties[1 - parties.index(payer)])
 
 
+_SCHEME_NEAR = 2     # tokens from "Segurança Social" to the demonym that says whose it is ("… portuguesa")
+
+
+def _paid_by_a_scheme(way: Direction, mentions: list, treaties: Mapping[str, tuple[str, ...]],
+                      hits: Hits) -> Direction:
+    """A social-security pension is paid by one State's scheme ("aposentado pelo INSS", "la pensión de la
+    Seguridad Social española", "the kosei nenkin"): when the ticket names one treaty State's scheme and no
+    other, that State is the source and the other the residence, whoever the words say lives where."""
+    parties = _pair(way, treaties)
+    if parties is None:
+        return way
+    def whose(c) -> set[str]:
+        return {m.code for m in mentions if m.code in parties and not m.company and
+                (m.start < c.end and c.start < m.end or 0 <= m.start - c.end <= _SCHEME_NEAR)}
+    owners = [whose(c) for c in hits("pension_kind:social_security")]
+    payers = set().union(*owners) if owners else set()
+    if len(payers) != 1 or not all(owners):
+        return way          # two schemes, or one whose State the words leave open ("contribuí pra Seguridad Social")
+    payer = payers.pop()
+    return _resident_of(way, parties, parties[1 - parties.index(payer)])
+
+
 _HOME_PLACE_AFTER = 3     # "trabalho 100% de casa, em Curitiba": the place right after working from home
 
 
@@ -194,6 +216,8 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         way, trained = _trained_direction(way, read_residence, text, tokens, mentions, treaties, first)
     if first == "government_service":
         way = _paid_by_a_state(way, mentions, treaties, grammar, hits)
+    elif first == "pensions":
+        way = _paid_by_a_scheme(way, mentions, treaties, hits)
     # one country named ("cliente brasileiro"): the States of every candidate treaty, so that facts about the
     # named State (who pays, who works where) are read for each reading
     parties = set(treaties.get(way.treaty, ())) if way.treaty else \

@@ -53,6 +53,31 @@ def test_understand_takes_the_trained_residence() -> None:
     assert (agrees.residence_state, agrees.source_state) == ("BR", "PT")
 
 
+@pytest.mark.parametrize("text, wrong, way", [
+    ("Aposentada pelo INSS, mudei-me para Aveiro no ano passado. A aposentadoria é tributada onde?", "BR",
+     ("PT", "BR")),
+    ("Cobro la pensión de la Seguridad Social española y me fui a vivir a Recife. ¿Dónde tributa?", "ES",
+     ("BR", "ES")),
+    ("My mother draws her kosei nenkin and has lived with us in Coimbra since May. Who taxes it?", "JP",
+     ("PT", "JP")),
+])
+def test_a_pension_schemes_state_is_the_source_whatever_the_trained_reader_says(text, wrong, way) -> None:
+    q = understand(text, rules.known_treaties(), topic="pensions", read_residence=_sure(wrong, 0.9))
+    assert (q.residence_state, q.source_state) == way
+
+
+@pytest.mark.parametrize("text, treaty, trained, way", [
+    ("Recebo a pensão do INSS e a da Segurança Social portuguesa e moro no Porto. Quem tributa cada uma?", "PT-BR",
+     "PT", ("PT", "BR")),
+    # a scheme whose State the words leave open may be the other State's
+    ("Descontei para a Seguridad Social muitos anos e agora recebo também do INSS; vivo em Natal. A Espanha pode "
+     "tributar a pensão?", "BR-ES", "BR", ("BR", "ES")),
+])
+def test_two_schemes_or_an_unplaced_one_leave_the_trained_residence(text, treaty, trained, way) -> None:
+    q = understand(text, rules.known_treaties(), topic="pensions", read_residence=_sure(trained, 0.9))
+    assert q.treaty == treaty and (q.residence_state, q.source_state) == way
+
+
 def test_a_question_of_residence_is_left_to_the_tie_breaker() -> None:
     text = "Tenho casa em Lisboa e casa em São Paulo e passo metade do ano em cada. Onde sou residente?"
     q = understand(text, rules.known_treaties(), read_residence=_sure("BR", 0.99))
