@@ -506,39 +506,30 @@ def test_government_pay_comes_from_the_state_that_pays_or_is_served(text, source
     assert r.source_state == source and r.residence_state not in (None, source)
 
 
-def test_a_consulate_where_paperwork_is_done_is_not_where_a_civil_servant_worked():
-    r = q("Fui servidor federal em Brasília 30 anos e moro em Lisboa; a prova de vida faço todos os anos no "
-          "consulado do Brasil em Lisboa. A aposentadoria pode ser tributada em Portugal?")
-    assert r.facts.services_in_residence_state is not True
-    posted = q("Sou brasileira, trabalho no consulado do Brasil em Lisboa e moro em Lisboa. O salário do "
-               "consulado é tributado em Portugal?")
-    assert posted.facts.services_in_residence_state is True
-
-
-def test_a_state_bank_that_only_holds_the_pension_account_is_no_state_business():
-    r = q("Sou funcionária pública aposentada do Brasil, moro em Braga e a aposentação cai numa conta da Caixa "
-          "Econômica Federal. Quem tributa?")
-    assert r.facts.government_business is None
-    assert r.facts.pension_kind == "government"          # "aposentação" is a pension word too (pt-PT)
-    worked = q("Trabalhei 25 anos na Caixa Econômica Federal e agora moro em Braga com a aposentadoria. Quem "
-               "tributa?")
-    assert worked.facts.government_business is True
-
-
-def test_shares_of_a_property_company_named_after_the_shares():
-    r = q("Moro em Osaka e vendi as minhas quotas de uma sociedade imobiliária de Lisboa. Portugal pode tributar "
-          "a mais-valia?")
-    assert r.facts.gain_kind == "shares_immovable"
-    plain = q("Moro em Osaka e vendi as minhas quotas de uma sociedade de software de Lisboa. Portugal pode "
-              "tributar a mais-valia?")
-    assert plain.facts.gain_kind == "shares"
-
-
-def test_a_client_company_pays_even_when_the_writer_calls_herself_a_natural_person():
-    r = q("Soy arquitecta autónoma en Sevilla (persona física) y hago proyectos para una constructora de São "
-          "Paulo, que me paga cada plano. ¿Puede Brasil gravar esos honorarios?")
-    assert r.facts.fee_borne_by_company_or_pe is True
-    # the natural persons who pay, not the writer
-    paid = q("Soy fisioterapeuta en Valencia y atiendo en Natal a clientes particulares (personas físicas) que me "
-             "pagan en mano. ¿Brasil puede gravar esos honorarios?")
-    assert paid.facts.fee_borne_by_company_or_pe is False
+@pytest.mark.parametrize("text, name, value", [
+    # a consulate where only the proof of life is done is not where the civil servant worked; one worked at is
+    ("Fui servidor federal em Brasília 30 anos e moro em Lisboa; a prova de vida faço todos os anos no consulado do "
+     "Brasil em Lisboa. A aposentadoria pode ser tributada em Portugal?", "services_in_residence_state", None),
+    ("Sou brasileira, trabalho no consulado do Brasil em Lisboa e moro em Lisboa. O salário do consulado é "
+     "tributado em Portugal?", "services_in_residence_state", True),
+    # a State bank that only holds the pension account is no State business; one worked at is
+    ("Sou funcionária pública aposentada do Brasil, moro em Braga e a aposentação cai numa conta da Caixa Econômica "
+     "Federal. Quem tributa?", "government_business", None),
+    ("Sou funcionária pública aposentada do Brasil, moro em Braga e a aposentação cai numa conta da Caixa Econômica "
+     "Federal. Quem tributa?", "pension_kind", "government"),          # "aposentação" is a pension word (pt-PT)
+    ("Trabalhei 25 anos na Caixa Econômica Federal e agora moro em Braga com a aposentadoria. Quem tributa?",
+     "government_business", True),
+    # shares of a property company named after the shares; of another company, plain shares
+    ("Moro em Osaka e vendi as minhas quotas de uma sociedade imobiliária de Lisboa. Portugal pode tributar a "
+     "mais-valia?", "gain_kind", "shares_immovable"),
+    ("Moro em Osaka e vendi as minhas quotas de uma sociedade de software de Lisboa. Portugal pode tributar a "
+     "mais-valia?", "gain_kind", "shares"),
+    # the writer who calls herself a natural person is not who pays; natural persons who pay are
+    ("Soy arquitecta autónoma en Sevilla (persona física) y hago proyectos para una constructora de São Paulo, que me "
+     "paga cada plano. ¿Puede Brasil gravar esos honorarios?", "fee_borne_by_company_or_pe", True),
+    ("Soy fisioterapeuta en Valencia y atiendo en Natal a clientes particulares (personas físicas) que me pagan en "
+     "mano. ¿Brasil puede gravar esos honorarios?", "fee_borne_by_company_or_pe", False),
+])
+def test_a_fact_is_read_from_what_the_words_say_it_is(text, name, value):
+    read = getattr(q(text).facts, name)
+    assert read is value if value is None or isinstance(value, bool) else read == value
