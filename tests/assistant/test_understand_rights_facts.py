@@ -515,7 +515,7 @@ def test_government_pay_comes_from_the_state_that_pays_or_is_served(text, source
     # a State bank that only holds the pension account is no State business; one worked at is
     ("Sou funcionária pública aposentada do Brasil, moro em Braga e a aposentação cai numa conta da Caixa Econômica "
      "Federal. Quem tributa?", "government_business", None),
-    ("Sou funcionária pública aposentada do Brasil, moro em Braga e a aposentação cai numa conta da Caixa Econômica "
+    ("Fui funcionária pública do Brasil, moro em Braga e a minha aposentação cai numa conta da Caixa Econômica "
      "Federal. Quem tributa?", "pension_kind", "government"),          # "aposentação" is a pension word (pt-PT)
     ("Trabalhei 25 anos na Caixa Econômica Federal e agora moro em Braga com a aposentadoria. Quem tributa?",
      "government_business", True),
