@@ -136,11 +136,12 @@ _SCHEME_NEAR = 2     # tokens from "Segurança Social" to the demonym that says 
 def _paid_by_a_scheme(way: Direction, mentions: list, treaties: Mapping[str, tuple[str, ...]],
                       hits: Hits) -> Direction:
     """A social-security pension is paid by one State's scheme ("aposentado pelo INSS", "la pensión de la
-    Seguridad Social española", "the kosei nenkin"): when the ticket names one treaty State's scheme and no
-    other, that State is the source and the other the residence, whoever the words say lives where."""
+    Seguridad Social española", "the kosei nenkin"): when every scheme the ticket names is placed in one and the
+    same treaty State, that State is the source and the other the residence, whoever the words say lives where."""
     parties = _pair(way, treaties)
     if parties is None:
         return way
+
     def whose(c) -> set[str]:
         return {m.code for m in mentions if m.code in parties and not m.company and
                 (m.start < c.end and c.start < m.end or 0 <= m.start - c.end <= _SCHEME_NEAR)}

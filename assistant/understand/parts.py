@@ -42,7 +42,7 @@ _INTERROGATIVE = (r"(?:how|what(?!\s+if\b)|which|where|who|when|since when|como|
 # A modal that opens a second yes/no question in the list ("quanto retém o Japão, posso abater no IRS e ainda
 # tenho de ter lá um representante?"), after an optional "still/also".
 _MODAL = (r"(?:(?:ainda|também|tambem|also|además|ademas|still)\s+)?(?:posso|podemos|devo|devemos|tenho de|tenho que|"
-          r"temos de|temos que|preciso|precisamos|puedo|podemos|debo|debemos|tengo que|tenemos que|necesito|"
+          r"temos de|temos que|preciso|precisamos|puedo|debo|debemos|tengo que|tenemos que|necesito|"
           r"can i|can we|do i|do we|should i|should we|must i|must we|will i|will we)(?!\w)")
 LISTED = re.compile(rf",\s+(?={_INTERROGATIVE}|{_MODAL})", re.IGNORECASE)
 # "…e ainda tenho de manter lá um representante fiscal?": the same modal after "and" once the sentence has asked

@@ -148,7 +148,7 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
     if not any(s.asks for s in spans):
         # typed with no question mark at all: what opens as a question or asks what a State may tax
         unmarked = asking_words().unmarked
-        asked = [s for k, s in enumerate(spans) if s in asked or _opens_question(s.text) or
+        asked = [s for s in spans if s in asked or _opens_question(s.text) or
                  (unmarked.find(tokenize(s.text)) and not _HEADER.match(s.text))] or asked
     asked = asked or [s for s in spans if _opens_question(s.text)]
     # a subject or title that asks restates the body's question ("Assunto: Dividendos – quem tributa?")
