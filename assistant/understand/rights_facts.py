@@ -52,16 +52,20 @@ def inviting_state(topics: tuple[str, ...], mentions: list[Mention], parties: se
 FUNDER_WINDOW = 6     # tokens from "funded by" to the State of the body that funds
 
 
+def _named_after(cues: list, mentions: list[Mention], tokens: list[Token], reach: int) -> list[str]:
+    """For each cue, the State of the first place named within `reach` tokens after it, in its clause."""
+    out = []
+    for cue in cues:
+        after = [m for m in mentions if 0 <= m.start - cue.end <= reach and same_clause(tokens, cue.end, m.start)]
+        if after:
+            out.append(min(after, key=lambda m: m.start).code)
+    return out
+
+
 def _funders(hits: Hits, mentions: list[Mention], tokens: list[Token]) -> list[str]:
     """The States named just after "funded by", "financiada por", "bolsa paga pela" ("funded by my university in
     Brazil"), in its clause: who pays a grant, whatever role the grammar gave the place."""
-    out = []
-    for cue in hits("funded_by"):
-        after = [m for m in mentions if 0 <= m.start - cue.end <= FUNDER_WINDOW
-                 and same_clause(tokens, cue.end, m.start)]
-        if after:
-            out.append(min(after, key=lambda m: m.start).code)     # the first place named after it
-    return out
+    return _named_after(hits("funded_by"), mentions, tokens, FUNDER_WINDOW)
 
 
 def _student_origin(visited: str | None, roles: dict[str, tuple[str, ...]], payers: list[str],
@@ -102,15 +106,6 @@ def _says_who_i_am(tokens: list[Token], start: int) -> bool:
 
 
 TOWN_REACH = 4        # tokens from "pago pela câmara municipal" to the town it names ("de Lisboa")
-
-
-def _named_after(cues: list, mentions: list[Mention], tokens: list[Token]) -> str | None:
-    """The State of the place named right after one of the cues, in its clause."""
-    for cue in cues:
-        after = [m for m in mentions if 0 <= m.start - cue.end <= TOWN_REACH and same_clause(tokens, cue.end, m.start)]
-        if after:
-            return min(after, key=lambda m: m.start).code
-    return None
 
 
 def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Mention],
@@ -178,14 +173,14 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
             # parte do salário")
             found["services_in_residence_state"] = True
     payers = _payers(mentions, parties)
-    # a self-employed person's "employer" is the client who pays the fees ("contrato com uma empresa do Porto")
-    clients = _payers(mentions, parties, ("source", None, "employer"))
     if "independent_services" in topics and facts.fee_borne_by_company_or_pe is None and \
             any(not cue_denied(tokens, m.start) and not _says_who_i_am(tokens, m.start)
                 for m in hits("payer_individual")):
         # "um casal espanhol (pessoas físicas)": no company pays; not "sendo uma sociedade e não um advogado pessoa
         # física", which says who is paid, nor "sou advogada autônoma (pessoa física)", the writer
         found["fee_borne_by_company_or_pe"] = False
+    # a self-employed person's "employer" is the client who pays the fees ("contrato com uma empresa do Porto")
+    clients = _payers(mentions, parties, ("source", None, "employer"))
     if "independent_services" in topics and source in clients:
         if facts.paid_by_source_resident is None:
             found["paid_by_source_resident"] = True
@@ -221,8 +216,8 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         # almost entirely three office buildings": the company named after the shares is a property company
         found["gain_kind"] = "shares_immovable"
     if "artistes_sportsmen" in topics and facts.public_funds_visit is None and hits("public_budget_local"):
-        town = _named_after(hits("public_budget_local"), mentions, tokens)
-        found["public_funds_visit"] = town is not None and town == residence
+        towns = _named_after(hits("public_budget_local"), mentions, tokens, TOWN_REACH)
+        found["public_funds_visit"] = bool(towns) and towns[0] == residence
     months = in_months(stay_months, stay_days)
     # the treaties' limits are US$ per calendar year; a stay of a year or less is paid within one
     yearly = usd_per_year(folded, within_a_year=months is not None and months <= 12)
