@@ -125,6 +125,8 @@ class AskingWords:
     list_intros: PhraseIndex[bool]
     pointers: PhraseIndex[bool]
     unmarked: PhraseIndex[bool]             # what asks in a ticket typed without a question mark
+    tags: PhraseIndex[bool]                 # a statement's closing tag that asks ("…, né", "…, right")
+    changes: PhraseIndex[bool]              # whether the answer before would change ("a resposta seria diferente?")
 
     def is_small_talk(self, tokens: list[Token]) -> bool:
         """A question mark that asks nothing: the sentence's words are small talk, but for a name or two."""
@@ -141,7 +143,8 @@ def asking_words() -> AskingWords:
     def index(key: str) -> PhraseIndex[bool]:
         return PhraseIndex(((str(p), True) for p in raw[key]), fuzzy=False)
     return AskingWords(index("lead_ins"), index("interrogatives"), index("requests"), index("small_talk"),
-                       index("list_intros"), index("pointers"), index("unmarked"))
+                       index("list_intros"), index("pointers"), index("unmarked"), index("tags"),
+                       index("changes"))
 
 
 @lru_cache(maxsize=1)

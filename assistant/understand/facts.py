@@ -372,6 +372,8 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
                 holding_pct = q.value            # "mais de 10%" could be 30%: left unknown, the card shows both
         elif q.value < 100:                      # "100% do Estado", "100% das quotas": whole ownership, no rate
             rates.append(q.value)
+    if holding_pct is None and hits("whole_capital"):
+        holding_pct = 100.0
 
     held = loan_term = days = months = unit = None
     days_at = months_at = days_low = months_low = None
@@ -839,6 +841,12 @@ def _client(m: Mention, g: Grammar) -> bool:
 _BORNE_AFTER = 10     # tokens from a branch named to the words saying it bears (or not) the pay
 
 
+def _paid_from_elsewhere(hits: Hits, mentions: list[Mention], work_state: str) -> bool:
+    """The pay is sent from a place named right after the words ("pagando desde Bilbao", "we pay them from
+    Portugal") that is not in the work State."""
+    return any(m.code != work_state and 0 <= m.start - cue.end <= 1 for cue in hits("paid_from") for m in mentions)
+
+
 def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...],
                 mentions: list[Mention], g: Grammar, work_state: str | None,
                 pe_words: list[tuple[int, int]], attributable: bool | None) -> tuple[bool | None, bool | None]:
@@ -857,7 +865,7 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
         employer_in_work = True
     elif employer_states and work_state:
         employer_in_work = employer_states[0] == work_state
-    elif work_state and hits("paid_from_home"):
+    elif work_state and (hits("paid_from_home") or _paid_from_elsewhere(hits, mentions, work_state)):
         employer_in_work = False                 # "continuo a receber o ordenado cá" while working abroad
     borne = None
     if "employment" in topic_list:

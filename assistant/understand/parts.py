@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 import rules
-from assistant.lexicon import cues, topics
+from assistant.lexicon import asking_words, cues, topics
 from assistant.lexicon.text import Token, fold, tokenize
 from assistant.understand.facts import Hits
 from assistant.understand.language import detect_language
@@ -359,8 +359,12 @@ def _what_if_follow_up(span: Span, named: set[str], scores: TopicScores,
     own however unsure the reading (the facts it supposes are not the story's). None when it is no such
     supposition."""
     if named or not parts or parts[-1].out_of_scope or scores.topic == parts[-1].topic or \
-            scores.confidence >= WHAT_IF_UNSURE or \
-            _side_word(span) is not None or not _WHAT_IF.search(fold(span.text)):
+            _side_word(span) is not None:
+        return None
+    # "Caso ela obtenha a nacionalidade brasileira, a resposta seria diferente?": read surely or not, it asks
+    # whether the part before changes
+    if not asking_words().changes.find(tokenize(span.text)) and \
+            (scores.confidence >= WHAT_IF_UNSURE or not _WHAT_IF.search(fold(span.text))):
         return None
     return scores.read_as(parts[-1].topic)
 

@@ -16,10 +16,11 @@ from assistant.lexicon.text import tokenize
 # opening mark (never inside "art. 10", "Lda. em", "10.5" or "U.S."), or at a colon, or a full stop and a space,
 # before an item of a list ("…exterior). 1) o Brasil pode…", in a ticket typed without capitals; not "juros de
 # 8% a.a. sobre…"). In a ticket typed without capitals ("preciso de uma ajuda rapida. sou portuguesa e…") a
-# full stop after a word of four letters or more ends one too (`low`), unless the word is an abbreviation.
+# full stop after a word of four letters or more ends one too (`low`), unless the word is an abbreviation; so does
+# an ellipsis before a space ("…pagar el 24%... pero si ya no vivo en españa puede hacienda cobrarme").
 _MARK = r"\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]"     # an item's mark: "(i)", "b)", "2."
-_END = re.compile(rf"[?!]+|;|\n+|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|:(?=\s*{_MARK}\s)|\.(?=\s+{_MARK}\s)|"
-                  r"(?P<low>(?<=[^\W\d_]{2})\.(?=\s+[a-zà-ÿ]))")
+_END = re.compile(rf"[?!]+|;|\n+|(?:\.{{3}}|…)(?=\s)|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|:(?=\s*{_MARK}\s)|"
+                  rf"\.(?=\s+{_MARK}\s)|(?P<low>(?<=[^\W\d_]{{2}})\.(?=\s+[a-zà-ÿ]))")
 _ABBREVIATIONS = {"ltda", "dpto", "depto", "dept", "prof", "profa", "aprox", "approx", "avda", "exmo", "exma", "exmos",
                   "exmas", "excmo", "excma", "ilmo", "ilma", "sres", "sras", "srta", "tlfn", "telf", "govt", "corp",
                   "intl", "vols", "pags", "nums", "cols", "trad", "coord", "admin", "assoc", "sept", "univ", "profs",
@@ -66,9 +67,46 @@ def _ends_word(text: str, end: int) -> bool:
         word.group().lower() not in _ABBREVIATIONS
 
 
+# An item's mark inside a sentence ("…tributar o cachê 2) Esse valor…", "(2) will the salaries…"): it starts a
+# sentence when the mark before it in its series ("1)", "(1)", "a)", "(i)") opens an item earlier in the text.
+_INLINE_MARK = re.compile(r"(?<=\s)(\(?)(\d{1,2}|[a-h]|[ivx]{1,4})\)(?=\s)", re.IGNORECASE)
+_ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
+
+
+def _previous_marks(mark: str) -> set[str]:
+    """The marks that come just before `mark` in a numbered, lettered or Roman list ("2" <- "1", "ii" <- "i")."""
+    m = mark.lower()
+    out = set()
+    if m.isdigit():
+        out.add(str(int(m) - 1))
+    if len(m) == 1 and "b" <= m <= "h":
+        out.add(chr(ord(m) - 1))
+    if m in _ROMAN[1:]:
+        out.add(_ROMAN[_ROMAN.index(m) - 1])
+    return out
+
+
+def _inline_item(text: str, start: int, end: int) -> int | None:
+    """Where an item's mark inside text[start:end] starts another sentence (see _INLINE_MARK), if anywhere."""
+    for m in _INLINE_MARK.finditer(text, start, end):
+        if not text[start:m.start()].strip():
+            continue
+        for before in _previous_marks(m.group(2)):
+            earlier = rf"(?:^|(?<=\s)){re.escape(m.group(1))}{re.escape(before)}\)\s"
+            if re.search(earlier, text[:m.start()], re.IGNORECASE):
+                return m.start()
+    return None
+
+
 def _add(out: list[Span], text: str, start: int, end: int) -> None:
     """The piece as a sentence; a Spanish question opened while another is still open starts a sentence of its
-    own ("¿Cuál es el tope ¿Y por software", the closing marks left off)."""
+    own ("¿Cuál es el tope ¿Y por software", the closing marks left off), and so does an item of a list written
+    on one line ("1) A Espanha pode reter 2) Esse valor…")."""
+    item = _inline_item(text, start, end)
+    if item is not None:
+        _add(out, text, start, item)
+        _add(out, text, item, end)
+        return
     second = text.find("¿", text.find("¿", start, end) + 1, end) if "¿" in text[start:end] else -1
     if second > start and text[start:second].strip():
         _add(out, text, start, second)
@@ -81,9 +119,11 @@ def _add(out: list[Span], text: str, start: int, end: int) -> None:
         out.append(Span(start + lead, start + lead + len(body), body))
 
 
-# A sentence labelled as the question ("Pergunta: quem tributa…", "Consulta: retención…"); the word alone is no
-# request ("tengo la consulta principal en Vigo")
-_LABELLED = re.compile(r"^(?:pergunta|consulta|pregunta|question|d[úu]vida|duda)\s*:\s*\S", re.IGNORECASE)
+# A sentence labelled as the question or questions ("Pergunta: quem tributa…", "Duas questões: os lucros…",
+# "dudas: ¿puede…"); the word alone is no request ("tengo la consulta principal en Vigo")
+_LABELLED = re.compile(r"^(?:(?:duas|dos|two|tr[êe]s|three|algumas|algunas|some|a|as|la|las|the|my|our|minha|minhas|"
+                       r"nossa|nossas|mi|mis|nuestra|nuestras)\s+)?(?:perguntas?|quest(?:[õo]es|[ãa]o)|consultas?|"
+                       r"preguntas?|cuesti[óo]n|cuestiones|questions?|d[úu]vidas?|dudas?)\s*:\s*\S", re.IGNORECASE)
 
 
 def _requests(span: Span) -> bool:
@@ -132,6 +172,27 @@ def _listed_questions(spans: list[Span]) -> set[int]:
     return out
 
 
+def _tagged(span: Span) -> bool:
+    """A statement closed by a tag that asks for confirmation ("e continuo residente de portugal, né", "sigo siendo
+    residente en España, ¿verdad", "so only Japan taxes it, right")."""
+    last = [t for t in tokenize(span.text) if t.is_word][-4:]
+    return any(m.end == len(last) for m in asking_words().tags.find(last))
+
+
+def _item_runs(spans: list[Span]) -> list[set[int]]:
+    """The runs of two or more list items in a row ("- Sou obrigado a pagar o nenkin", "- O salário…")."""
+    runs: list[set[int]] = []
+    run: set[int] = set()
+    for k, span in enumerate([*spans, Span(0, 0, "")]):
+        if _ITEM.match(span.text):
+            run.add(k)
+            continue
+        if len(run) >= 2:
+            runs.append(run)
+        run = set()
+    return runs
+
+
 def asking(text: str, last_if_none: bool = True) -> list[Span]:
     """The sentences that ask, in order: a question mark (not small talk: "tudo bem?"), a request phrase, or an
     item of a list of questions, but not a subject line when the body asks; failing those, the sentences that
@@ -141,15 +202,19 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
     listed = _listed_questions(spans)
     small_talk = asking_words().is_small_talk
     asked = [s for k, s in enumerate(spans)
-             if (s.asks and not small_talk(tokenize(s.text))) or _requests(s) or k in listed]
+             if (s.asks and not small_talk(tokenize(s.text))) or _requests(s) or k in listed or _tagged(s)]
     # "can you answer the below for our CFO?" before the questions it points at asks nothing itself
     pointers = asking_words().pointers
     asked = [s for k, s in enumerate(asked) if k == len(asked) - 1 or not pointers.find(tokenize(s.text))]
     if not any(s.asks for s in spans):
-        # typed with no question mark at all: what opens as a question or asks what a State may tax
+        # typed with no question mark at all: what opens as a question or asks what a State may tax, and the
+        # other items of a list one of them opens (every item of a list, when nothing else asks)
         unmarked = asking_words().unmarked
         asked = [s for s in spans if s in asked or _opens_question(s.text) or
                  (unmarked.find(tokenize(s.text)) and not _HEADER.match(s.text))] or asked
+        runs = _item_runs(spans)
+        asked = [s for k, s in enumerate(spans) if s in asked or
+                 any(k in run and (not asked or any(spans[j] in asked for j in run)) for run in runs)]
     asked = asked or [s for s in spans if _opens_question(s.text)]
     # a subject or title that asks restates the body's question ("Assunto: Dividendos – quem tributa?")
     asked = [s for s in asked if not _HEADER.match(s.text)] or asked

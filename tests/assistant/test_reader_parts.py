@@ -816,3 +816,61 @@ def test_a_spanish_opening_question_mark_asks(text, asked):
 ])
 def test_a_ticket_typed_without_question_marks_asks_where_it_asks_about_taxing(text, asked):
     assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    # a numbered list typed on one line: each item after the first starts a sentence of its own
+    ("Temos um armazém em Leiria arrendado a uma empresa de Osaka. 1) o Japão pode tributar a renda 2) e Portugal "
+     "também", ["1) o Japão pode tributar a renda", "2) e Portugal também"]),
+    ("Context: we license a design to a client in Vigo. (a) what is Spain's cap on it (b) do we get a credit in "
+     "Brazil", ["(a) what is Spain's cap on it", "(b) do we get a credit in Brazil"]),
+    # no item before it in its series: no item ("a pensão 2) do INSS" is no list), nor "10(2)" of an article
+    ("O art. 18(2) diz o quê? Recebo a pensão 2) do INSS", ["O art. 18(2) diz o quê?"]),
+])
+def test_a_list_typed_on_one_line_asks_in_each_item(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    # a statement closed by a confirmation tag asks
+    ("tenho casa em braga e trabalho 3 meses em fortaleza. o salario fica so em portugal, ne",
+     ["o salario fica so em portugal, ne"]),
+    ("Cobro una pensión de Ourense y vivo en Recife. Quién la grava? Y sigo siendo residente en Brasil, verdad",
+     ["Quién la grava?", "Y sigo siendo residente en Brasil, verdad"]),
+    # a tag word that does not close the statement asks nothing
+    ("Moro em Aveiro e recebo royalties de Osaka. Quanto retém o Japão? Certo dia a AT pediu-me o certificado",
+     ["Quanto retém o Japão?"]),
+])
+def test_a_statement_closed_by_a_confirmation_tag_asks(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    # the questions after a label that counts them ("Duas questões:"), no question mark anywhere
+    ("Sou contabilista de uma Lda de Braga com filial em Natal. Duas questões: os lucros da filial pagam imposto no "
+     "Brasil mesmo a sede sendo cá", ["Duas questões: os lucros da filial pagam imposto no Brasil mesmo a sede sendo "
+                                      "cá"]),
+    # without a question mark, every item of a list when nothing else asks, and the items beside one that asks
+    ("Vivo em Sevilha.\n- Recebo uma reforma do INSS de 900 reais\n- Onde pago o imposto dela",
+     ["- Recebo uma reforma do INSS de 900 reais", "- Onde pago o imposto dela"]),
+    ("Tengo un piso en Oporto alquilado.\n- el alquiler lo cobra mi hermana\n- la renta la grava Portugal o España",
+     ["- el alquiler lo cobra mi hermana", "- la renta la grava Portugal o España"]),
+    # an ellipsis before a space ends a sentence: the question after it stands alone
+    ("la asesoria dice que pague el 19%... pero si ya no vivo en galicia puede hacienda cobrarme el alquiler?? gracias",
+     ["pero si ya no vivo en galicia puede hacienda cobrarme el alquiler??"]),
+])
+def test_a_ticket_asks_after_a_counting_label_in_list_items_and_after_an_ellipsis(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("second, confidence", [
+    ("E se ele vier a ter também a nacionalidade japonesa, a resposta seria diferente?", 0.9),
+    ("¿Y cambiaría algo si mi marido sacara la nacionalidad española?", 0.7),
+    ("Would anything change once she gets Brazilian citizenship?", 0.8),
+])
+def test_a_question_whether_the_answer_changes_asks_the_part_before_again(second, confidence):
+    """Read surely as another topic, the question whether the answer changes still asks the part before."""
+    text = f"Um funcionário do consulado de Portugal em Osaka recebe salário de Lisboa. Quem tributa? {second}"
+    parts = read_parts(text, ScriptedTopics({"Quem tributa?": (("government_service", 0.8), ("employment", 0.1)),
+                                             second: (("residence", confidence), ("government_service", 0.05))}))
+    assert [p.topic for p in parts] == ["government_service", "government_service"]

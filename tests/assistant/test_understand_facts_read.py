@@ -585,3 +585,39 @@ def test_a_yearless_stay_in_one_calendar_year_over_183_days_lets_the_work_state_
         "de octubre; seguimos pagándole desde España. ¿Puede Brasil gravar su sueldo?")
     rights = {(r.state, r.right) for c in answer.parts[0].rule_results.rights[0].cases for r in c.rights}
     assert rights == {("ES", "shared"), ("BR", "shared")}
+
+
+@pytest.mark.parametrize("text, pct", [
+    ("A nossa SGPS de Viseu comprou a totalidade do capital de uma Ltda de Goiânia. Que retenção nos dividendos?",
+     100),
+    ("Nuestra SL de Zaragoza es dueña de todas las acciones de una sociedad de Manaus. ¿Retención de dividendos?",
+     100),
+    ("Our Osaka parent has a wholly owned subsidiary in Coimbra paying dividends. What's the Portuguese cap?", 100),
+    # a stated figure stands; with none and no whole capital, nothing is read
+    ("A nossa SGPS de Viseu comprou 40% do capital de uma Ltda de Goiânia. Que retenção nos dividendos?", 40),
+    ("A nossa SGPS de Viseu comprou capital de uma Ltda de Goiânia. Que retenção nos dividendos?", None),
+])
+def test_the_whole_capital_said_without_a_figure_is_a_full_holding(text, pct):
+    assert read(text).get("holding_pct") == pct
+
+
+@pytest.mark.parametrize("text, employer_there", [
+    ("Sou engenheiro em Braga e passo 4 meses numa obra em Recife; a empresa continua a pagar-me, paga a partir de "
+     "Braga. O Brasil tributa o salário?", False),
+    ("Vivo en Valencia y me mandan 90 días a Campinas; la empresa me sigue pagando desde Valencia. ¿Tributo en "
+     "Brasil?", False),
+    ("I live in Porto and work 100 days in Osaka this year; our firm pays from Portugal. Can Japan tax my pay?", False),
+    # paid from a place in the work State: nothing said of a foreign employer
+    ("Vivo em Lisboa e trabalho 4 meses em Fortaleza; o cliente paga a partir de Fortaleza. O Brasil tributa?", None),
+])
+def test_pay_sent_from_a_place_outside_the_work_state_is_a_foreign_employers(text, employer_there):
+    assert read(text).get("employer_resident_in_work_state") is employer_there
+
+
+@pytest.mark.parametrize("text", [
+    "A Universidade de Salamanca abriu vagas para professores visitantes e fui escolhida; dou aulas lá 18 meses. "
+    "Moro no Recife. O salário fica isento?",
+    "Me seleccionaron en el programa de profesores visitantes de la USP, 12 meses; vivo en Sevilla. ¿Estoy exento?",
+])
+def test_a_post_as_visiting_professor_is_an_invitation(text):
+    assert read(text).get("invited_to_teach_or_research") is True
