@@ -271,6 +271,7 @@ class Assistant:
         query = understand(question, rules.known_treaties(), self._decide_topic(question), topic=first,
                            read_residence=_enterprise_residence(read, main.question.text, first) if main else read,
                            set_aside=aside)
+        asked = _third_country_parts(asked, query)
         kept = _with_parts(query, asked)
         if main is None and asked and kept.out_of_scope is None and query.topic and not asked[0].other_treaty and \
                 max(p.confidence for p in asked) < OUT_OF_SCOPE_SURE:
@@ -744,6 +745,27 @@ def _own_kinds(facts: Facts, asking: str, topic: str, residence: str | None) -> 
             any(m.value == "dividends" for m in topic_matches(tokenize(asking), detect_language(asking))):
         kinds["interest_on_equity"] = None   # "(i) a taxa sobre os JCP; (ii) a taxa sobre os dividendos"
     return dataclasses.replace(facts, **kinds) if kinds else facts
+
+
+def _third_country_parts(asked: list[PartTopic], query: Query) -> list[PartTopic]:
+    """A later question whose own words name only a country outside the ticket's treaty, one that no treaty of the
+    corpus joins to the person's residence ("e a parte de Madrid, como fica o imposto com a Espanha?" of a resident
+    of Portugal, under Portugal–Brazil), asks about a treaty the corpus does not hold: out of scope."""
+    treaties = rules.known_treaties()
+    parties = set(treaties.get(query.treaty or "", ()))
+    home = query.residence_state
+    if len(parties) != 2 or home not in parties:
+        return asked
+    out = asked[:1]
+    for part in asked[1:]:
+        named = {m.code for m in find_mentions(part.question.text, tokenize(part.question.text), query.language)}
+        joined = any({home, *named} <= set(pair) for pair in treaties.values())
+        if part.out_of_scope or not named or named & parties or joined:
+            out.append(part)
+            continue
+        out.append(dataclasses.replace(part, topic=OUT_OF_SCOPE, runner_up=None, other_treaty=True,
+                                       outside=tuple(sorted(named))))
+    return out
 
 
 def _with_parts(query: Query, asked: list[PartTopic]) -> Query:

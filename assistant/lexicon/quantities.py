@@ -191,6 +191,9 @@ _MONEY_BEFORE = re.compile(r"(?:\d[\d.,]*\s*(?:k|mil|thousand)?\s*(?:euros?|eur|
                            r"\d[\d.,]*\s*(?:k|mil|thousand)?)\s*(?:net|gross|brutos?|liquidos?|netos?)?\s*$")
 
 
+_TERMS = re.compile(r"(?<![\w.,])(?P<num>\d{1,2}|[a-z]+)\s+(?P<term>semestres?|semesters?|trimestres?|trimesters?)\b")
+
+
 def durations(folded: str, lang: str) -> list[Quantity]:
     found = []
     for m in _duration_re(lang).finditer(folded):
@@ -219,6 +222,13 @@ def durations(folded: str, lang: str) -> list[Quantity]:
     for m in re.finditer(r"\b(?:meio|medio|half\s+an?)\s+(ano|year|mes|month)\b", folded):
         unit = "years" if m.group(1) in ("ano", "year") else "months"
         found.append(Quantity(m.start(), m.end(), 0.5, unit))
+    # "um semestre", "two semesters", "un trimestre": a counted term of six or three months ("cada trimestre",
+    # "no primeiro semestre" count none)
+    for m in _TERMS.finditer(folded):
+        count = number_value(m.group("num"), lang)
+        if count is not None:
+            found.append(Quantity(m.start(), m.end(), count * (6 if m.group("term").startswith("sem") else 3),
+                                  "months"))
     return sorted(found, key=lambda q: q.start)
 
 

@@ -447,3 +447,19 @@ def test_the_case_a_later_question_supposes_is_not_the_first_questions(make_assi
     assert asked[1].topic == "anti_abuse"
     assert [w.outcome for w in asked[1].rule_results.withholding] == ["no_treaty_benefit"]
     assert not asked[1].rule_results.instrument_figures
+
+
+@pytest.mark.parametrize("text, last", [
+    # Portugal–Spain is no treaty of the corpus: the question on the Spanish days is out of scope, the rest answered
+    ("Moro em Coimbra e trabalhei 50 dias em Recife e 15 em Sevilha para uma empresa de Aveiro. O Brasil pode "
+     "tributar o salário dos 50 dias? E Espanha, pode tributar os 15 dias?", "out_of_scope"),
+    ("I live in Valencia and rent out a flat in Natal. Can Brazil tax the rent? And the flat in Porto, can Portugal "
+     "tax that rent?", "out_of_scope"),
+    # Portugal–Japan is: the question on Japanese interest stays a question on interest
+    ("Vivo em Faro e recebo juros de um banco de Belo Horizonte. Quanto retém o Brasil? E os juros de um banco de "
+     "Osaka, quanto retém o Japão?", "interest"),
+])
+def test_a_later_question_on_a_country_no_treaty_joins_to_the_residence_is_out_of_scope(make_assistant, text, last):
+    answer = make_assistant().ask(text)
+    asked = [p for p in answer.parts if not p.alternative]
+    assert not answer.abstained and len(asked) == 2 and asked[-1].topic == last

@@ -91,3 +91,17 @@ def test_a_yearly_amount_in_euros_reais_or_yen(text, months, expected):
 def test_a_length_given_as_a_range_keeps_both_ends(text, lang, found):
     from assistant.lexicon.quantities import durations
     assert [(q.value, q.low, q.unit) for q in durations(text, lang)] == found
+
+
+@pytest.mark.parametrize("text, lang, found", [
+    ("a minha filha vai fazer um semestre em coimbra", "pt", [(6.0, "months")]),
+    ("me quedo dos semestres en la USP", "es", [(12.0, "months")]),
+    ("one trimester at a lab in Kyoto", "en", [(3.0, "months")]),
+    # a term that is not counted is no length: "cada trimestre", "no primeiro semestre", "this semester"
+    ("entrego o modelo cada trimestre", "pt", []),
+    ("no primeiro semestre de 2026 recebi a bolsa", "pt", []),
+    ("this semester I teach in Porto", "en", []),
+])
+def test_a_counted_semester_or_trimester_is_a_length_in_months(text, lang, found):
+    from assistant.lexicon.quantities import durations
+    assert [(q.value, q.unit) for q in durations(text, lang)] == found
