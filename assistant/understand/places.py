@@ -119,6 +119,8 @@ def find_mentions(text: str, tokens: list[Token], language: str) -> list[Mention
             found.append(m)
             taken |= span
     found += _towns(tokens, taken)
+    if language == "en":
+        found += _us_beside_a_country(tokens, found)
     kept = []
     ordered = sorted(found, key=lambda m: m.start)
     for k, m in enumerate(ordered):
@@ -133,6 +135,14 @@ def find_mentions(text: str, tokens: list[Token], language: str) -> list[Mention
             continue                                   # "segurança social espanhola": the adjective names it
         kept.append(m)
     return kept
+
+
+def _us_beside_a_country(tokens: list[Token], found: list[Mention]) -> list[Mention]:
+    """"us" typed in lower case right beside a country ("brazil us tax treaty", "the us-portugal treaty") is the
+    United States, not the pronoun ("Japan taxes us" has a word between)."""
+    ends = {m.end for m in found} | {m.start for m in found}
+    return [Mention(i, i + 1, "US") for i, t in enumerate(tokens)
+            if t.orig == "us" and (i in ends or i + 1 in ends) and not any(m.start <= i < m.end for m in found)]
 
 
 class Grammar:

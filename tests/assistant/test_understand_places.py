@@ -410,3 +410,14 @@ def test_a_two_letter_code_in_capitals_names_the_country(text, code):
     tokens = tokenize(text)
     assert code in [m.code for m in find_mentions(text, tokens, "pt")]
     assert not find_mentions("ver pt.wikipedia e www.gov.br", tokenize("ver pt.wikipedia e www.gov.br"), "pt")
+
+
+@pytest.mark.parametrize("text, codes", [
+    ("does the japan us tax treaty have a 183 day rule", ["JP", "US"]),
+    ("any us-spain treaty relief on my pension", ["US", "ES"]),
+    # the pronoun: a word between it and the country
+    ("Brazil taxes us twice on the same rent", ["BR"]),
+    ("Spain sent us the refund", ["ES"]),
+])
+def test_lower_case_us_beside_a_country_is_the_united_states(text, codes):
+    assert [m.code for m in find_mentions(text, tokenize(text), "en")] == codes
