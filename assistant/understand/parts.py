@@ -29,10 +29,10 @@ FOLLOW_UP = 0.2
 # both halves are read, each this surely, as different topics (grouped CV on the train split, 1,126 tickets:
 # topic accuracy per part 63.3% without splitting, 63.7% with).
 # Also without the comma when the conjunction opens a second question ("qual a taxa e como evito…?", "…pagam
-# quanto em Portugal e depois aqui no Brasil pago de novo?").
+# quanto em Portugal e depois aqui no Brasil pago de novo?", "solicitamos confirmen si… y si la actividad…").
 CLAUSE = re.compile(r",\s+(?:and|or|e|ou|y|o)\s+|\s+(?:and|e|y)\s+(?=(?:how|what|which|where|who|when|can|do|does|is|"
                     r"como|qual|quais|quanto|onde|quem|quando|o que|posso|cómo|cuál|cuáles|cuánto|dónde|qué|quién|"
-                    r"cuándo|puedo|depois|then|luego|después)(?!\w))", re.IGNORECASE)
+                    r"cuándo|puedo|depois|then|luego|después|whether|si|se)(?!\w))", re.IGNORECASE)
 # And at a comma before an interrogative after a clause that itself asks, in a list of questions in one sentence
 # ("…: qual a taxa máxima, desde quando se aplica a convenção, e há imposto do selo?"); not after a clause that
 # only sets the scene ("If the MAP fails, when can…", "As a US citizen living in Lisbon, who taxes…").

@@ -874,3 +874,18 @@ def test_a_question_whether_the_answer_changes_asks_the_part_before_again(second
     parts = read_parts(text, ScriptedTopics({"Quem tributa?": (("government_service", 0.8), ("employment", 0.1)),
                                              second: (("residence", confidence), ("government_service", 0.05))}))
     assert [p.topic for p in parts] == ["government_service", "government_service"]
+
+
+@pytest.mark.parametrize("first, second", [
+    ("Rogamos nos indiquen si los cánones que cobramos de Recife pueden gravarse en Brasil",
+     "si la oficina que abrimos allí es un establecimiento permanente."),
+    ("Please advise whether Japan may withhold on the licence fees",
+     "whether our Osaka desk is a permanent establishment."),
+])
+def test_two_indirect_questions_joined_by_and_whether_are_two_parts(first, second):
+    text = f"Somos uma sociedade de Vigo. {first} {'y' if first.startswith('Rogamos') else 'and'} {second}"
+    sentence = text.split(". ", 1)[1]
+    parts = read_parts(text, ScriptedTopics({sentence: (("royalties", 0.6), ("permanent_establishment", 0.3)),
+                                             first: (("royalties", 0.9), ("permanent_establishment", 0.05)),
+                                             second: (("permanent_establishment", 0.8), ("royalties", 0.1))}))
+    assert [p.topic for p in parts] == ["royalties", "permanent_establishment"]
