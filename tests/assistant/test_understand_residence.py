@@ -518,3 +518,21 @@ def test_here_never_points_to_a_nationality_adjective(text, not_vital):
 def test_here_is_not_the_place_whose_home_was_given_up(text, homes):
     """"entregué el piso de alquiler de Getafe y aquí vivimos…": "aquí" is not the place just given up."""
     assert set(understand(text, TREATIES).facts.residence.permanent_home_in or ()) == homes
+
+
+
+@pytest.mark.parametrize("text, state", [
+    # the partners moved and the board now meets where they live: managed there, whatever the incorporation
+    ("Our consultancy was incorporated in Brazil in 2016. In 2021 both partners moved to Vigo and since then every "
+     "board meeting and all key management decisions happen in Vigo; the Recife office only does invoicing. Where is "
+     "the company resident?", "ES"),
+    ("A nossa Ltda foi registada no Brasil em 2015. Em 2020 os dois sócios mudaram-se para Braga e desde então as "
+     "reuniões do conselho acontecem em Braga; o escritório de Campinas só fatura. Onde é residente a sociedade?",
+     "PT"),
+    # a control: decisions taken where the company was set up stay there
+    ("Nuestra SL está registrada en Vigo y las decisiones de gestión se toman en Vigo; en Recife solo hay un "
+     "almacén. ¿Dónde es residente la sociedad?", "ES"),
+])
+def test_where_the_board_meets_and_decides_is_the_place_of_management(text, state):
+    query = understand(text, TREATIES, topic="residence")
+    assert query.facts.residence is not None and query.facts.residence.effective_management_in == state
