@@ -552,6 +552,8 @@ def _direct(stated: bool | None, holding_pct: float | None) -> bool | None:
 # "comprámos 30% de uma empresa de Curitiba em março de 2024": the purchase's object sits between verb and date
 _SINCE_WITHIN = 10
 _PAY_AFTER = 2        # words between a date and the payment word after it ("julho de 2025 a distribuição")
+# words between a date and the purchase after it ("Em setembro de 2023 a sociedade-mãe portuguesa (uma S.A.) adquiriu")
+_BOUGHT_AFTER = 16
 
 
 def _dates(hits: Hits, folded: str, tokens: list[Token], fiscal_year: int | None, months: bool, today: date):
@@ -572,6 +574,9 @@ def _dates(hits: Hits, folded: str, tokens: list[Token], fiscal_year: int | None
         if dp is None and ds is None:     # "prevista para julho de 2025 a distribuição": the payment named after
             after = token_at(tokens, d.end - 1) + 1
             dp = _nearest([m for m in pay_cues if m.start >= after], after, bounds, _PAY_AFTER)
+            if dp is None:                # "Em setembro de 2023 a sociedade-mãe (…) adquiriu": the purchase after
+                bought = [m for m in since_cues if m.start >= after and tokens[m.start].norm not in _SINCE]
+                ds = _nearest(bought, after, bounds, _BOUGHT_AFTER)
         # a month alone ("desde março de 2020", "paid in June 2025"): held from its last day, paid on its first,
         # so the holding read is never longer than the one stated
         if ds is not None and (dp is None or ds <= dp) and holding_since is None:

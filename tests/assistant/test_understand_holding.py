@@ -98,3 +98,18 @@ def test_a_month_is_no_holding_outside_a_holding_question():
     f = understand("Vivo no Porto desde março de 2020 e recebi a pensão do INSS em maio de 2024. Quem tributa?",
                    TREATIES, topic="pensions").facts
     assert f.holding_since is None and f.payment_date is None
+
+
+@pytest.mark.parametrize("text, since, paid", [
+    # the date first, the purchase after it: the holding starts then
+    ("In March 2021 we bought 30% of a company in Curitiba. It pays a dividend in June 2025. What is the cap?",
+     date(2021, 3, 31), date(2025, 6, 1)),
+    ("En enero de 2022 nuestra SL adquirió el 40% de una sociedad de Recife; reparte dividendos en marzo de 2025. "
+     "¿Retención?", date(2022, 1, 31), date(2025, 3, 1)),
+    # a date with no purchase after it in its sentence starts nothing
+    ("Em março de 2021 abrimos o escritório. A participada de Natal paga dividendos em junho de 2025. Que taxa?",
+     None, date(2025, 6, 1)),
+])
+def test_a_purchase_written_after_its_date_starts_the_holding(text, since, paid):
+    facts = facts_on(text, date(2026, 12, 1))
+    assert (facts.holding_since, facts.payment_date) == (since, paid)
