@@ -356,13 +356,12 @@ def _what_if_follow_up(span: Span, named: set[str], scores: TopicScores,
     """A supposition that names no topic of its own and that the model reads unsure, after a part in scope ("O
     Brasil pode tributar o meu ordenado destes quatro meses? E se eu acabar por ficar lá 7 meses seguidos, muda
     alguma coisa?"), asks that part again under other facts: its topic is that part's, and it is a part of its
-    own however unsure the reading (the facts it supposes are not the story's). None when it is no such
-    supposition."""
+    own however unsure the reading (the facts it supposes are not the story's); so is a question whether the answer
+    would change, however surely it is read. None when it is no such supposition."""
     if named or not parts or parts[-1].out_of_scope or scores.topic == parts[-1].topic or \
             _side_word(span) is not None:
         return None
-    # "Caso ela obtenha a nacionalidade brasileira, a resposta seria diferente?": read surely or not, it asks
-    # whether the part before changes
+    # "Caso ela obtenha a nacionalidade brasileira, a resposta seria diferente?"
     if not asking_words().changes.find(tokenize(span.text)) and \
             (scores.confidence >= WHAT_IF_UNSURE or not _WHAT_IF.search(fold(span.text))):
         return None
