@@ -846,10 +846,20 @@ def _client(m: Mention, g: Grammar) -> bool:
 _BORNE_AFTER = 10     # tokens from a branch named to the words saying it bears (or not) the pay
 
 
-def _paid_from_elsewhere(hits: Hits, mentions: list[Mention], work_state: str) -> bool:
+def named_after(cues: list, mentions: list[Mention], tokens: list[Token], reach: int) -> list[str]:
+    """For each cue, the State of the first place named within `reach` tokens after it, in its clause."""
+    out = []
+    for cue in cues:
+        after = [m for m in mentions if 0 <= m.start - cue.end <= reach and same_clause(tokens, cue.end, m.start)]
+        if after:
+            out.append(min(after, key=lambda m: m.start).code)
+    return out
+
+
+def _paid_from_elsewhere(hits: Hits, mentions: list[Mention], tokens: list[Token], work_state: str) -> bool:
     """The pay is sent from a place named right after the words ("pagando desde Bilbao", "we pay them from
     Portugal") that is not in the work State."""
-    return any(m.code != work_state and 0 <= m.start - cue.end <= 1 for cue in hits("paid_from") for m in mentions)
+    return any(code != work_state for code in named_after(hits("paid_from"), mentions, tokens, 1))
 
 
 def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...],
@@ -870,7 +880,7 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
         employer_in_work = True
     elif employer_states and work_state:
         employer_in_work = employer_states[0] == work_state
-    elif work_state and (hits("paid_from_home") or _paid_from_elsewhere(hits, mentions, work_state)):
+    elif work_state and (hits("paid_from_home") or _paid_from_elsewhere(hits, mentions, tokens, work_state)):
         employer_in_work = False                 # "continuo a receber o ordenado cá" while working abroad
     borne = None
     if "employment" in topic_list:

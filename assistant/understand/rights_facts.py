@@ -10,7 +10,7 @@ import dataclasses
 
 from assistant.lexicon.quantities import amount_per_year, in_months, usd_per_year
 from assistant.lexicon.text import Token
-from assistant.understand.facts import Hits
+from assistant.understand.facts import Hits, named_after
 from assistant.understand.places import Mention
 from assistant.understand.places import denied as cue_denied
 from assistant.understand.residence import same_clause
@@ -52,20 +52,10 @@ def inviting_state(topics: tuple[str, ...], mentions: list[Mention], parties: se
 FUNDER_WINDOW = 6     # tokens from "funded by" to the State of the body that funds
 
 
-def _named_after(cues: list, mentions: list[Mention], tokens: list[Token], reach: int) -> list[str]:
-    """For each cue, the State of the first place named within `reach` tokens after it, in its clause."""
-    out = []
-    for cue in cues:
-        after = [m for m in mentions if 0 <= m.start - cue.end <= reach and same_clause(tokens, cue.end, m.start)]
-        if after:
-            out.append(min(after, key=lambda m: m.start).code)
-    return out
-
-
 def _funders(hits: Hits, mentions: list[Mention], tokens: list[Token]) -> list[str]:
     """The States named just after "funded by", "financiada por", "bolsa paga pela" ("funded by my university in
     Brazil"), in its clause: who pays a grant, whatever role the grammar gave the place."""
-    return _named_after(hits("funded_by"), mentions, tokens, FUNDER_WINDOW)
+    return named_after(hits("funded_by"), mentions, tokens, FUNDER_WINDOW)
 
 
 def _student_origin(visited: str | None, roles: dict[str, tuple[str, ...]], payers: list[str],
@@ -216,7 +206,7 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         # almost entirely three office buildings": the company named after the shares is a property company
         found["gain_kind"] = "shares_immovable"
     if "artistes_sportsmen" in topics and facts.public_funds_visit is None and hits("public_budget_local"):
-        towns = _named_after(hits("public_budget_local"), mentions, tokens, TOWN_REACH)
+        towns = named_after(hits("public_budget_local"), mentions, tokens, TOWN_REACH)
         found["public_funds_visit"] = bool(towns) and towns[0] == residence
     months = in_months(stay_months, stay_days)
     # the treaties' limits are US$ per calendar year; a stay of a year or less is paid within one

@@ -18,7 +18,8 @@ from assistant.lexicon.text import tokenize
 # 8% a.a. sobre…"). In a ticket typed without capitals ("preciso de uma ajuda rapida. sou portuguesa e…") a
 # full stop after a word of four letters or more ends one too (`low`), unless the word is an abbreviation; so does
 # an ellipsis before a space ("…pagar el 24%... pero si ya no vivo en españa puede hacienda cobrarme").
-_MARK = r"\(?(?:[ivx]{1,4}|[a-h]|\d{1,2})[).]"     # an item's mark: "(i)", "b)", "2."
+_MARK_BODY = r"[ivx]{1,4}|[a-h]|\d{1,2}"             # an item's number, letter or Roman numeral
+_MARK = rf"\(?(?:{_MARK_BODY})[).]"                  # an item's mark: "(i)", "b)", "2."
 _END = re.compile(rf"[?!]+|;|\n+|(?:\.{{3}}|…)(?=\s)|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|:(?=\s*{_MARK}\s)|"
                   rf"\.(?=\s+{_MARK}\s)|(?P<low>(?<=[^\W\d_]{{2}})\.(?=\s+[a-zà-ÿ]))")
 _ABBREVIATIONS = {"ltda", "dpto", "depto", "dept", "prof", "profa", "aprox", "approx", "avda", "exmo", "exma", "exmos",
@@ -69,7 +70,7 @@ def _ends_word(text: str, end: int) -> bool:
 
 # An item's mark inside a sentence ("…tributar o cachê 2) Esse valor…", "(2) will the salaries…"): it starts a
 # sentence when the mark before it in its series ("1)", "(1)", "a)", "(i)") opens an item earlier in the text.
-_INLINE_MARK = re.compile(r"(?<=\s)(\(?)(\d{1,2}|[a-h]|[ivx]{1,4})\)(?=\s)", re.IGNORECASE)
+_INLINE_MARK = re.compile(rf"(?<=\s)(\(?)({_MARK_BODY})\)(?=\s)", re.IGNORECASE)
 _ROMAN = ("i", "ii", "iii", "iv", "v", "vi", "vii", "viii", "ix", "x")
 
 
