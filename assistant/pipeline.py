@@ -56,6 +56,7 @@ from assistant.understand.exemplars import ExemplarClassifier
 from assistant.understand.language import detect_language
 from assistant.understand.parts import QUESTION_OPENING, PartTopic, out_of_scope_code, read_parts
 from assistant.understand.places import Grammar, assign_roles, find_mentions, roles_of
+from assistant.understand.sentences import item_start
 from assistant.understand.topic_model import OUT_OF_SCOPE, TopicModel, context_of, trained_model
 from assistant.understand.topics import topic_matches
 from config import Settings, load_settings
@@ -65,7 +66,7 @@ from ingest.embedding_cache import QueryVectors, named_query_vectors, query_embe
 from ingest.index import read_chunks_file
 from ingest.ocr_reading import clean_passage
 from ingest.units import normalise_ws
-from rules.facts import EmploymentFacts, Facts
+from rules.facts import Facts
 from rules.labels import state_name, topic_label
 
 # Below this cosine similarity, with no rule result and no keyword match, retrieval is too weak to ground an answer.
@@ -163,14 +164,14 @@ class Assistant:
         abstain = self._abstention(query, treaty, lang, [p.out_of_scope for p in refused if p.out_of_scope])
         if abstain:
             yield self._abstained(question, lang, abstain, started, timings, query=query, treaty=treaty,
-                                  parts=refused)
+                                  parts=refused or _parts_refused_with(query, asked))
             return
 
         t = time.perf_counter()
         if len(asked) > 1 and in_scope:
             query = dataclasses.replace(query, facts=_story_lengths(query.facts, question, in_scope[0], asked))
         if in_scope:      # what kind of income the first question itself names wins; its own words
-            query = dataclasses.replace(query, facts=_own_kinds(query.facts, in_scope[0].question.text,
+            query = dataclasses.replace(query, facts=_own_kinds(query.facts, _item_words(question, in_scope[0]),
                                                                  in_scope[0].topic, query.residence_state),
                                         asked=in_scope[0].question.text)
         try:
@@ -315,7 +316,7 @@ class Assistant:
                                                                                     topic)),
                                     treaty=treaty)
             if not alternative:   # what kind of income the question itself names wins ("E a do fundo de pensões?")
-                own = _own_kinds(q.facts, part.question.text, topic, q.residence_state)
+                own = _own_kinds(q.facts, _item_words(question, part), topic, q.residence_state)
                 q = dataclasses.replace(q, facts=_others_kinds(own, part.question.text, topic, asked),
                                         asked=part.question.text)
             q = _relief_of_first(q, topic, asked[0].topic)
@@ -595,12 +596,6 @@ _EXTENSION = re.compile(r"\b(?:extended by|(?:prorrogad|prolongad|alargad)[oa]s?
                         r"(?! (?:de|than|do que)\b))")
 
 
-def _stay_days(stay: EmploymentFacts) -> float | None:
-    if stay.stays:
-        return float(sum((end - start).days + 1 for start, end in stay.stays))
-    return stay.stated_days
-
-
 def _lengths(facts: Facts, stated: Facts, asking: str = "") -> dict[str, Any]:
     """The stay, holding, regime and activity `stated` reads, to put over `facts`'; a stay the asking words
     add to the story's ("mais duas semanas") is the sum of both, and one they restate ("por esos diez meses",
@@ -609,7 +604,7 @@ def _lengths(facts: Facts, stated: Facts, asking: str = "") -> dict[str, Any]:
     stay = stated.employment
     restated = not stay.stays and stay.stated_days is not None and stay.stated_days == facts.employment.stated_days
     if (stay.stays or stay.stay_days is not None or stay.stay_months is not None) and not restated:
-        story, added = _stay_days(facts.employment), _stay_days(stay)
+        story, added = facts.employment.total_days, stay.total_days
         if story is not None and added is not None and _EXTENSION.search(fold(asking)):
             stay = dataclasses.replace(stay, stays=(), stay_days=story + added, stay_months=None, stay_unit="days",
                                        stay_in_one_year=facts.employment.stay_in_one_year)
@@ -663,6 +658,12 @@ def _asked_facts(asking: str, topic: str) -> Facts:
 _IN_THAT_CASE = re.compile(QUESTION_OPENING + r"(?:nesse|neste|nessa|nesta|naquele|"
                            r"em tal|en ese|en este|en tal|en dicho|in that|in this|in such a)"
                            r" (?:caso|cenario|hipotese|supuesto|escenario|case|scenario|event)\b")
+
+
+def _item_words(question: str, part: PartTopic) -> str:
+    """A question's own words with the statement of the list item it closes ("2) My own pension is the basic
+    kokumin nenkin. Is that one taxed only in Portugal?")."""
+    return question[item_start(question, part.question):part.question.end]
 
 
 def _own_words(question: str, part: PartTopic, asked: list[PartTopic]) -> str:
@@ -744,6 +745,10 @@ def _own_kinds(facts: Facts, asking: str, topic: str, residence: str | None) -> 
     if topic == "dividends" and facts.interest_on_equity and own.interest_on_equity is None and \
             any(m.value == "dividends" for m in topic_matches(tokenize(asking), detect_language(asking))):
         kinds["interest_on_equity"] = None   # "(i) a taxa sobre os JCP; (ii) a taxa sobre os dividendos"
+    managed = own.residence.effective_management_in if own.residence is not None else None
+    if managed is not None and facts.residence is not None and facts.residence.effective_management_in != managed:
+        # "a job with a tanker operator managed from Lisbon - in that case…?" after a ship managed from Rio
+        kinds["residence"] = dataclasses.replace(facts.residence, effective_management_in=managed)
     return dataclasses.replace(facts, **kinds) if kinds else facts
 
 
@@ -792,6 +797,21 @@ def _refused_parts(query: Query, asked: list[PartTopic]) -> list[AnswerPart]:
         return []
     return [AnswerPart(question=p.question.text, topic=OUT_OF_SCOPE, confidence=p.confidence,
                        out_of_scope=out_of_scope_code(query.text, p)) for p in asked]
+
+
+def _parts_refused_with(query: Query, asked: list[PartTopic]) -> list[AnswerPart]:
+    """A ticket of several questions refused as a whole for what it is about (a pair of States no treaty of the
+    corpus joins: "pela convenção entre Portugal e França…? E a da CNAV…?"): each question is a part of the
+    refusal, each out of scope for that reason, so none goes unanswered."""
+    if len(asked) < 2:
+        return []
+    whole = "other_treaty" if query.pair_not_covered or query.treaty is None else query.out_of_scope or "other"
+
+    def code(part: PartTopic) -> str:
+        own = out_of_scope_code(query.text, part) if part.out_of_scope else "other"
+        return whole if own == "other" else own     # a question's own side matter ("IVA") is still named
+    return [AnswerPart(question=p.question.text, topic=OUT_OF_SCOPE, confidence=p.confidence, out_of_scope=code(p))
+            for p in asked]
 
 
 def _relief_of_first(query: Query, topic: str, first: str) -> Query:

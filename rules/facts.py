@@ -126,6 +126,13 @@ class EmploymentFacts:
             return self.stay_days
         return None if self.stay_months is None else round(self.stay_months * 365 / 12)
 
+    @property
+    def total_days(self) -> float | None:
+        """The whole stay in days: the dated periods' days, else the length stated."""
+        if self.stays:
+            return float(sum((end - start).days + 1 for start, end in self.stays))
+        return self.stated_days
+
 
 @dataclass(frozen=True)
 class Facts:

@@ -918,8 +918,10 @@ def _tiebreaker(roles: dict[str, tuple[str, ...]], facts: Facts, clauses: Reside
     abodes = clauses.abodes or roles.get("abode", ()) or None
     nations = clauses.nationality or roles.get("nationality", ()) or None
     vital = clauses.vital or (roles.get("vital", ()) or (None,))[0]
+    # a seat named ("com sede em BH") is where the company is managed only when nothing says where its
+    # decisions are taken
     management = roles.get("management", ()) or \
-        (clauses.management if company_named and not clauses.personal else ())
+        (clauses.management if company_named and not clauses.personal else ()) or roles.get("seat", ())
     if homes is None and not (abodes or nations or vital or management):
         return None
     # a crew member's employer is managed somewhere; the person asking is still an individual

@@ -20,9 +20,8 @@ _GOVERNMENT_TOPICS = {"government_service", "pensions"}
 _CLIENTS_REACH = 4       # tokens from "none of my clients" to the State it names ("… are in Brazil")
 
 
-def _stay_years(days: float | None, months: float | None) -> float | None:
-    stay = in_months(months, days)
-    return None if stay is None else round(stay / 12, 2)
+def _stay_years(days: float | None) -> float | None:
+    return None if days is None else round(days / 365, 2)
 
 
 def _payers(mentions: list[Mention], parties: set[str], roles: tuple[str | None, ...] = ("source", None)) -> list[str]:
@@ -112,7 +111,8 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     nationality = facts.residence.nationality or () if facts.residence is not None else ()
     found: dict[str, object] = {}
     if facts.stay_years is None and {"professors", "students"} & set(topics):   # where the rules read it
-        found["stay_years"] = _stay_years(stay_days, stay_months)
+        # dated ("de 1 de fevereiro a 30 de novembro") or a length ("um semestre")
+        found["stay_years"] = _stay_years(stay.total_days)
     # a nationality stated is the whole of it: a third country's ("Brazilian citizen" beside the Japanese
     # consulate in Porto) makes the person a national of neither State; one denied ("sin nacionalidad
     # española") is not theirs

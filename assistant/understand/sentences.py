@@ -120,11 +120,31 @@ def _add(out: list[Span], text: str, start: int, end: int) -> None:
         out.append(Span(start + lead, start + lead + len(body), body))
 
 
+ITEM_REACH = 3       # sentences from a list item's mark to the question that closes it
+
+
+def item_start(text: str, span: Span) -> int:
+    """Where the list item that the asking `span` closes starts ("1) Hiroshi worked 35 years at Osaka City Hall and
+    receives a kyosai pension. Which country taxes it?"): the sentence with its mark, on the question's line, when
+    no sentence between asks; else the span's own start."""
+    before = [s for s in sentences(text) if s.end <= span.start][-ITEM_REACH:]
+    if _ITEM.match(span.text):
+        return span.start
+    for s in reversed(before):
+        if s.asks or "\n" in text[s.end:span.start]:
+            break                                 # the item is on the question's line
+        if _ITEM.match(s.text):
+            return s.start
+    return span.start
+
+
 # A sentence labelled as the question or questions ("Pergunta: quem tributa…", "Duas questões: os lucros…",
 # "dudas: ¿puede…"); the word alone is no request ("tengo la consulta principal en Vigo")
-_LABELLED = re.compile(r"^(?:(?:duas|dos|two|tr[êe]s|three|algumas|algunas|some|a|as|la|las|the|my|our|minha|minhas|"
-                       r"nossa|nossas|mi|mis|nuestra|nuestras)\s+)?(?:perguntas?|quest(?:[õo]es|[ãa]o)|consultas?|"
-                       r"preguntas?|cuesti[óo]n|cuestiones|questions?|d[úu]vidas?|dudas?)\s*:\s*\S", re.IGNORECASE)
+_LABEL = (r"^(?:(?:duas|dos|two|tr[êe]s|three|algumas|algunas|some|a|as|la|las|the|my|our|minha|minhas|"
+          r"nossa|nossas|mi|mis|nuestra|nuestras)\s+)?(?:perguntas?|quest(?:[õo]es|[ãa]o)|consultas?|"
+          r"preguntas?|cuesti[óo]n|cuestiones|questions?|d[úu]vidas?|dudas?)\s*:")
+_LABELLED = re.compile(_LABEL + r"\s*\S", re.IGNORECASE)
+_LABEL_ALONE = re.compile(_LABEL + r"$", re.IGNORECASE)      # "dos dudas:" before the list of them
 
 
 def _requests(span: Span) -> bool:
@@ -149,6 +169,9 @@ def _opens_question(item: str) -> bool:
     return False
 
 
+_JOINING = {"and", "or", "e", "ou", "y", "o", "and/or", "e/ou", "y/o"}    # a word alone between two items
+
+
 def _listed_questions(spans: list[Span]) -> set[int]:
     """Items of a list a request introduces ("Agradecíamos que nos indicassem: (i) qual a taxa…; (ii) se…", "We
     should be grateful for your views on the following: (i) …"): each asks, question mark or not, when the
@@ -159,6 +182,8 @@ def _listed_questions(spans: list[Span]) -> set[int]:
             continue
         items = []
         for j in range(k + 1, len(spans)):
+            if spans[j].text.lower() in _JOINING:
+                continue                      # "(a) whether …; and\n(b) whether …"
             if not _ITEM.match(spans[j].text):
                 # "(2) We may open an office in Porto. Would Portugal then tax…?": the item told what the
                 # question under it asks about
@@ -167,7 +192,8 @@ def _listed_questions(spans: list[Span]) -> set[int]:
                 break
             items.append(j)
         words = tokenize(intro.text)
-        requested = bool(asking_words().requests.find(words) or asking_words().list_intros.find(words))
+        requested = bool(asking_words().requests.find(words) or asking_words().list_intros.find(words) or
+                         _LABEL_ALONE.search(intro.text))
         if items and (requested or any(_opens_question(spans[j].text) for j in items)):
             out.update(items)
     return out
@@ -178,6 +204,24 @@ def _tagged(span: Span) -> bool:
     residente en España, ¿verdad", "so only Japan taxes it, right")."""
     last = [t for t in tokenize(span.text) if t.is_word][-4:]
     return any(m.end == len(last) for m in asking_words().tags.find(last))
+
+
+FOLLOW_UP_REACH = 8     # words from a follow-up's lead-in to its interrogative ("e a da prefeitura quem cobra")
+
+
+def _unclosed_follow_up(text: str, spans: list[Span], asked: list[Span]) -> bool:
+    """The ticket's last sentence, typed without its question mark after a question, that follows it up: a lead-in
+    first and an interrogative in its first words ("…tributada em portugal? e a da prefeitura quem cobra o
+    imposto", "y la otra cuanto pago")."""
+    last = spans[-1] if spans else None
+    if last is None or last in asked or not asked or text.rstrip()[-1:] in ".!?:" or \
+            asked[-1].end > last.start:
+        return False
+    words = [t for t in tokenize(last.text) if t.is_word]
+    lex = asking_words()
+    lead = lex.lead_ins.find(words[:1])
+    return bool(lead) and bool(lex.interrogatives.find(words[1:1 + FOLLOW_UP_REACH])) and \
+        not lex.small_talk.find(words)          # "e quanto ao resto, obrigado"
 
 
 def _item_runs(spans: list[Span]) -> list[set[int]]:
@@ -217,6 +261,8 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
         asked = [s for k, s in enumerate(spans) if s in asked or
                  any(k in run and (not asked or any(spans[j] in asked for j in run)) for run in runs)]
     asked = asked or [s for s in spans if _opens_question(s.text)]
+    if _unclosed_follow_up(text, spans, asked):
+        asked = [*asked, spans[-1]]
     # a subject or title that asks restates the body's question ("Assunto: Dividendos – quem tributa?")
     asked = [s for s in asked if not _HEADER.match(s.text)] or asked
     if asked or not last_if_none:

@@ -72,7 +72,8 @@ def read_facts(query: Query) -> dict[str, FactValue]:
             out["stay_years"] = round(stay.stay_months / 12, 2)
             del out["stay_months"]
     if "stay_days" not in out and stay.stays:       # dates of stay: the days they cover, both ends counted
-        out["stay_days"] = sum((end - start).days + 1 for start, end in stay.stays)
+        out["stay_days"] = int(stay.total_days or 0)
+        out.pop("stay_years", None)                 # the same stay, in years, for a student's rules
     tb = facts.residence
     if tb is not None:
         for name in _TIEBREAKER[:-1]:

@@ -463,3 +463,49 @@ def test_a_later_question_on_a_country_no_treaty_joins_to_the_residence_is_out_o
     answer = make_assistant().ask(text)
     asked = [p for p in answer.parts if not p.alternative]
     assert not answer.abstained and len(asked) == 2 and asked[-1].topic == last
+
+
+def _scripted(assistant, text: str, *topics: str):
+    """The assistant reading the ticket's asking sentences, in order, as `topics` (surely)."""
+    from assistant.understand.sentences import asking
+    from tests.fakes import ScriptedTopics
+    spans = asking(text)
+    assert len(spans) == len(topics)
+    assistant.reader = ScriptedTopics({s.text: ((t, 0.9),) for s, t in zip(spans, topics)})
+    return assistant
+
+
+def test_each_list_item_s_own_statement_names_its_pension_kind(make_assistant):
+    """"1) … a closed fund's supplement. Who taxes it? 2) … the city's own scheme. Is it taxed in Portugal
+    too?": each question is about the pension its list item names, not the one the other item names."""
+    text = ("Sou brasileira e mudo-me para Setúbal em março.\n1) A minha mãe recebe um complemento de um fundo de "
+            "pensões fechado. Quem o tributa?\n2) O meu pai foi servidor da prefeitura de Recife e recebe a "
+            "aposentadoria do regime próprio do município. Também é tributada em Portugal?")
+    answer = _scripted(make_assistant(), text, "pensions", "pensions").ask(text)
+    asked = [p for p in answer.parts if not p.alternative]
+    assert len(asked) == 2
+    assert _rights(asked[0]) == {("PT", "exclusive"), ("BR", "none")}
+    assert _rights(asked[1]) == {("BR", "exclusive"), ("PT", "none")}
+
+
+def test_a_ticket_refused_for_its_pair_of_states_keeps_each_question(make_assistant):
+    """Two questions on a pair of States no treaty of the corpus joins (a pension from France and a flat in Lyon,
+    of a resident of Portugal): one refusal, each question a part of it, out of scope for that reason."""
+    text = ("Vivo em Braga desde 2022 e recebo uma reforma francesa da CNAV. Quem a tributa? E as rendas do meu "
+            "apartamento em Lyon, onde pago imposto?")
+    answer = _scripted(make_assistant(), text, "pensions", "immovable_property").ask(text)
+    assert answer.abstained
+    assert [(p.topic, p.out_of_scope) for p in answer.parts] == [("out_of_scope", "other_treaty")] * 2
+    assert [p["out_of_scope"] for p in answer.to_dict()["parts"]] == ["other_treaty"] * 2
+
+
+def test_a_later_question_s_own_place_of_management_is_its_own(make_assistant):
+    """A seafarer whose ship is managed from Rio asks, and then asks about a job with an operator managed from
+    Lisbon: Brazil may tax the first pay (art. 15(3)); the second is taxed in Portugal only."""
+    text = ("Sou português, vivo em Aveiro e sou imediato num petroleiro em tráfego internacional de uma armadora "
+            "cuja direção efetiva fica no Rio de Janeiro. O Brasil pode tributar o meu salário? Ofereceram-me "
+            "lugar num navio de uma armadora gerida a partir de Lisboa: nesse caso só Portugal tributa?")
+    answer = _scripted(make_assistant(), text, "employment", "employment").ask(text)
+    asked = [p for p in answer.parts if not p.alternative]
+    assert ("BR", "shared") in _rights(asked[0]) or ("BR", "limited") in _rights(asked[0])
+    assert _rights(asked[1]) == {("PT", "exclusive"), ("BR", "none")}

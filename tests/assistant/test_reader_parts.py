@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from assistant.understand.parts import CLOSE, FOLLOW_UP, SAME_TOPIC_KEPT, PartTopic, out_of_scope_code, read_parts
-from assistant.understand.sentences import asking, sentences
+from assistant.understand.sentences import asking, item_start, sentences
 from assistant.understand.topic_model import (
     Example,
     TopicModel,
@@ -889,3 +889,59 @@ def test_two_indirect_questions_joined_by_and_whether_are_two_parts(first, secon
                                              first: (("royalties", 0.9), ("permanent_establishment", 0.05)),
                                              second: (("permanent_establishment", 0.8), ("royalties", 0.1))}))
     assert [p.topic for p in parts] == ["royalties", "permanent_establishment"]
+
+
+@pytest.mark.parametrize("text, asked", [
+    # a label that counts the questions, alone before their list: each item asks, question mark or not
+    ("Moro em Vigo e cobro royalties de Campinas. Tres dudas: 1) el Brasil puede retener sobre ellos 2) y cuanto, "
+     "como maximo?", ["1) el Brasil puede retener sobre ellos", "2) y cuanto, como maximo?"]),
+    # a joining word alone between two items of a list that a request introduces
+    ("We act for a Madrid company. We should be grateful for your advice on the following:\n(a) whether Brazil may "
+     "withhold on the fees; or\n(b) whether a credit is available in Spain.",
+     ["(a) whether Brazil may withhold on the fees;", "(b) whether a credit is available in Spain."]),
+    # the last sentence, typed without its question mark, that follows up the question before it
+    ("Recebo a reforma da CGA e vivo em Natal. Quem tributa a reforma? e o aluguer do meu T2 em Faro quem tributa",
+     ["Quem tributa a reforma?", "e o aluguer do meu T2 em Faro quem tributa"]),
+    ("Who taxes my Spanish pension? and the rent of my flat in Valencia where do I pay it",
+     ["Who taxes my Spanish pension?", "and the rent of my flat in Valencia where do I pay it"]),
+    # a closing that thanks is no follow-up, nor a last sentence that opens with no lead-in
+    ("Quem tributa a reforma? e quanto ao resto, obrigado pela ajuda", ["Quem tributa a reforma?"]),
+    ("Quem tributa a reforma? Já agora o meu contabilista é o Rui", ["Quem tributa a reforma?"]),
+    # a forwarded message's covering line points at the questions below it
+    ("Hi, I'm forwarding what my aunt wrote, can you have a look?\n> I get a Spanish pension and live in Recife. "
+     "Who taxes it?", ["Who taxes it?"]),
+])
+def test_a_counted_list_joined_items_and_an_unclosed_follow_up_ask(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, question, start", [
+    # the question that closes a list item starts its item's words at the item's mark
+    ("We move to Porto in May.\n1) My husband gets a kyosai pension from Kobe city. Who taxes it?\n2) Mine is a "
+     "kokumin nenkin. Is it taxed in Portugal only?", "Who taxes it?", "1) My husband"),
+    ("We move to Porto in May.\n1) My husband gets a kyosai pension from Kobe city. Who taxes it?\n2) Mine is a "
+     "kokumin nenkin. Is it taxed in Portugal only?", "Is it taxed in Portugal only?", "2) Mine"),
+    # no item: the question's own words; a question between the mark and it: its own words too
+    ("Recebo a pensão da CGA. Quem a tributa?", "Quem a tributa?", "Quem"),
+    ("- Tenho um T2 em Faro. Quem tributa a renda? E as mais-valias?", "E as mais-valias?", "E as"),
+    # an item on a line before the question's is the story's, not the question's
+    ("He gets (1) a pension from SPPREV; (2) a company pension from a fund.\nQuestions: Does the SPPREV one get "
+     "taxed in Spain?", "Questions: Does the SPPREV one get taxed in Spain?", "Questions"),
+])
+def test_a_question_closing_a_list_item_has_the_item_as_its_words(text, question, start):
+    span = next(s for s in asking(text) if s.text == question)
+    assert text[item_start(text, span):].startswith(start)
+
+
+@pytest.mark.parametrize("second", [
+    "And would my brother's one follow the same rule when he moves back?",
+    "¿Y el de mi hermano sigue la misma regla?",
+    "E a do meu irmão segue a mesma regra?",
+])
+def test_a_question_whether_the_same_rule_holds_asks_the_part_before_again(second):
+    """Read surely as another topic, a question whether the same rule holds for another person asks the part before
+    it again."""
+    text = f"O meu pai recebe uma reforma japonesa e vai viver para Aveiro. Quem a tributa? {second}"
+    parts = read_parts(text, ScriptedTopics({"Quem a tributa?": (("pensions", 0.8), ("employment", 0.1)),
+                                             second: (("out_of_scope", 0.8), ("pensions", 0.1))}))
+    assert [p.topic for p in parts] == ["pensions", "pensions"]

@@ -621,3 +621,24 @@ def test_pay_sent_from_a_place_outside_the_work_state_is_a_foreign_employers(tex
 ])
 def test_a_post_as_visiting_professor_is_an_invitation(text):
     assert read(text).get("invited_to_teach_or_research") is True
+
+
+@pytest.mark.parametrize("text, years", [
+    # a student's or trainee's dated stay is its length in years, for the one-year and two-year limits
+    ("Uma estudante da USP faz um estágio curricular na nossa fábrica de Aveiro de 3 de março a 31 de outubro de "
+     "2025, com subsídio de 700 euros por mês. Retemos IRS?", 0.67),
+    ("A Spanish PhD student will research at UNICAMP from 1 September 2025 to 31 August 2026 on a grant from "
+     "Madrid. Can Brazil tax the grant?", 1.0),
+])
+def test_a_student_s_dated_stay_is_its_length_in_years(text, years):
+    facts = understand(text, TREATIES, topic="students").facts
+    assert facts.stay_years == pytest.approx(years, abs=0.01)
+    assert "stay_years" not in read(text)        # the bank's fact is the stay as written: its days
+
+
+@pytest.mark.parametrize("text", [
+    "I live in Porto and get a complementary pension from my old bank's fund in São Paulo. Who taxes it?",
+    "My father gets a pension from the company fund of a Brazilian steelmaker and lives in Braga. Who taxes it?",
+])
+def test_a_complementary_or_company_fund_pension_is_private(text):
+    assert read(text)["pension_kind"] == "private"

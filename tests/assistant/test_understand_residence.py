@@ -536,3 +536,19 @@ def test_here_is_not_the_place_whose_home_was_given_up(text, homes):
 def test_where_the_board_meets_and_decides_is_the_place_of_management(text, state):
     query = understand(text, TREATIES, topic="residence")
     assert query.facts.residence is not None and query.facts.residence.effective_management_in == state
+
+
+@pytest.mark.parametrize("text, state", [
+    # where the decisions are taken ("daqui": the writer's Lisbon) over the seat the company keeps elsewhere
+    ("Tenho uma Ltda em Curitiba. Vim viver para Lisboa no ano passado e desde então as decisões da sociedade são "
+     "tomadas daqui; em Curitiba fica só a sede registada. De que país é residente a sociedade?", "PT"),
+    ("Nuestra SL tiene su sede social en Vigo, pero todas las decisiones se toman en São Paulo, donde viven los "
+     "socios. ¿Dónde es residente la sociedad?", "BR"),
+    # the seat alone, nothing said of the decisions: where it is managed
+    ("A nossa empresa tem sede em Campinas e um escritório no Porto. De que país é residente?", "BR"),
+    # "management" in English names where a company is run
+    ("Our company is incorporated in Spain but its management is in Recife. Where is it resident?", "BR"),
+])
+def test_where_decisions_are_taken_wins_over_the_seat(text, state):
+    query = understand(text, TREATIES, topic="residence")
+    assert query.facts.residence is not None and query.facts.residence.effective_management_in == state
