@@ -862,6 +862,9 @@ def _paid_from_elsewhere(hits: Hits, mentions: list[Mention], tokens: list[Token
     return any(code != work_state for code in named_after(hits("paid_from"), mentions, tokens, 1))
 
 
+_PAY_CUES = frozenset({"payment", "borne", "funded_by", "wage_words", "paid_from_home", "not_recharged"})
+
+
 def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...],
                 mentions: list[Mention], g: Grammar, work_state: str | None,
                 pe_words: list[tuple[int, int]], attributable: bool | None) -> tuple[bool | None, bool | None]:
@@ -882,6 +885,9 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
         employer_in_work = employer_states[0] == work_state
     elif work_state and (hits("paid_from_home") or _paid_from_elsewhere(hits, mentions, tokens, work_state)):
         employer_in_work = False                 # "continuo a receber o ordenado cá" while working abroad
+    undecided = [_sentence_bounds(tokens, u.start) for u in hits("undecided")]
+    if any(s <= p.start < e and p.value & _PAY_CUES for s, e in undecided for p in hits.all):
+        return None, None        # who pays is still open: the rules answer each way
     borne = None
     if "employment" in topic_list:
         for b in hits("borne"):

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.lexicon import asking_words
-from assistant.lexicon.text import tokenize
+from assistant.lexicon.text import fold, tokenize
 
 # A sentence ends at ? ! ; or a line break, or at a full stop followed by a space and a capital or an
 # opening mark (never inside "art. 10", "Lda. em", "10.5" or "U.S."), or at a colon, or a full stop and a space,
@@ -20,8 +20,14 @@ from assistant.lexicon.text import tokenize
 # an ellipsis before a space ("…pagar el 24%... pero si ya no vivo en españa puede hacienda cobrarme").
 _MARK_BODY = r"[ivx]{1,4}|[a-h]|\d{1,2}"             # an item's number, letter or Roman numeral
 _MARK = rf"\(?(?:{_MARK_BODY})[).]"                  # an item's mark: "(i)", "b)", "2."
+# A question whose mark was left off ends before a capital that opens the next one after a word in lower case
+# ("Quem tributa a pensão E o aluguel, quem tributa", "who taxes the pension What about the rent"): "E", "Y",
+# "And" or an interrogative written with its capital in mid-sentence.
+_OPENS = (r"E|Y|And|But|Mas|Pero|Qual|Quais|Quanto|Quem|Como|Onde|Quando|Porque|Qu[ée]|Cu[áa]l|Cu[áa]nto|Qui[ée]n|"
+          r"C[óo]mo|D[óo]nde|Cu[áa]ndo|What|Which|How|Where|Who|When|Why")
 _END = re.compile(rf"[?!]+|;|\n+|(?:\.{{3}}|…)(?=\s)|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|:(?=\s*{_MARK}\s)|"
-                  rf"\.(?=\s+{_MARK}\s)|(?P<low>(?<=[^\W\d_]{{2}})\.(?=\s+[a-zà-ÿ]))")
+                  rf"\.(?=\s+{_MARK}\s)|(?P<low>(?<=[^\W\d_]{{2}})\.(?=\s+[a-zà-ÿ]))|"
+                  rf"(?<=[a-zà-ÿ]{{2}})(?=\s+(?:{_OPENS})\s)")
 _ABBREVIATIONS = {"ltda", "dpto", "depto", "dept", "prof", "profa", "aprox", "approx", "avda", "exmo", "exma", "exmos",
                   "exmas", "excmo", "excma", "ilmo", "ilma", "sres", "sras", "srta", "tlfn", "telf", "govt", "corp",
                   "intl", "vols", "pags", "nums", "cols", "trad", "coord", "admin", "assoc", "sept", "univ", "profs",
@@ -209,19 +215,33 @@ def _tagged(span: Span) -> bool:
 FOLLOW_UP_REACH = 8     # words from a follow-up's lead-in to its interrogative ("e a da prefeitura quem cobra")
 
 
-def _unclosed_follow_up(text: str, spans: list[Span], asked: list[Span]) -> bool:
-    """The ticket's last sentence, typed without its question mark after a question, that follows it up: a lead-in
-    first and an interrogative in its first words ("…tributada em portugal? e a da prefeitura quem cobra o
-    imposto", "y la otra cuanto pago")."""
-    last = spans[-1] if spans else None
-    if last is None or last in asked or not asked or text.rstrip()[-1:] in ".!?:" or \
-            asked[-1].end > last.start:
-        return False
-    words = [t for t in tokenize(last.text) if t.is_word]
+def _follows_up(span: Span) -> bool:
+    """A lead-in first and an interrogative in the first words after it ("e a da prefeitura quem cobra o imposto",
+    "y la otra cuanto pago"), and no thanks ("e quanto ao resto, obrigado")."""
+    words = [t for t in tokenize(span.text) if t.is_word]
     lex = asking_words()
-    lead = lex.lead_ins.find(words[:1])
-    return bool(lead) and bool(lex.interrogatives.find(words[1:1 + FOLLOW_UP_REACH])) and \
-        not lex.small_talk.find(words)          # "e quanto ao resto, obrigado"
+    return bool(lex.lead_ins.find(words[:1])) and bool(lex.interrogatives.find(words[1:1 + FOLLOW_UP_REACH])) and \
+        not lex.small_talk.find(words)
+
+
+def _unclosed_follow_up(text: str, spans: list[Span], asked: list[Span]) -> bool:
+    """The ticket's last sentence, typed without its question mark after a question, that follows it up."""
+    last = spans[-1] if spans else None
+    return last is not None and last not in asked and bool(asked) and text.rstrip()[-1:] not in ".!?:" and \
+        asked[-1].end <= last.start and _follows_up(last)
+
+
+# In a ticket typed with no question mark at all, a question inside a sentence: an interrogative after a comma
+# ("o meu sogro tem 20% da Ltda, qual é o limite de IRRF sobre os JCP dele") or closing it ("essa portaria se aplica
+# a partir de quando"); not the words that also relate ("trabalho como engenheira", "quando me mudei", "Mr Morita,
+# who holds 30%", "mi padre, quien vive en Vigo").
+_ASKS_INSIDE = re.compile(r",\s*(?:(?:e|y|and|mas|but|pero)\s+)?(?:qual|quais|quem|quanto|quanta|quantos|quantas|cual|"
+                          r"cuales|cuanto|cuanta|cuantos|cuantas|what|how much|how many)\b|"
+                          r"\b(?:a partir de|desde|since|from) (?:quando|cuando|when)\W*$")
+
+
+def _asks_unmarked(span: Span) -> bool:
+    return _follows_up(span) or bool(_ASKS_INSIDE.search(fold(span.text)))
 
 
 def _item_runs(spans: list[Span]) -> list[set[int]]:
@@ -255,7 +275,7 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
         # typed with no question mark at all: what opens as a question or asks what a State may tax, and the
         # other items of a list one of them opens (every item of a list, when nothing else asks)
         unmarked = asking_words().unmarked
-        asked = [s for s in spans if s in asked or _opens_question(s.text) or
+        asked = [s for s in spans if s in asked or _opens_question(s.text) or _asks_unmarked(s) or
                  (unmarked.find(tokenize(s.text)) and not _HEADER.match(s.text))] or asked
         runs = _item_runs(spans)
         asked = [s for k, s in enumerate(spans) if s in asked or

@@ -945,3 +945,28 @@ def test_a_question_whether_the_same_rule_holds_asks_the_part_before_again(secon
     parts = read_parts(text, ScriptedTopics({"Quem a tributa?": (("pensions", 0.8), ("employment", 0.1)),
                                              second: (("out_of_scope", 0.8), ("pensions", 0.1))}))
     assert [p.topic for p in parts] == ["pensions", "pensions"]
+
+
+@pytest.mark.parametrize("text, asked", [
+    # a question whose mark was left off ends before the capital that opens the next
+    ("Recebo a reforma do INSS e tenho um T2 em Faro. Quem tributa a reforma E o aluguer do T2 quem tributa",
+     ["Quem tributa a reforma", "E o aluguer do T2 quem tributa"]),
+    ("I live in Porto and get royalties from Recife. who may tax them What about the credit in Portugal",
+     ["who may tax them", "What about the credit in Portugal"]),
+    # no question mark anywhere: a question after a comma, or closing its sentence with "from when"
+    ("O meu sogro tem 20% da Ltda de Campinas, qual é o limite de IRRF sobre os JCP dele. E essa regra aplica-se "
+     "a partir de quando", ["O meu sogro tem 20% da Ltda de Campinas, qual é o limite de IRRF sobre os JCP dele.",
+                            "E essa regra aplica-se a partir de quando"]),
+    # ...but not a relative "como", "onde" or "quando" after a comma
+    ("Trabalho em Vigo, como engenheira, onde vivo desde 2020. Preciso de saber quem tributa o salário",
+     ["Preciso de saber quem tributa o salário"]),
+])
+def test_questions_typed_without_their_marks_still_ask(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+def test_a_relative_who_after_a_comma_asks_nothing():
+    text = ("I write for Mr Kenji Morita, resident in Osaka, who holds 30% of a Lisbon company.\n"
+            "1. Whether Portugal may tax the gain on his shares.\n2. How Japan relieves the Portuguese tax.")
+    assert [s.text for s in asking(text)] == ["1. Whether Portugal may tax the gain on his shares.",
+                                              "2. How Japan relieves the Portuguese tax."]

@@ -642,3 +642,14 @@ def test_a_student_s_dated_stay_is_its_length_in_years(text, years):
 ])
 def test_a_complementary_or_company_fund_pension_is_private(text):
     assert read(text)["pension_kind"] == "private"
+
+
+@pytest.mark.parametrize("text", [
+    "Our Lisbon engineer will work 4 months at the Osaka plant. HQ has not decided yet whether his salary will be paid "
+    "by the Osaka subsidiary or stay on the Lisbon payroll. Can Japan tax it?",
+    "A nossa técnica vai 5 meses para a obra de Fortaleza; ainda não decidimos se o salário é pago pela filial de lá "
+    "ou continua a ser pago cá. O Brasil pode tributar?",
+])
+def test_a_payer_not_decided_yet_states_no_employer(text):
+    stay = understand(text, TREATIES, topic="employment").facts.employment
+    assert stay.employer_resident_in_work_state is None and stay.borne_by_pe is None
