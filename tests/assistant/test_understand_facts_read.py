@@ -637,8 +637,8 @@ def test_a_student_s_dated_stay_is_its_length_in_years(text, years):
 
 
 @pytest.mark.parametrize("text", [
-    "I live in Porto and get a complementary pension from my old bank's fund in São Paulo. Who taxes it?",
-    "My father gets a pension from the company fund of a Brazilian steelmaker and lives in Braga. Who taxes it?",
+    "I live in Porto and my only income is a complementary pension from Brazil. Who taxes it?",
+    "My father lives in Braga and gets a pension from the company fund of Vale. Who taxes it?",
 ])
 def test_a_complementary_or_company_fund_pension_is_private(text):
     assert read(text)["pension_kind"] == "private"
