@@ -106,7 +106,12 @@ def _split(text: str, spans: list[Span], model: TopicModel, language: str) -> li
         clauses = _clauses(span, language)
         if len(clauses) > 1:
             scored = model.scores([(context, c.text) for c in clauses])
-            if len({s.topic for s in scored}) > 1 and min(s.confidence for s in scored) >= SPLIT_CONFIDENCE:
+            # "…¿Hacienda puede gravar los beneficios de esa sucursal, y si en vez de eso solo alquilamos un
+            # almacén…, eso ya cuenta como establecimiento permanente?": a supposition after the cut asks again, on
+            # the same topic under other facts
+            supposed = all(_WHAT_IF.match(fold(c.text)) and not _IF_SO.match(fold(c.text)) for c in clauses[1:])
+            if (len({s.topic for s in scored}) > 1 or supposed) and \
+                    min(s.confidence for s in scored) >= SPLIT_CONFIDENCE:
                 out += list(zip(clauses, scored))
                 continue
         out.append((span, scores))
@@ -344,6 +349,11 @@ QUESTION_OPENING = r"^\W*(?:\d+\W+|[a-z]\W+)?(?:(?:e|y|and|mas|but|pero) )?"
 # A question opening on a supposition ("E se o projeto derrapar…", "¿Y si me quedo…", "What if we limit…").
 _WHAT_IF = re.compile(QUESTION_OPENING + r"(?:se|si|if|what if|caso|en caso de que|"
                       r"suppose|supposing|imagine que|imaginemos que|y en el caso de que|e no caso de)\b")
+
+
+# "…, e se sim, a que taxa?", "if so": the same question going on, no supposition of its own
+_IF_SO = re.compile(QUESTION_OPENING + r"(?:se sim|se for o caso|si es asi|si es el caso|en caso afirmativo|if so|"
+                    r"if yes|if that is the case|if that's the case)\b")
 
 
 # Below this, the model is unsure of a supposition's topic; above, it reads one of its own ("Si pago en España,

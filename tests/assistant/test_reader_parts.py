@@ -970,3 +970,22 @@ def test_a_relative_who_after_a_comma_asks_nothing():
             "1. Whether Portugal may tax the gain on his shares.\n2. How Japan relieves the Portuguese tax.")
     assert [s.text for s in asking(text)] == ["1. Whether Portugal may tax the gain on his shares.",
                                               "2. How Japan relieves the Portuguese tax."]
+
+
+@pytest.mark.parametrize("second, parts", [
+    # a supposition after the cut asks again on the same topic, under other facts: its own part
+    ("y si solo tenemos un depósito en Santos para entregar las piezas, eso es un establecimiento permanente?", 2),
+    # "and if so" goes on with the same question
+    ("y si es así, desde qué día cuenta?", 1),
+])
+def test_a_supposition_joined_to_a_question_on_the_same_topic_is_its_own_part(second, parts):
+    from assistant.understand.parts import _clauses
+    sentence = f"Si abrimos una oficina en Recife con dos vendedores, ¿Brasil puede gravar sus beneficios, {second}"
+    text = f"Somos una empresa de Vigo. {sentence}"
+    span = asking(text)[0]
+    clauses = [c.text for c in _clauses(span, "es")]
+    assert len(clauses) == 2
+    model = ScriptedTopics({span.text: (("permanent_establishment", 0.7), ("business_profits", 0.2)),
+                            clauses[0]: (("permanent_establishment", 0.8), ("business_profits", 0.1)),
+                            clauses[1]: (("permanent_establishment", 0.9), ("business_profits", 0.05))})
+    assert [p.topic for p in read_parts(text, model)] == ["permanent_establishment"] * parts
