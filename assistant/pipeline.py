@@ -164,7 +164,7 @@ class Assistant:
         abstain = self._abstention(query, treaty, lang, [p.out_of_scope for p in refused if p.out_of_scope])
         if abstain:
             yield self._abstained(question, lang, abstain, started, timings, query=query, treaty=treaty,
-                                  parts=refused or _parts_refused_with(query, asked))
+                                  parts=refused or _refused_parts(query, asked, _refusal_reason(query)))
             return
 
         t = time.perf_counter()
@@ -790,28 +790,25 @@ def _with_parts(query: Query, asked: list[PartTopic]) -> Query:
     return dataclasses.replace(query, side_notes=tuple(dict.fromkeys(query.side_notes + codes)))
 
 
-def _refused_parts(query: Query, asked: list[PartTopic]) -> list[AnswerPart]:
-    """A ticket whose every question is out of scope, refused as a whole: each of its questions, with what it
-    asks about ("imposto do selo", "IVA"), so no question goes unanswered."""
-    if not query.out_of_scope or len(asked) < 2 or not all(p.out_of_scope for p in asked):
+def _refused_parts(query: Query, asked: list[PartTopic], reason: str | None = None) -> list[AnswerPart]:
+    """The questions of a ticket refused as a whole, each a part of the refusal so none goes unanswered: a ticket
+    whose every question is out of scope, each with what it asks about ("imposto do selo", "IVA"); or, with
+    `reason`, one refused for what it is about as a whole (a pair of States no treaty of the corpus joins:
+    "pela convenção entre Portugal e França…? E a da CNAV…?"), each question out of scope for that reason unless
+    it names a side matter of its own."""
+    if len(asked) < 2 or (reason is None and (not query.out_of_scope or not all(p.out_of_scope for p in asked))):
         return []
-    return [AnswerPart(question=p.question.text, topic=OUT_OF_SCOPE, confidence=p.confidence,
-                       out_of_scope=out_of_scope_code(query.text, p)) for p in asked]
-
-
-def _parts_refused_with(query: Query, asked: list[PartTopic]) -> list[AnswerPart]:
-    """A ticket of several questions refused as a whole for what it is about (a pair of States no treaty of the
-    corpus joins: "pela convenção entre Portugal e França…? E a da CNAV…?"): each question is a part of the
-    refusal, each out of scope for that reason, so none goes unanswered."""
-    if len(asked) < 2:
-        return []
-    whole = "other_treaty" if query.pair_not_covered or query.treaty is None else query.out_of_scope or "other"
 
     def code(part: PartTopic) -> str:
         own = out_of_scope_code(query.text, part) if part.out_of_scope else "other"
-        return whole if own == "other" else own     # a question's own side matter ("IVA") is still named
+        return reason if reason is not None and own == "other" else own
     return [AnswerPart(question=p.question.text, topic=OUT_OF_SCOPE, confidence=p.confidence, out_of_scope=code(p))
             for p in asked]
+
+
+def _refusal_reason(query: Query) -> str:
+    """What a ticket refused as a whole is out of scope for: another treaty, or what the reading found."""
+    return "other_treaty" if query.pair_not_covered or query.treaty is None else query.out_of_scope or "other"
 
 
 def _relief_of_first(query: Query, topic: str, first: str) -> Query:

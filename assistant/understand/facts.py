@@ -871,6 +871,9 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
     """(employer resident in the work State, pay borne by a PE there) for the 183-day test. Without a word
     naming the employer, a salary question's one company with a country is the employer ("un sueldo de una
     sociedad brasileña", "pago pela minha universidade em Lisboa")."""
+    undecided = [_sentence_bounds(tokens, u.start) for u in hits("undecided")]
+    if any(s <= p.start < e and p.value & _PAY_CUES for s, e in undecided for p in hits.all):
+        return None, None        # who pays is still open: the rules answer each way
     # a company said not to be in a country is not there ("a empresa não tem filial nem escritório no Brasil")
     there = [m for m in mentions if not _negated(tokens, m.start, lang, m.start - _clause_start(tokens, m.start))]
     employer_states = unique(m.code for m in there if m.role == "employer" and not _client(m, g))
@@ -885,9 +888,6 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
         employer_in_work = employer_states[0] == work_state
     elif work_state and (hits("paid_from_home") or _paid_from_elsewhere(hits, mentions, tokens, work_state)):
         employer_in_work = False                 # "continuo a receber o ordenado cá" while working abroad
-    undecided = [_sentence_bounds(tokens, u.start) for u in hits("undecided")]
-    if any(s <= p.start < e and p.value & _PAY_CUES for s, e in undecided for p in hits.all):
-        return None, None        # who pays is still open: the rules answer each way
     borne = None
     if "employment" in topic_list:
         for b in hits("borne"):

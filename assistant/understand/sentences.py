@@ -133,9 +133,9 @@ def item_start(text: str, span: Span) -> int:
     """Where the list item that the asking `span` closes starts ("1) Hiroshi worked 35 years at Osaka City Hall and
     receives a kyosai pension. Which country taxes it?"): the sentence with its mark, on the question's line, when
     no sentence between asks; else the span's own start."""
-    before = [s for s in sentences(text) if s.end <= span.start][-ITEM_REACH:]
     if _ITEM.match(span.text):
         return span.start
+    before = [s for s in sentences(text) if s.end <= span.start][-ITEM_REACH:]
     for s in reversed(before):
         if s.asks or "\n" in text[s.end:span.start]:
             break                                 # the item is on the question's line
