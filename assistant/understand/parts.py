@@ -80,16 +80,23 @@ def _runner_up(scores: TopicScores) -> tuple[str, float] | None:
     return (second, p) if best - p <= CLOSE else None
 
 
+# "…, or are they taxable only in Japan?", "…, ou só em Portugal?": the other answer to the same question, no second one
+_ONLY_ALTERNATIVE = re.compile(r"(?:\w+\W+){0,6}?(?:only|solely|exclusively|s[óo]|somente|apenas|unicamente|"
+                               r"exclusivamente|s[óo]lo|solamente)(?!\w)", re.IGNORECASE)
+
+
 def _clauses(sentence: Span, language: str) -> list[Span]:
     """The sentence cut at its conjunctions (Spanish "o" is "or"; in Portuguese, "…cenário, o Brasil…", it is the
-    article)."""
+    article), but not before the alternative that only one State taxes."""
     out, start = [], 0
     text = sentence.text
     cuts = sorted([*CLAUSE.finditer(text), *LISTED.finditer(text), *LISTED_AND.finditer(text)],
                   key=lambda m: m.start())
     for m in cuts:
+        conjunction = m.group().strip(" ,").lower()
         if m.start() < start or (m.re is not CLAUSE and not _ASKS.search(text, start, m.start())) or \
-                (language != "es" and m.group().strip(" ,").lower() == "o"):
+                (language != "es" and conjunction == "o") or \
+                (conjunction in ("or", "ou", "o") and _ONLY_ALTERNATIVE.match(text, m.end())):
             continue
         out.append(Span(sentence.start + start, sentence.start + m.start(), text[start:m.start()]))
         start = m.end()

@@ -178,10 +178,17 @@ def _opens_question(item: str) -> bool:
 _JOINING = {"and", "or", "e", "ou", "y", "o", "and/or", "e/ou", "y/o"}    # a word alone between two items
 
 
+def _asked_under(spans: list[Span], j: int) -> bool:
+    """A question among the few sentences from spans[j] on, before the next list item."""
+    under = spans[j:j + ITEM_REACH]
+    return any(s.asks for s in under[:next((n for n, s in enumerate(under) if _ITEM.match(s.text)), len(under))])
+
+
 def _listed_questions(spans: list[Span]) -> set[int]:
     """Items of a list a request introduces ("Agradecíamos que nos indicassem: (i) qual a taxa…; (ii) se…", "We
     should be grateful for your views on the following: (i) …"): each asks, question mark or not, when the
-    introduction requests or an item opens with an interrogative."""
+    introduction requests; else each from the first that opens with an interrogative on (the items before it
+    are the case's facts)."""
     out: set[int] = set()
     for k, intro in enumerate(spans):
         if not intro.text.endswith(":"):
@@ -191,17 +198,21 @@ def _listed_questions(spans: list[Span]) -> set[int]:
             if spans[j].text.lower() in _JOINING:
                 continue                      # "(a) whether …; and\n(b) whether …"
             if not _ITEM.match(spans[j].text):
-                # "(2) We may open an office in Porto. Would Portugal then tax…?": the item told what the
-                # question under it asks about
-                if items and spans[j].asks and not spans[items[-1]].asks:
+                # "(2) We may open an office in Porto. Would Portugal then tax…?", "(2) A manager spends six weeks
+                # in Lisbon. Head office pays him. Is that salary taxable there?": the item told what the question
+                # under it asks about
+                if items and _asked_under(spans, j) and not spans[items[-1]].asks:
                     items.pop()
                 break
             items.append(j)
         words = tokenize(intro.text)
         requested = bool(asking_words().requests.find(words) or asking_words().list_intros.find(words) or
                          _LABEL_ALONE.search(intro.text))
-        if items and (requested or any(_opens_question(spans[j].text) for j in items)):
+        opening = [j for j in items if _opens_question(spans[j].text)]
+        if items and requested:
             out.update(items)
+        elif opening:
+            out.update(j for j in items if j >= opening[0])   # "Dados:\n- pensão: 3.000 reais\n- Onde declaro…?"
     return out
 
 
@@ -258,6 +269,18 @@ def _item_runs(spans: list[Span]) -> list[set[int]]:
     return runs
 
 
+def _items_after_a_question(text: str, spans: list[Span], asked: list[Span]) -> list[Span]:
+    """The items of a list, each on its own line, typed without the question mark an item before them in the list
+    has ("1. si sigo siendo residente en España, ¿Brasil me puede cobrar?" / "2. y tengo que cotizar al INSS allí o
+    sigo con la Seguridad Social española")."""
+    out = []
+    for run in _item_runs(spans):
+        first = min((k for k in run if spans[k].asks and spans[k] in asked), default=None)
+        out += [spans[k] for k in sorted(run) if first is not None and k > first and not spans[k].asks and
+                text[spans[k].end:].lstrip(" \t")[:1] in ("\n", "") and not _asked_under(spans, k + 1)]
+    return out
+
+
 def asking(text: str, last_if_none: bool = True) -> list[Span]:
     """The sentences that ask, in order: a question mark (not small talk: "tudo bem?"), a request phrase, or an
     item of a list of questions, but not a subject line when the body asks; failing those, the sentences that
@@ -281,6 +304,8 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
         asked = [s for k, s in enumerate(spans) if s in asked or
                  any(k in run and (not asked or any(spans[j] in asked for j in run)) for run in runs)]
     asked = asked or [s for s in spans if _opens_question(s.text)]
+    unmarked_items = _items_after_a_question(text, spans, asked)
+    asked = [s for s in spans if s in asked or s in unmarked_items]
     if _unclosed_follow_up(text, spans, asked):
         asked = [*asked, spans[-1]]
     # a subject or title that asks restates the body's question ("Assunto: Dividendos – quem tributa?")

@@ -989,3 +989,39 @@ def test_a_supposition_joined_to_a_question_on_the_same_topic_is_its_own_part(se
                             clauses[0]: (("permanent_establishment", 0.8), ("business_profits", 0.1)),
                             clauses[1]: (("permanent_establishment", 0.9), ("business_profits", 0.05))})
     assert [p.topic for p in read_parts(text, model)] == ["permanent_establishment"] * parts
+
+
+@pytest.mark.parametrize("text, asked", [
+    # an item of a list, on its own line, typed without the question mark the item before it has
+    ("Moro em Coimbra e recebo uma reforma do INSS.\n1) O Brasil pode reter imposto sobre ela?\n2) e tenho de a "
+     "declarar cá no IRS tambem\nobrigado", ["1) O Brasil pode reter imposto sobre ela?",
+                                              "2) e tenho de a declarar cá no IRS tambem"]),
+    ("We rent out a flat in Valencia and live in Fortaleza.\n- Can Spain tax the rent?\n- and the gain when we sell "
+     "it next year\nThanks, Ana", ["- Can Spain tax the rent?", "- and the gain when we sell it next year"]),
+    # items before the first question are the story's facts
+    ("Dados:\n- pensão do INSS: 3.000 reais\n- renda de um T1 em Braga: 600 euros\n- Onde declaro cada uma?",
+     ["- Onde declaro cada uma?"]),
+    # an item followed by a question on its own is what that question asks about, a few sentences on
+    ("Two points:\n(1) May Brazil tax the fees?\n(2) One of our engineers will spend six weeks in Recife. Our Lisbon "
+     "office pays him. Is his salary taxable in Brazil?",
+     ["(1) May Brazil tax the fees?", "Is his salary taxable in Brazil?"]),
+])
+def test_an_unmarked_item_after_a_question_in_its_list_asks(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+def test_the_alternative_that_only_one_state_taxes_is_no_second_question():
+    text = "Somos de Vigo y cobramos cánones de Recife. ¿Brasil puede gravar los cánones, o solo España?"
+    question = "¿Brasil puede gravar los cánones, o solo España?"
+    parts = read_parts(text, ScriptedTopics({question: (("royalties", 0.9), ("double_taxation_relief", 0.05))}))
+    assert [(p.topic, p.question.text) for p in parts] == [("royalties", question)]
+
+
+def test_a_second_question_after_or_is_still_its_own_part():
+    text = "Moro no Porto e recebo juros de Santos. O Brasil pode reter sobre os juros, ou posso pedir o crédito cá?"
+    question = "O Brasil pode reter sobre os juros, ou posso pedir o crédito cá?"
+    parts = read_parts(text, ScriptedTopics({
+        question: (("interest", 0.7), ("double_taxation_relief", 0.2)),
+        "O Brasil pode reter sobre os juros": (("interest", 0.9), ("double_taxation_relief", 0.05)),
+        "posso pedir o crédito cá?": (("double_taxation_relief", 0.9), ("interest", 0.05))}))
+    assert [p.topic for p in parts] == ["interest", "double_taxation_relief"]
