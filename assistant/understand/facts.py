@@ -339,6 +339,7 @@ class _Amounts:
 _LONGEST_STAY_MONTHS = 6 * 12
 _HOLDING_TOPICS = {"dividends", "capital_gains", "double_taxation_relief"}
 _STAY_TOPICS = {"employment", "students", "professors", "permanent_establishment"}
+_EXTENDS_REACH = 5      # words from "may stretch to", "pode prolongar-se até" to the longer length
 _IN_MONTHS = {"years": 12.0, "months": 1.0, "weeks": 12 / 52, "days": 12 / 365}
 # A percentage per period is a loan's or an investment's yield ("juros de 8% a.a.", "6% p.a.", "5% al año").
 _PER_PERIOD = re.compile(r"\s*(?:a\.\s?a\.|p\.\s?a\.|a\.\s?m\.|ao (?:ano|mes)|al (?:ano|mes)|por (?:ano|mes)|"
@@ -387,6 +388,12 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         if _counting_window(folded, q):
             continue                                   # "in any 12-month period": the rule's window, no stay
         bounds = _sentence_bounds(tokens, i)
+        longer = round(q.value * _IN_MONTHS[q.unit], 2)
+        if months is not None and months_low is None and q.unit != "days" and longer != months and \
+                _nearest(hits("stay_extends"), i, bounds, _EXTENDS_REACH) is not None:
+            # "4 months on site, but it may stretch to around 8 months": the length is the range between the two
+            months_low, months = min(months, longer), max(months, longer)
+            continue
         dist = {"loan": _nearest(loan, i, bounds, 8), "holding": _nearest(holding, i, bounds, 10),
                 "stay": _nearest(stay, i, bounds, 10)}
         known = {k: d for k, d in dist.items() if d is not None}
@@ -787,6 +794,24 @@ def _branch_holds(hits: Hits, tokens: list[Token], lang: str, pe_words: list[tup
     return False
 
 
+_ARTICLES = {"the", "a", "an", "o", "um", "uma", "el", "la", "un", "una", "esa", "essa", "esse", "that", "this"}
+_THROUGH_REACH = 3     # words between "through" and the branch it names ("through the Lisbon branch")
+
+
+def _through_branch(hits: Hits, tokens: list[Token], lang: str, pe_words: list[tuple[int, int]]) -> bool:
+    """Income earned through a branch named within a few words ("through the Lisbon branch", "através da nossa
+    sucursal"), not denied ("not through any branch")."""
+    for m in hits("through_pe"):
+        if _negated(tokens, m.start, lang):
+            continue
+        for start, _ in pe_words:
+            between = tokens[m.end:start]
+            if 0 <= start - m.end <= _THROUGH_REACH and \
+                    all(t.norm in _LINKS or t.norm in _ARTICLES or t.orig[:1].isupper() for t in between):
+                return True
+    return False
+
+
 def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple[str, ...]], parties: set[str],
               pe_words: list[tuple[int, int]]) -> tuple[bool | None, bool | None]:
     """(attributable to a PE in the source State, paid to a PE in a third State)."""
@@ -797,7 +822,8 @@ def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple
         pe_outside = bool(parties) and any(c not in parties for c in roles.get("pe", ()))
         third = True if (third_named or pe_outside) else None
     attributable = _flag(hits, tokens, lang, "attributable_pe", "attributable_pe_false")
-    if attributable is None and _branch_holds(hits, tokens, lang, pe_words):
+    if attributable is None and (_branch_holds(hits, tokens, lang, pe_words) or
+                                 _through_branch(hits, tokens, lang, pe_words)):
         attributable = True
     if attributable is None:       # the way the business is done there: an agent with authority, or not a PE
         attributable = _flag(hits, tokens, lang, "pe_agent")
@@ -878,8 +904,9 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
     there = [m for m in mentions if not _negated(tokens, m.start, lang, m.start - _clause_start(tokens, m.start))]
     employer_states = unique(m.code for m in there if m.role == "employer" and not _client(m, g))
     if not employer_states and is_employment(topic_list):
-        # a client the employee works at ("num cliente japonês") is not the employer
-        companies = unique(m.code for m in there if m.company and not _client(m, g))
+        # a client the employee works at ("num cliente japonês") is not the employer; a seat is a company's
+        # ("his salary is paid by head office in Japan")
+        companies = unique(m.code for m in there if (m.company or m.role == "seat") and not _client(m, g))
         employer_states = companies if len(companies) == 1 else ()
     employer_in_work: bool | None = None
     if hits("employer_local"):

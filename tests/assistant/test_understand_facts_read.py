@@ -653,3 +653,44 @@ def test_a_complementary_or_company_fund_pension_is_private(text):
 def test_a_payer_not_decided_yet_states_no_employer(text):
     stay = understand(text, TREATIES, topic="employment").facts.employment
     assert stay.employer_resident_in_work_state is None and stay.borne_by_pe is None
+
+
+@pytest.mark.parametrize("text, attributable", [
+    ("We are a Japanese maker of machine tools with a branch in Porto that has its own staff. May Portugal tax the "
+     "profits earned through the Porto branch?", True),
+    ("Somos uma Lda de Aveiro e vendemos no Brasil através da nossa filial em Recife. O Brasil pode tributar esses "
+     "lucros?", True),
+    ("Vendemos en Portugal a través de nuestra sucursal de Lisboa. ¿Portugal puede gravar esos beneficios?", True),
+    # a branch elsewhere in the ticket, and the sales not made through it: not attributable
+    ("We have a branch in Lisbon, but these sales to Portuguese clients are made from Osaka, not through any branch. "
+     "May Portugal tax the profit?", False),
+])
+def test_income_earned_through_a_named_branch_is_attributable_to_it(text, attributable):
+    assert read(text).get("attributable_to_pe") is attributable
+
+
+@pytest.mark.parametrize("text, employer_there", [
+    ("One of our engineers, resident in Nagoya, spends five weeks a year at our Lisbon branch. His salary is paid "
+     "by head office in Japan and is not charged to the branch. Is that salary taxable in Portugal?", False),
+    ("Trabalho três meses por ano em Campinas; o ordenado é pago pela sede em Braga. O Brasil tributa o salário?",
+     False),
+])
+def test_a_head_office_that_pays_the_salary_is_the_employer(text, employer_there):
+    assert read(text)["employer_resident_in_work_state"] is employer_there
+
+
+@pytest.mark.parametrize("text, months, low_days", [
+    ("Our firm from Curitiba will assemble a bottling line near Valladolid: planned for 5 months on site, though "
+     "the client says it could stretch to 10 months. Will Spain tax our profit?", 10, 152),
+    ("A empreitada em Natal está prevista para 7 meses, mas pode prolongar-se até 12 meses. O Brasil tributa o "
+     "lucro?", 12, 213),
+])
+def test_a_site_that_may_run_longer_is_the_range_between_its_two_lengths(text, months, low_days):
+    stay = understand(text, TREATIES).facts.employment
+    assert stay.stay_months == months and stay.stay_low_days == low_days
+
+
+def test_two_lengths_of_two_stays_are_no_range():
+    stay = understand("Trabalhei 4 meses em Lisboa em 2023 e depois 8 meses em 2024 para a mesma empresa "
+                      "brasileira. Portugal tributa o salário?", TREATIES).facts.employment
+    assert stay.stay_low_days is None
