@@ -295,12 +295,17 @@ def _site(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts) -> 
     is a PE whatever else the question denies ("no branch there", "we have no PE": art. 5 makes the site one)."""
     if topic not in SITE_TOPICS:
         return facts
-    activity = None if facts.pe_activity is None else pe_activity_rule(treaty, facts.pe_activity)
-    if activity is not None and facts.attributable_to_pe in (None, activity.permanent_establishment):
-        run.activity = activity
-        return dataclasses.replace(facts, attributable_to_pe=activity.permanent_establishment)
     stay = facts.employment
     months = in_months(stay.stay_months, stay.stay_days)
+    activity = None if facts.pe_activity is None else pe_activity_rule(treaty, facts.pe_activity)
+    # a named site's length decides before what is done there ("to install a cold-storage line … 4 months on site")
+    if activity is not None and facts.attributable_to_pe in (None, activity.permanent_establishment) and \
+            not (query.site_named and months is not None):
+        run.activity = activity
+        return dataclasses.replace(facts, attributable_to_pe=activity.permanent_establishment)
+    if months is None and query.site_named and facts.attributable_to_pe is None and activity is None:
+        _missing(run, ["stay_months"])     # "la fecha de fin de obra es incierta": its length decides
+        return facts
     test = None if months is None else construction_site(treaty, months)
     low = None if stay.stay_low_days is None else in_months(None, stay.stay_low_days)
     if test is not None and low is not None and \
@@ -315,16 +320,17 @@ def _site(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts) -> 
     return dataclasses.replace(facts, attributable_to_pe=test.permanent_establishment)
 
 
-def _rights_topic(data_topics: set[str], query: Query, topic: str, facts: Facts) -> str | None:
+def _rights_topic(data_topics: set[str], query: Query, topic: str, facts: Facts, length_open: bool) -> str | None:
     """The income whose taxing rights the card shows: the topic, or for a relief question the income named;
-    for a question on a permanent establishment that names business profits or says whether the income is
-    attributable to it, the profits (art. 7)."""
+    for a question on a permanent establishment that names business profits, says whether the income is
+    attributable to it or leaves open a site's length (not stated, or across the treaty's figure: `length_open`),
+    the profits (art. 7)."""
     if topic in data_topics:
         return topic
     if topic in RELIEF_TOPICS:
         return next((t for t in query.topics if t in data_topics), None)
     if topic == "permanent_establishment" and "business_profits" in data_topics and \
-            ("business_profits" in query.topics or facts.attributable_to_pe is not None):
+            ("business_profits" in query.topics or facts.attributable_to_pe is not None or length_open):
         return "business_profits"
     return None
 
@@ -431,7 +437,7 @@ def _rights(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts, p
     """Who may tax the income and how the residence State relieves it, for every income question."""
     if len(parties) != 2:
         return
-    income = _rights_topic(rules.rights_incomes(treaty), query, topic, facts)
+    income = _rights_topic(rules.rights_incomes(treaty), query, topic, facts, "stay_months" in run.missing_facts)
     residences = [query.residence_state] if query.residence_state in parties else \
         [p for p in parties if p != query.source_state] if query.source_state in parties else list(parties)
     if income in HOST_INCOMES and query.host_state in parties:

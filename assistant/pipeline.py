@@ -18,6 +18,7 @@ from assistant.answer import Answer, AnswerPart, CitationRef, Guardrail, RateLin
 from assistant.apply_rules import RELIEF_TOPICS, RuleRun, merge_facts, run_rules
 from assistant.claims import Grounds, check_sentence, tax_outcome
 from assistant.guardrail import numbers_in, without_percentages
+from assistant.lexicon.quantities import amount_per_year, usd_per_year
 from assistant.lexicon.text import fold, tokenize
 from assistant.llm import LlmInfo, LlmUnavailable, SentenceBuffer, make_chat_model, stream_tokens
 from assistant.machine import threads_for_load
@@ -56,7 +57,7 @@ from assistant.understand.exemplars import ExemplarClassifier
 from assistant.understand.language import detect_language
 from assistant.understand.parts import QUESTION_OPENING, PartTopic, out_of_scope_code, read_parts
 from assistant.understand.places import Grammar, assign_roles, find_mentions, roles_of
-from assistant.understand.sentences import item_start
+from assistant.understand.sentences import item_start, sentences
 from assistant.understand.topic_model import OUT_OF_SCOPE, TopicModel, context_of, trained_model
 from assistant.understand.topics import topic_matches
 from config import Settings, load_settings
@@ -172,7 +173,8 @@ class Assistant:
             query = dataclasses.replace(query, facts=_story_lengths(query.facts, question, in_scope[0], asked))
         if in_scope:      # what kind of income the first question itself names wins; its own words
             query = dataclasses.replace(query, facts=_own_kinds(query.facts, _item_words(question, in_scope[0]),
-                                                                 in_scope[0].topic, query.residence_state),
+                                                                 in_scope[0].topic, query.residence_state,
+                                                                 question),
                                         asked=in_scope[0].question.text)
         try:
             facts = merge_facts(_others_kinds(query.facts, in_scope[0].question.text, in_scope[0].topic, asked)
@@ -316,7 +318,7 @@ class Assistant:
                                                                                     topic)),
                                     treaty=treaty)
             if not alternative:   # what kind of income the question itself names wins ("E a do fundo de pensões?")
-                own = _own_kinds(q.facts, _item_words(question, part), topic, q.residence_state)
+                own = _own_kinds(q.facts, _item_words(question, part), topic, q.residence_state, question)
                 q = dataclasses.replace(q, facts=_others_kinds(own, part.question.text, topic, asked),
                                         asked=part.question.text)
             q = _relief_of_first(q, topic, asked[0].topic)
@@ -729,7 +731,25 @@ TOPIC_KINDS: dict[str, dict[str, str]] = {"directors_fees": {"employment_kind": 
 _REFINED: dict[tuple[str, str], frozenset[str]] = {("gain_kind", "shares"): frozenset({"shares_immovable"})}
 
 
-def _own_kinds(facts: Facts, asking: str, topic: str, residence: str | None) -> Facts:
+_CLAUSE_CUT = re.compile(r"[,;]|\s(?:e|y|and|mas|pero|but)\s")
+
+
+def _amount_kind(story: str) -> str | None:
+    """The kind of the pension the story tells a yearly amount of: named in the amount's clause or the nearest
+    clause before it in its sentence ("cobra una pensión de la Seguridad Social española, unos 410 euros al
+    mes")."""
+    for sentence in sentences(story):
+        clauses = _CLAUSE_CUT.split(sentence.text)
+        told = [k for k, c in enumerate(clauses) if usd_per_year(fold(c)) is not None or
+                amount_per_year(fold(c)) is not None]
+        for k in reversed(range(told[0] + 1)) if told else ():
+            kind = _asked_facts(clauses[k], "pensions").pension_kind
+            if kind is not None:
+                return kind
+    return None
+
+
+def _own_kinds(facts: Facts, asking: str, topic: str, residence: str | None, story: str) -> Facts:
     """The facts with the kinds of income the asking words themselves name ("o complemento do fundo de
     pensões", "the company pension") over those the rest of the ticket names (an INSS pension beside it), and
     the stay, holding or activity they state over the story's."""
@@ -737,6 +757,12 @@ def _own_kinds(facts: Facts, asking: str, topic: str, residence: str | None) -> 
     kinds: dict[str, Any] = {k: getattr(own, k) for k in OWN_KINDS if getattr(own, k) is not None
                              and getattr(facts, k) not in _REFINED.get((k, getattr(own, k)), ())}
     kinds.update(_lengths(facts, own, asking))
+    if facts.pension_kind not in (None, kinds.get("pension_kind", facts.pension_kind)) and \
+            own.pension_annual_usd is None and own.pension_annual_amount is None and \
+            _amount_kind(story) not in (None, kinds["pension_kind"]):
+        # "¿Y la complementaria de la empresa quién la grava?" after "una pensión de la Seguridad Social de unos 410
+        # euros al mes": the amount the story tells is the other pension's
+        kinds.update(pension_annual_usd=None, pension_annual_amount=None)
     worked = {c for role in ("work", "base") for c in _roles_named(asking).get(role, ())}
     if topic == "employment" and residence is not None and worked == {residence}:
         # "o Brasil pode tributar a parte do salário do trabalho que faço em Setúbal?": the part of the pay the

@@ -2,6 +2,8 @@
 Phrasings written for these tests (none is in the eval set)."""
 from __future__ import annotations
 
+import pytest
+
 import rules
 from assistant.apply_rules import run_rules
 from assistant.understand import understand
@@ -100,3 +102,33 @@ def test_a_site_given_as_a_range_across_the_treatys_months_leaves_the_pe_open():
                                      "ocho meses. ¿Brasil puede gravar el beneficio?")
     assert "stay_months" not in _missing("Somos una constructora de Bilbao; la obra en Fortaleza durará de diez a "
                                          "doce meses. ¿Brasil puede gravar el beneficio?")
+
+
+def _site_run(text: str):
+    query = understand(text, rules.known_treaties(), topic="permanent_establishment")
+    return run_rules(query, query.facts)
+
+
+@pytest.mark.parametrize("text, open_", [
+    # the planned length and a longer one it may stretch to, across the treaty's months
+    ("Our firm from Curitiba will assemble a bottling line at a winery near Valladolid: planned for 5 months on "
+     "site, though the client says it could stretch to 10 months. Will Spain tax our profit from it?", True),
+    ("A nossa empreitada em Natal está prevista para 7 meses, mas pode prolongar-se até 12 meses. Somos de Leiria. "
+     "O Brasil pode tributar o lucro?", True),
+    # both on the same side of the figure: decided
+    ("A nossa empreitada em Natal está prevista para 10 meses, mas pode prolongar-se até 12 meses. Somos de Leiria. "
+     "O Brasil pode tributar o lucro?", False),
+    # a site named with no length at all: its length decides
+    ("Somos uma construtora de Viseu e ganhámos a obra de um hospital em Manaus; ainda não sabemos quando termina. "
+     "A obra cria estabelecimento estável no Brasil?", True),
+])
+def test_a_site_said_to_run_longer_than_planned_or_of_unknown_length_leaves_the_pe_open(text, open_):
+    run = _site_run(text)
+    assert ("stay_months" in run.missing_facts) is open_
+    assert any(r.income == "business_profits" for r in run.rights)      # who may tax the profits, either way
+
+
+def test_a_named_sites_length_decides_before_a_storage_word_in_what_it_builds():
+    run = _site_run("We are a Porto company installing a cold-storage room for a client in Belo Horizonte; the "
+                    "installation job lasts 11 months. Can Brazil tax the profit?")
+    assert run.site is not None and run.site.permanent_establishment and run.activity is None

@@ -509,3 +509,15 @@ def test_a_later_question_s_own_place_of_management_is_its_own(make_assistant):
     asked = [p for p in answer.parts if not p.alternative]
     assert ("BR", "shared") in _rights(asked[0]) or ("BR", "limited") in _rights(asked[0])
     assert _rights(asked[1]) == {("PT", "exclusive"), ("BR", "none")}
+
+
+def test_a_later_question_on_another_kind_of_pension_does_not_take_the_amount_told_of_the_first(make_assistant):
+    text = ("Mi tía vive en Salvador de Bahía. Cobra una pensión de la Seguridad Social española de 700 euros al mes "
+            "y otra del plan de pensiones de su antigua empresa. ¿La de la Seguridad Social quién la grava? ¿Y la "
+            "complementaria?")
+    answer = _scripted(make_assistant(), text, "pensions", "pensions").ask(text)
+    first, second = [p for p in answer.parts if not p.alternative]
+    assert first.rule_results.rights[0].outcome == "decided"
+    assert second.rule_results.facts.pension_kind == "private"
+    assert second.rule_results.facts.pension_annual_usd is None
+    assert "pension_annual_usd" in second.rule_results.missing_facts
