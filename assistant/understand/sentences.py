@@ -25,13 +25,22 @@ _MARK = rf"\(?(?:{_MARK_BODY})[).]"                  # an item's mark: "(i)", "b
 # "And" or an interrogative written with its capital in mid-sentence.
 _OPENS = (r"E|Y|And|But|Mas|Pero|Qual|Quais|Quanto|Quem|Como|Onde|Quando|Porque|Qu[ée]|Cu[áa]l|Cu[áa]nto|Qui[ée]n|"
           r"C[óo]mo|D[óo]nde|Cu[áa]ndo|What|Which|How|Where|Who|When|Why")
+# A question typed in lower case after a short word's full stop ("spain taxes an imputed income on it. is that
+# allowed"), or after a dash ("…pays dividends and JCP — what's the max withholding…"): the words that open one.
+_LOW_OPENS = (r"is|are|can|could|do|does|did|will|would|should|may|must|what|who|which|how|where|when|why|qual|"
+              r"quais|quem|onde|quando|quanto|posso|pode|podem|devo|cual|cuales|cuanto|quien|donde|cuando|puedo|"
+              r"puede|pueden|debo")
 _END = re.compile(rf"[?!]+|;|\n+|(?:\.{{3}}|…)(?=\s)|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|:(?=\s*{_MARK}\s)|"
-                  rf"\.(?=\s+{_MARK}\s)|(?P<low>(?<=[^\W\d_]{{2}})\.(?=\s+[a-zà-ÿ]))|"
+                  rf"\.(?=\s+{_MARK}\s)|(?<=\S)\s+[—–-](?=\s+(?i:{_LOW_OPENS})\W)|(?P<opens>(?<=[^\W\d_]{{2}})\.(?=\s+(?:{_LOW_OPENS})\s))|"
+                  rf"(?P<low>(?<=[^\W\d_]{{2}})\.(?=\s+[a-zà-ÿ]))|"
                   rf"(?<=[a-zà-ÿ]{{2}})(?=\s+(?:{_OPENS})\s)")
 _ABBREVIATIONS = {"ltda", "dpto", "depto", "dept", "prof", "profa", "aprox", "approx", "avda", "exmo", "exma", "exmos",
                   "exmas", "excmo", "excma", "ilmo", "ilma", "sres", "sras", "srta", "tlfn", "telf", "govt", "corp",
                   "intl", "vols", "pags", "nums", "cols", "trad", "coord", "admin", "assoc", "sept", "univ", "profs",
-                  "secr", "trav", "apto"}
+                  "secr", "trav", "apto",
+                  # short ones, before a word that opens a question ("a Lda. pode…", "art. 15 … o Dr. pode…")
+                  "lda", "sr", "sra", "dr", "dra", "art", "arts", "nr", "ex", "vs", "cf", "ltd", "inc", "mr", "mrs",
+                  "ms", "av", "st", "sa", "sl", "co"}
 _LAST_WORD = re.compile(r"[\w-]+$")
 _BARE_MARK = re.compile(rf"^{_MARK}$", re.IGNORECASE)
 LOW_END_LETTERS = 4
@@ -58,6 +67,7 @@ def sentences(text: str) -> list[Span]:
     out, start = [], 0
     for m in _END.finditer(text):
         if (m.group("low") and not _ends_word(text, m.start())) or \
+                (m.group("opens") and _abbreviated(text, m.start())) or \
                 (m.group() == "." and _BARE_MARK.match(text[start:m.end()].strip())):
             continue                                   # "1. Whether Portugal may tax…": the item's own mark
         _add(out, text, start, m.end())
@@ -66,12 +76,18 @@ def sentences(text: str) -> list[Span]:
     return out
 
 
+def _abbreviated(text: str, end: int) -> bool:
+    """The word before a full stop (at `end`) is a known abbreviation ("Lda", "Prof")."""
+    word = _LAST_WORD.search(text, max(0, end - 40), end)
+    return word is not None and word.group().lower() in _ABBREVIATIONS
+
+
 def _ends_word(text: str, end: int) -> bool:
     """The text before a full stop (at `end`) ends with a word ("rapida", "mudei-me") long enough not to be an
     abbreviation ("art", "etc") and not a known one ("Ltda", "Dpto")."""
     word = _LAST_WORD.search(text, max(0, end - 40), end)
     return word is not None and sum(c.isalpha() for c in word.group()) >= LOW_END_LETTERS and \
-        word.group().lower() not in _ABBREVIATIONS
+        not _abbreviated(text, end)
 
 
 # An item's mark inside a sentence ("…tributar o cachê 2) Esse valor…", "(2) will the salaries…"): it starts a

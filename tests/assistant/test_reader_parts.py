@@ -1025,3 +1025,29 @@ def test_a_second_question_after_or_is_still_its_own_part():
         "O Brasil pode reter sobre os juros": (("interest", 0.9), ("double_taxation_relief", 0.05)),
         "posso pedir o crédito cá?": (("double_taxation_relief", 0.9), ("interest", 0.05))}))
     assert [p.topic for p in parts] == ["interest", "double_taxation_relief"]
+
+
+@pytest.mark.parametrize("text, said", [
+    # typed in lower case, a question opens after a short word's full stop
+    ("i own a flat in porto and rent it out. spain taxes me on it. is that allowed?",
+     ["i own a flat in porto and rent it out. spain taxes me on it.", "is that allowed?"]),
+    ("recebo do inss e vivo em faro. pode o brasil reter?",
+     ["recebo do inss e vivo em faro.", "pode o brasil reter?"]),
+    # not after a known abbreviation
+    ("A nossa Lda. pode deduzir o imposto retido no Brasil?",
+     ["A nossa Lda. pode deduzir o imposto retido no Brasil?"]),
+    ("the fee goes to our ltd. can Japan tax it?", ["the fee goes to our ltd. can Japan tax it?"]),
+])
+def test_a_lower_case_question_after_a_short_words_full_stop_is_a_sentence(text, said):
+    assert [s.text for s in sentences(text)] == said
+
+
+@pytest.mark.parametrize("text, said", [
+    ("We hold shares in a listed bank in São Paulo that pays dividends and JCP — what is the cap on the JCP?",
+     ["We hold shares in a listed bank in São Paulo that pays dividends and JCP —", "what is the cap on the JCP?"]),
+    ("tenho um T2 alugado em Faro - quem tributa a renda?", ["tenho um T2 alugado em Faro -", "quem tributa a renda?"]),
+    # a dash inside a name or between places is no end
+    ("A Silva - Construções Lda pode deduzir o imposto?", ["A Silva - Construções Lda pode deduzir o imposto?"]),
+])
+def test_a_question_after_a_dash_is_a_sentence(text, said):
+    assert [s.text for s in sentences(text)] == said
