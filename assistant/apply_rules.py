@@ -11,6 +11,7 @@ import rules
 from assistant.lexicon.quantities import in_months
 from assistant.lexicon.text import fold, tokenize
 from assistant.understand import Query
+from assistant.understand.facts import Hits
 from assistant.understand.topics import asks_counting, named_provisions
 from rules import (
     Condition,
@@ -298,9 +299,11 @@ def _site(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts) -> 
     stay = facts.employment
     months = in_months(stay.stay_months, stay.stay_days)
     activity = None if facts.pe_activity is None else pe_activity_rule(treaty, facts.pe_activity)
-    # a named site's length decides before what is done there ("to install a cold-storage line … 4 months on site")
+    # a named site's length decides before what is done there ("to install a cold-storage line … 4 months on site"),
+    # unless the question itself asks about a place ("¿La oficina de São Paulo es un establecimiento permanente?")
+    place_asked = bool(Hits(tokenize(query.asked))("pe_place"))
     if activity is not None and facts.attributable_to_pe in (None, activity.permanent_establishment) and \
-            not (query.site_named and months is not None):
+            not (query.site_named and months is not None and not place_asked):
         run.activity = activity
         return dataclasses.replace(facts, attributable_to_pe=activity.permanent_establishment)
     if months is None and query.site_named and facts.attributable_to_pe is None and activity is None:

@@ -188,7 +188,7 @@ class Assistant:
         # the tie-breaker's answer is the residence every later question is read with ("de que país é residente?
         # E o salário, quem tributa?")
         resident = next((p.run.tiebreaker.result for p in parts if p.run.tiebreaker is not None), None)
-        parts += self._other_parts(question, in_scope, treaty, extra_facts, resident)
+        parts += self._other_parts(question, in_scope, treaty, extra_facts, resident, parts[0].reading)
         run = _combined([p.run for p in parts])
         timings["rules"] = _ms(t)
 
@@ -285,10 +285,16 @@ class Assistant:
         return asked, kept
 
     def _other_parts(self, question: str, asked: list[PartTopic], treaty: str | None,
-                     extra_facts: dict[str, Any] | None, resident: str | None = None) -> list["_Part"]:
+                     extra_facts: dict[str, Any] | None, resident: str | None = None,
+                     reading: Reading | None = None) -> list["_Part"]:
         """The second and later questions of a ticket, and a close second topic of each question: each is read
-        with its own topic and answered in its own section, under the main question's treaty; `resident`: the
-        State the tie-breaker made the person resident of, the residence of every question on an income."""
+        with its own topic and answered in its own section, under the main question's treaty, or the first
+        question's first `reading` when the pair of States is not certain; `resident`: the State the
+        tie-breaker made the person resident of, the residence of every question on an income."""
+        if treaty is None and reading is not None:
+            treaty = reading.treaty
+        else:
+            reading = None
         if treaty is None:
             return []
         trained = self.direction_reader.residence
@@ -322,6 +328,9 @@ class Assistant:
                 q = dataclasses.replace(q, facts=_others_kinds(own, part.question.text, topic, asked),
                                         asked=part.question.text)
             q = _relief_of_first(q, topic, asked[0].topic)
+            if reading is not None:       # the States the reading assumes, where the question names none
+                q = dataclasses.replace(q, residence_state=q.residence_state or reading.residence_state,
+                                        source_state=q.source_state or reading.source_state, treaty_inferred=True)
             if topic in RELIEF_TOPICS and q.topics[1:2] == (asked[0].topic,):
                 # the kind of the income it is about, as the first question's reading reads it ("a villa": an
                 # immovable gain), which a relief question's own reading does not look for
@@ -734,14 +743,14 @@ _REFINED: dict[tuple[str, str], frozenset[str]] = {("gain_kind", "shares"): froz
 _CLAUSE_CUT = re.compile(r"[,;]|\s(?:e|y|and|mas|pero|but)\s")
 
 
-def _amount_kind(story: str) -> str | None:
-    """The kind of the pension the story tells a yearly amount of: named in the amount's clause or the nearest
-    clause before it in its sentence ("cobra una pensión de la Seguridad Social española, unos 410 euros al
-    mes")."""
+def _amount_kind(story: str, usd: bool) -> str | None:
+    """The kind of the pension the story tells a yearly amount of (in US dollars, or else in another currency):
+    named in the amount's clause or the nearest clause before it in its sentence ("cobra una pensión de la
+    Seguridad Social española, unos 410 euros al mes")."""
     for sentence in sentences(story):
         clauses = _CLAUSE_CUT.split(sentence.text)
-        told = [k for k, c in enumerate(clauses) if usd_per_year(fold(c)) is not None or
-                amount_per_year(fold(c)) is not None]
+        told = [k for k, c in enumerate(clauses)
+                if (usd_per_year(fold(c)) if usd else amount_per_year(fold(c))) is not None]
         for k in reversed(range(told[0] + 1)) if told else ():
             kind = _asked_facts(clauses[k], "pensions").pension_kind
             if kind is not None:
@@ -759,7 +768,7 @@ def _own_kinds(facts: Facts, asking: str, topic: str, residence: str | None, sto
     kinds.update(_lengths(facts, own, asking))
     if facts.pension_kind not in (None, kinds.get("pension_kind", facts.pension_kind)) and \
             own.pension_annual_usd is None and own.pension_annual_amount is None and \
-            _amount_kind(story) not in (None, kinds["pension_kind"]):
+            _amount_kind(story, facts.pension_annual_usd is not None) not in (None, kinds["pension_kind"]):
         # "¿Y la complementaria de la empresa quién la grava?" after "una pensión de la Seguridad Social de unos 410
         # euros al mes": the amount the story tells is the other pension's
         kinds.update(pension_annual_usd=None, pension_annual_amount=None)

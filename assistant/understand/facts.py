@@ -389,9 +389,11 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
             continue                                   # "in any 12-month period": the rule's window, no stay
         bounds = _sentence_bounds(tokens, i)
         longer = round(q.value * _IN_MONTHS[q.unit], 2)
+        supposed = bounds[1] < len(tokens) and tokens[bounds[1]].norm == "?"
         if months is not None and months_low is None and q.unit != "days" and longer != months and \
-                _nearest(hits("stay_extends"), i, bounds, _EXTENDS_REACH) is not None:
+                not supposed and _nearest(hits("stay_extends"), i, bounds, _EXTENDS_REACH) is not None:
             # "4 months on site, but it may stretch to around 8 months": the length is the range between the two
+            # (not a question's "¿y si prorrogan el contrato hasta los 30 meses?", which supposes it)
             months_low, months = min(months, longer), max(months, longer)
             continue
         dist = {"loan": _nearest(loan, i, bounds, 8), "holding": _nearest(holding, i, bounds, 10),
@@ -420,6 +422,8 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         if _lower_bound(folded, q.start):       # "há mais de um ano": at least that long
             if kind == "stay" and q.unit == "days" and days is None:
                 days = q.value + 1
+            elif kind == "stay" and in_months >= 12 and months is None:
+                months, unit = round(in_months, 2) + 0.01, q.unit    # "durará más de dos años": past every limit
             elif kind == "holding" and held is None:
                 held = round(in_months, 2) + 0.01     # "participação que mantemos há mais de quatro anos"
             continue

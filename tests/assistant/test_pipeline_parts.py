@@ -521,3 +521,26 @@ def test_a_later_question_on_another_kind_of_pension_does_not_take_the_amount_to
     assert second.rule_results.facts.pension_kind == "private"
     assert second.rule_results.facts.pension_annual_usd is None
     assert "pension_annual_usd" in second.rule_results.missing_facts
+
+
+def test_a_ticket_whose_pair_of_states_is_uncertain_answers_every_question(make_assistant):
+    """Only Brazil named, in Spanish: the likeliest treaty (Brazil–Spain) answers the second question too, and the
+    office asked about is read by what is done there while the works are read by their length."""
+    text = ("Somos una empresa de montajes eléctricos. Tenemos una obra en Belém que durará más de dos años, y una "
+            "oficina en Recife solo para publicidad.\n- ¿La oficina de Recife es un establecimiento permanente?\n"
+            "- ¿Y la obra de Belém?")
+    answer = _scripted(make_assistant(), text, "permanent_establishment", "permanent_establishment").ask(text)
+    office, works = [p for p in answer.parts if not p.alternative]
+    assert office.rule_results.activity is not None and not office.rule_results.activity.permanent_establishment
+    assert works.rule_results.site is not None and works.rule_results.site.permanent_establishment
+    assert works.rule_results.rights and works.rule_results.rights[0].treaty == office.rule_results.rights[0].treaty
+
+
+def test_a_later_question_keeps_the_amount_the_story_tells_of_its_own_pension(make_assistant):
+    text = ("Vivo en Natal desde marzo. Cobro la pensión de jubilación de la Seguridad Social española, 1.500 euros al "
+            "mes. También cobro el plan de pensiones de mi antigua empresa, unos 9.000 dólares al año. ¿Quién grava la "
+            "de la Seguridad Social? ¿Y la del plan de pensiones?")
+    answer = _scripted(make_assistant(), text, "pensions", "pensions").ask(text)
+    second = [p for p in answer.parts if not p.alternative][1]
+    assert second.rule_results.facts.pension_annual_usd == 9000
+    assert "pension_annual_usd" not in second.rule_results.missing_facts

@@ -694,3 +694,32 @@ def test_two_lengths_of_two_stays_are_no_range():
     stay = understand("Trabalhei 4 meses em Lisboa em 2023 e depois 8 meses em 2024 para a mesma empresa "
                       "brasileira. Portugal tributa o salário?", TREATIES).facts.employment
     assert stay.stay_low_days is None
+
+
+@pytest.mark.parametrize("text, months", [
+    ("La obra de la subestación en Pará durará más de dos años. ¿Brasil puede gravar el beneficio?", 24.01),
+    ("A empreitada em Natal vai demorar mais de um ano. O Brasil tributa o lucro?", 12.01),
+])
+def test_a_site_that_lasts_more_than_a_year_is_past_every_limit(text, months):
+    stay = understand(text, TREATIES, topic="permanent_establishment").facts.employment
+    assert stay.stay_months == months
+
+
+def test_more_than_a_few_months_is_left_unknown():
+    stay = understand("A obra em Natal vai durar mais de seis meses. O Brasil tributa o lucro?", TREATIES,
+                      topic="permanent_establishment").facts.employment
+    assert stay.stay_months is None
+
+
+@pytest.mark.parametrize("text", [
+    "Tenemos una oficina en Recife solo para publicidad. ¿Es un establecimiento permanente?",
+    "Temos um escritório em Osaka só para fazer publicidade dos nossos vinhos. É estabelecimento estável?",
+])
+def test_an_office_kept_for_advertising_is_auxiliary(text):
+    assert understand(text, TREATIES, topic="permanent_establishment").facts.pe_activity == "auxiliary"
+
+
+def test_a_longer_length_a_question_supposes_is_no_range_of_the_story():
+    stay = understand("Me invitó la Unicamp por 18 meses para investigar. ¿Y si me prorrogan el contrato hasta los "
+                      "28 meses?", TREATIES, topic="professors").facts.employment
+    assert stay.stay_months == 18 and stay.stay_low_days is None
