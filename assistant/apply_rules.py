@@ -316,7 +316,7 @@ def _site(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts) -> 
         _missing(run, ["stay_months"])     # "entre 5 y 9 meses": the site's length decides whether it is a PE
         return dataclasses.replace(facts, attributable_to_pe=None) if query.site_named else facts
     overrides = test is not None and query.site_named and test.permanent_establishment and \
-        (activity is None or activity.permanent_establishment)
+        (activity is None or activity.permanent_establishment or not place_asked)
     if test is None or (facts.attributable_to_pe is not None and not overrides):
         return facts
     run.site = test

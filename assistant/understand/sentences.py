@@ -26,12 +26,14 @@ _MARK = rf"\(?(?:{_MARK_BODY})[).]"                  # an item's mark: "(i)", "b
 _OPENS = (r"E|Y|And|But|Mas|Pero|Qual|Quais|Quanto|Quem|Como|Onde|Quando|Porque|Qu[ée]|Cu[áa]l|Cu[áa]nto|Qui[ée]n|"
           r"C[óo]mo|D[óo]nde|Cu[áa]ndo|What|Which|How|Where|Who|When|Why")
 # A question typed in lower case after a short word's full stop ("spain taxes an imputed income on it. is that
-# allowed"), or after a dash ("…pays dividends and JCP — what's the max withholding…"): the words that open one.
-_LOW_OPENS = (r"is|are|can|could|do|does|did|will|would|should|may|must|what|who|which|how|where|when|why|qual|"
-              r"quais|quem|onde|quando|quanto|posso|pode|podem|devo|cual|cuales|cuanto|quien|donde|cuando|puedo|"
-              r"puede|pueden|debo")
+# allowed"): the words that open one; after a dash, an interrogative ("…pays dividends and JCP — what's the max
+# withholding…", not "…pay a flat 10% in Portugal — is that right?", whose words before the dash it asks about).
+_ASKING_WORDS = (r"what|who|which|how|where|when|why|qual|quais|quem|onde|quando|quanto|cual|cuales|cuanto|quien|"
+                 r"donde|cuando")
+_LOW_OPENS = rf"is|are|can|could|do|does|did|will|would|should|may|must|posso|pode|podem|devo|puedo|puede|pueden|" \
+             rf"debo|{_ASKING_WORDS}"
 _END = re.compile(rf"[?!]+|;|\n+|(?:\.{{3}}|…)(?=\s)|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|:(?=\s*{_MARK}\s)|"
-                  rf"\.(?=\s+{_MARK}\s)|(?<=\S)\s+[—–-](?=\s+(?i:{_LOW_OPENS})\W)|(?P<opens>(?<=[^\W\d_]{{2}})\.(?=\s+(?:{_LOW_OPENS})\s))|"
+                  rf"\.(?=\s+{_MARK}\s)|(?<=\S)\s+[—–-](?=\s+(?i:{_ASKING_WORDS})\W)|(?P<opens>(?<=[^\W\d_]{{2}})\.(?=\s+(?:{_LOW_OPENS})\s))|"
                   rf"(?P<low>(?<=[^\W\d_]{{2}})\.(?=\s+[a-zà-ÿ]))|"
                   rf"(?<=[a-zà-ÿ]{{2}})(?=\s+(?:{_OPENS})\s)")
 _ABBREVIATIONS = {"ltda", "dpto", "depto", "dept", "prof", "profa", "aprox", "approx", "avda", "exmo", "exma", "exmos",

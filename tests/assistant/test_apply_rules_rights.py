@@ -2,6 +2,8 @@
 Phrasings written for these tests (none is in the eval set)."""
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import rules
@@ -132,3 +134,15 @@ def test_a_named_sites_length_decides_before_a_storage_word_in_what_it_builds():
     run = _site_run("We are a Porto company installing a cold-storage room for a client in Belo Horizonte; the "
                     "installation job lasts 11 months. Can Brazil tax the profit?")
     assert run.site is not None and run.site.permanent_establishment and run.activity is None
+
+
+def test_a_question_on_the_works_is_read_by_their_length_beside_an_auxiliary_office():
+    text = ("Somos de Bilbao. Tenemos alquilada una oficina en Recife que solo usamos para recoger información, y una "
+            "obra de una subestación en Belém que durará más de dos años. ¿Y la obra sí es un establecimiento "
+            "permanente?")
+    query = understand(text, rules.known_treaties(), topic="permanent_establishment")
+    query = dataclasses.replace(query, asked="¿Y la obra sí es un establecimiento permanente?")
+    run = run_rules(query, query.facts)
+    assert run.site is not None and run.site.permanent_establishment
+    profits = [r for r in run.rights if r.income == "business_profits"]
+    assert profits and {r.role: r.right for r in profits[0].cases[0].rights}["source"] != "none"

@@ -1051,3 +1051,20 @@ def test_a_lower_case_question_after_a_short_words_full_stop_is_a_sentence(text,
 ])
 def test_a_question_after_a_dash_is_a_sentence(text, said):
     assert [s.text for s in sentences(text)] == said
+
+
+def test_a_health_insurance_levy_on_a_pension_is_a_side_question():
+    text = ("My mother lives in Sapporo and gets a Portuguese CGA pension. Who taxes it? Does she also owe national "
+            "health insurance contributions on it?")
+    side = "Does she also owe national health insurance contributions on it?"
+    parts = read_parts(text, ScriptedTopics({"Who taxes it?": (("pensions", 0.9), ("government_service", 0.05)),
+                                             side: (("pensions", 0.8), ("out_of_scope", 0.1))}))
+    assert [p.topic for p in parts] == ["pensions", "out_of_scope"]
+
+
+@pytest.mark.parametrize("text", [
+    "A friend said pensioners now pay a flat 10% in Portugal — is that right?",
+    "And what about the rent from the flat in Kobe – can Japan keep taxing it?",
+])
+def test_a_question_that_asks_about_the_words_before_its_dash_is_one_sentence(text):
+    assert [s.text for s in sentences(text)] == [text]
