@@ -670,7 +670,8 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
     topic = topic_list[0] if topic_list else None
     loan_context = bool(hits("loan")) or topic == "interest"
     kinds = set(topic_list) & {"royalties", "technical_services"}
-    training = _flag(hits, tokens, lang, "practical_training") if "students" in topic_list else None
+    training = _flag(hits, tokens, lang, "practical_training", "practical_training_false") \
+        if "students" in topic_list else None
     facts = Facts(
         beneficiary_kind=_beneficiary_kind(hits, grammar, mentions, employment, topic_list),
         holding_pct=amounts.holding_pct,

@@ -198,8 +198,11 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         if facts.student_practical_training and hits("unpaid_there"):
             # "estágio num hospital em São Paulo, sem salário lá, só com a bolsa": not paid where the training is
             found["student_payment_origin"] = "abroad"
-        elif found["student_payment_origin"] is None and facts.student_practical_training:
-            found["student_payment_origin"] = "local"   # a trainee's pay comes from the job where the training is
+        elif found["student_payment_origin"] is None and (facts.student_practical_training or (
+                facts.student_practical_training is False and hits("wage_words"))):
+            # a trainee's pay comes from the job where the training is; so does a side job's wage ("trabalho num
+            # bar, nada a ver com o curso: esse salário")
+            found["student_payment_origin"] = "local"
     if facts.gain_kind in ("shares", "immovable") and hits("gain_kind:shares") and \
             ((hits("value_from") and hits("gain_kind:immovable")) or hits("gain_kind:shares_immovable")):
         # "ações de uma sociedade cujo valor vem de imóveis"; "30% of the shares of a company whose assets are

@@ -253,11 +253,20 @@ def _follows_up(span: Span) -> bool:
         not lex.small_talk.find(words)
 
 
+# A supposition that opens a follow-up ("e se eu ficar mais um semestre e arranjar trabalho…", "y si me quedo…")
+_SUPPOSES = re.compile(r"^\W*(?:(?:e|y|and|mas|pero|but)\s+)?(?:se|si|if|what if)\s", re.IGNORECASE)
+# … not the courtesy that closes a ticket ("Se puderem responder hoje agradeço", "if you could reply soon")
+_COURTESY = re.compile(r"^\W*(?:se|si|if)\s+(?:(?:voc[eê]s?|you|ustedes)\s+)?(?:pud\w*|poder\w*|could|can|"
+                       r"possible|poss[íi]vel|posible)\b", re.IGNORECASE)
+
+
 def _unclosed_follow_up(text: str, spans: list[Span], asked: list[Span]) -> bool:
-    """The ticket's last sentence, typed without its question mark after a question, that follows it up."""
+    """The ticket's last sentence, typed without its question mark after a question, that follows it up or
+    supposes another case."""
     last = spans[-1] if spans else None
     return last is not None and last not in asked and bool(asked) and text.rstrip()[-1:] not in ".!?:" and \
-        asked[-1].end <= last.start and _follows_up(last)
+        asked[-1].end <= last.start and (_follows_up(last) or (bool(_SUPPOSES.match(last.text)) and
+                                                               not _COURTESY.match(last.text)))
 
 
 # In a ticket typed with no question mark at all, a question inside a sentence: an interrogative after a comma

@@ -1068,3 +1068,18 @@ def test_a_health_insurance_levy_on_a_pension_is_a_side_question():
 ])
 def test_a_question_that_asks_about_the_words_before_its_dash_is_one_sentence(text):
     assert [s.text for s in sentences(text)] == [text]
+
+
+@pytest.mark.parametrize("text, last", [
+    ("Estudo em Curitiba com uma bolsa da FCT. A bolsa paga imposto no Brasil? e se eu arranjar um part-time numa "
+     "loja o Brasil tributa esse salario", "e se eu arranjar um part-time numa loja o Brasil tributa esse salario"),
+    ("Estudio en Porto con beca del Santander. ¿Portugal grava la beca? y si me quedo otro año con un trabajo de "
+     "camarero portugal me cobra", "y si me quedo otro año con un trabajo de camarero portugal me cobra"),
+])
+def test_a_last_sentence_that_supposes_another_case_asks_without_its_mark(text, last):
+    assert [s.text for s in asking(text)][-1] == last
+
+
+def test_a_last_sentence_that_supposes_nothing_asked_is_no_question():
+    text = "Estudo em Curitiba com uma bolsa da FCT. A bolsa paga imposto no Brasil? Se puderem responder hoje agradeço"
+    assert [s.text for s in asking(text)] == ["A bolsa paga imposto no Brasil?"]

@@ -723,3 +723,14 @@ def test_a_longer_length_a_question_supposes_is_no_range_of_the_story():
     stay = understand("Me invitó la Unicamp por 18 meses para investigar. ¿Y si me prorrogan el contrato hasta los "
                       "28 meses?", TREATIES, topic="professors").facts.employment
     assert stay.stay_months == 18 and stay.stay_low_days is None
+
+
+@pytest.mark.parametrize("text", [
+    "Sou estudante em Florianópolis e vou trabalhar num bar, nada a ver com o curso. Esse salário paga imposto no "
+    "Brasil?",
+    "Estudio en São Paulo y trabajo de camarero los fines de semana, nada que ver con mis estudios. ¿Brasil grava "
+    "ese sueldo?",
+])
+def test_a_students_side_job_unrelated_to_the_course_is_paid_where_they_study(text):
+    facts = understand(text, TREATIES, topic="students").facts
+    assert facts.student_practical_training is False and facts.student_payment_origin == "local"
