@@ -330,7 +330,9 @@ class Assistant:
             q = _relief_of_first(q, topic, asked[0].topic)
             if reading is not None:       # the States the reading assumes, where the question names none
                 q = dataclasses.replace(q, residence_state=q.residence_state or reading.residence_state,
-                                        source_state=q.source_state or reading.source_state, treaty_inferred=True)
+                                        source_state=q.source_state or reading.source_state, treaty_inferred=True,
+                                        host_state=q.host_state or
+                                        (reading.source_state if reading.assumed_role == "residence" else None))
             if topic in RELIEF_TOPICS and q.topics[1:2] == (asked[0].topic,):
                 # the kind of the income it is about, as the first question's reading reads it ("a villa": an
                 # immovable gain), which a relief question's own reading does not look for
@@ -859,8 +861,11 @@ def _readings(query: Query, treaty: str | None) -> list[tuple[Reading | None, Qu
     if treaty is not None or not query.readings:
         return [(None, dataclasses.replace(query, treaty=treaty))]
     chosen = query.readings[:1] if query.readings[0].likely else query.readings
+    # a student or a visiting teacher assumed resident of one State visits the other, where the income arises
     return [(r, dataclasses.replace(query, treaty=r.treaty, residence_state=r.residence_state,
-                                    source_state=r.source_state, treaty_inferred=True))
+                                    source_state=r.source_state, treaty_inferred=True,
+                                    host_state=query.host_state or
+                                    (r.source_state if r.assumed_role == "residence" else None)))
             for r in chosen]
 
 

@@ -544,3 +544,20 @@ def test_a_later_question_keeps_the_amount_the_story_tells_of_its_own_pension(ma
     second = [p for p in answer.parts if not p.alternative][1]
     assert second.rule_results.facts.pension_annual_usd == 9000
     assert "pension_annual_usd" not in second.rule_results.missing_facts
+
+
+@pytest.mark.parametrize("text, home, visited", [
+    ("Vou fazer um estágio curricular de 5 meses num hospital em São Paulo, sem salário lá, só com a bolsa de "
+     "mobilidade que a minha faculdade me paga cá. O Brasil pode tributar essa bolsa?", "PT", "BR"),
+    ("Haré un máster de un año en Recife; mis padres me mandan el dinero desde casa todos los meses. ¿Brasil puede "
+     "gravar ese dinero?", "ES", "BR"),
+])
+def test_a_student_assumed_resident_of_the_other_state_is_exempt_where_studying(make_assistant, text, home,
+                                                                                visited):
+    """Only the State of study named: the likeliest reading assumes the student resident of the other, the home
+    State; the State visited is where the payments from abroad are exempt (art. 21), never the other way round."""
+    part = make_assistant().ask(text).parts[0]
+    assert part.topic == "students"
+    assert (visited, "source", "exempt") in {(r.state, r.role, r.right) for c in part.rule_results.rights[0].cases
+                                              for r in c.rights}
+    assert part.rule_results.rights[0].treaty in {"PT-BR", "BR-ES"} and home in part.rule_results.rights[0].treaty
