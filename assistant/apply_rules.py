@@ -301,7 +301,7 @@ def _site(run: RuleRun, query: Query, treaty: str, topic: str, facts: Facts) -> 
     activity = None if facts.pe_activity is None else pe_activity_rule(treaty, facts.pe_activity)
     # a named site's length decides before what is done there ("to install a cold-storage line … 4 months on site"),
     # unless the question itself asks about a place ("¿La oficina de São Paulo es un establecimiento permanente?")
-    place_asked = bool(Hits(tokenize(query.asked))("pe_place"))
+    place_asked = activity is not None and bool(Hits(tokenize(query.asked))("pe_place"))
     if activity is not None and facts.attributable_to_pe in (None, activity.permanent_establishment) and \
             not (query.site_named and months is not None and not place_asked):
         run.activity = activity

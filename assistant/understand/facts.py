@@ -799,7 +799,7 @@ def _branch_holds(hits: Hits, tokens: list[Token], lang: str, pe_words: list[tup
     return False
 
 
-_ARTICLES = {"the", "a", "an", "o", "um", "uma", "el", "la", "un", "una", "esa", "essa", "esse", "that", "this"}
+_THROUGH_WORDS = _ARTICLES | {"esa", "essa", "esse", "that", "this"}   # "through that branch", "a través de esa…"
 _THROUGH_REACH = 3     # words between "through" and the branch it names ("through the Lisbon branch")
 
 
@@ -812,7 +812,7 @@ def _through_branch(hits: Hits, tokens: list[Token], lang: str, pe_words: list[t
         for start, _ in pe_words:
             between = tokens[m.end:start]
             if 0 <= start - m.end <= _THROUGH_REACH and \
-                    all(t.norm in _LINKS or t.norm in _ARTICLES or t.orig[:1].isupper() for t in between):
+                    all(t.norm in _LINKS or t.norm in _THROUGH_WORDS or t.orig[:1].isupper() for t in between):
                 return True
     return False
 
