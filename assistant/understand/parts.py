@@ -32,7 +32,11 @@ FOLLOW_UP = 0.2
 # quanto em Portugal e depois aqui no Brasil pago de novo?", "solicitamos confirmen si… y si la actividad…").
 CLAUSE = re.compile(r",\s+(?:and|or|e|ou|y|o)\s+|\s+(?:and|e|y)\s+(?=(?:how|what|which|where|who|when|can|do|does|is|"
                     r"como|qual|quais|quanto|onde|quem|quando|o que|posso|cómo|cuál|cuáles|cuánto|dónde|qué|quién|"
-                    r"cuándo|puedo|depois|then|luego|después|whether|si|se)(?!\w))", re.IGNORECASE)
+                    r"cuándo|puedo|depois|then|luego|después|whether|si|se|if|aqui|aquí)(?!\w))|"
+                    # "a pensao do inss vai ser tributada em portugal e a da prefeitura quem cobra o imposto": a few
+                    # words that name what the second question asks about, then its interrogative
+                    r"\s+(?:and|e|y)\s+(?=(?:[^\W\d]+\s+){1,4}(?:quem|qual|quais|quanto|onde|quién|quien|cuál|cual|"
+                    r"cuánto|cuanto|dónde|donde|who|which|where)(?!\w))", re.IGNORECASE)
 # And at a comma before an interrogative after a clause that itself asks, in a list of questions in one sentence
 # ("…: qual a taxa máxima, desde quando se aplica a convenção, e há imposto do selo?"); not after a clause that
 # only sets the scene ("If the MAP fails, when can…", "As a US citizen living in Lisbon, who taxes…").
@@ -85,6 +89,9 @@ _ONLY_ALTERNATIVE = re.compile(r"(?:\w+\W+){0,6}?(?:only|solely|exclusively|s[ó
                                r"exclusivamente|s[óo]lo|solamente)(?!\w)", re.IGNORECASE)
 
 
+_WORDED = re.compile(r"[^\W\d_]{2}")       # a clause has words, not only an item's mark ("2) E se…")
+
+
 def _clauses(sentence: Span, language: str) -> list[Span]:
     """The sentence cut at its conjunctions (Spanish "o" is "or"; in Portuguese, "…cenário, o Brasil…", it is the
     article), but not before the alternative that only one State taxes."""
@@ -94,7 +101,8 @@ def _clauses(sentence: Span, language: str) -> list[Span]:
                   key=lambda m: m.start())
     for m in cuts:
         conjunction = m.group().strip(" ,").lower()
-        if m.start() < start or (m.re is not CLAUSE and not _ASKS.search(text, start, m.start())) or \
+        if m.start() < start or not _WORDED.search(text, start, m.start()) or \
+                (m.re is not CLAUSE and not _ASKS.search(text, start, m.start())) or \
                 (language != "es" and conjunction == "o") or \
                 (conjunction in ("or", "ou", "o") and _ONLY_ALTERNATIVE.match(text, m.end())):
             continue

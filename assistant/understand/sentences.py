@@ -21,9 +21,11 @@ from assistant.lexicon.text import fold, tokenize
 _MARK_BODY = r"[ivx]{1,4}|[a-h]|\d{1,2}"             # an item's number, letter or Roman numeral
 _MARK = rf"\(?(?:{_MARK_BODY})[).]"                  # an item's mark: "(i)", "b)", "2."
 # A question whose mark was left off ends before a capital that opens the next one after a word in lower case
-# ("Quem tributa a pensão E o aluguel, quem tributa", "who taxes the pension What about the rent"): "E", "Y",
-# "And" or an interrogative written with its capital in mid-sentence.
-_OPENS = (r"E|Y|And|But|Mas|Pero|Qual|Quais|Quanto|Quem|Como|Onde|Quando|Porque|Qu[ée]|Cu[áa]l|Cu[áa]nto|Qui[ée]n|"
+# ("Quem tributa a pensão E o aluguel, quem tributa", "who taxes the pension What about the rent", "…under the
+# treaty Also, will the company…"): "E", "Y", "And", "Also" or an interrogative written with its capital in
+# mid-sentence.
+_OPENS = (r"E|Y|And|But|Mas|Pero|Also|Além|Ademais|Además|Second|Secondly|Segundo|Tamb[ée]m|Outra|Otra|Another|"
+          r"Qual|Quais|Quanto|Quem|Como|Onde|Quando|Porque|Qu[ée]|Cu[áa]l|Cu[áa]nto|Qui[ée]n|"
           r"C[óo]mo|D[óo]nde|Cu[áa]ndo|What|Which|How|Where|Who|When|Why")
 # A question typed in lower case after a short word's full stop ("spain taxes an imputed income on it. is that
 # allowed"): the words that open one; after a dash, an interrogative ("…pays dividends and JCP — what's the max
@@ -35,7 +37,7 @@ _LOW_OPENS = rf"is|are|can|could|do|does|did|will|would|should|may|must|posso|po
 _END = re.compile(rf"[?!]+|;|\n+|(?:\.{{3}}|…)(?=\s)|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|:(?=\s*{_MARK}\s)|"
                   rf"\.(?=\s+{_MARK}\s)|(?<=\S)\s+[—–-](?=\s+(?i:{_ASKING_WORDS})\W)|(?P<opens>(?<=[^\W\d_]{{2}})\.(?=\s+(?:{_LOW_OPENS})\s))|"
                   rf"(?P<low>(?<=[^\W\d_]{{2}})\.(?=\s+[a-zà-ÿ]))|"
-                  rf"(?<=[a-zà-ÿ]{{2}})(?=\s+(?:{_OPENS})\s)")
+                  rf"(?<=[a-zà-ÿ]{{2}})(?=\s+(?:{_OPENS})[\s,])")
 _ABBREVIATIONS = {"ltda", "dpto", "depto", "dept", "prof", "profa", "aprox", "approx", "avda", "exmo", "exma", "exmos",
                   "exmas", "excmo", "excma", "ilmo", "ilma", "sres", "sras", "srta", "tlfn", "telf", "govt", "corp",
                   "intl", "vols", "pags", "nums", "cols", "trad", "coord", "admin", "assoc", "sept", "univ", "profs",
@@ -44,10 +46,11 @@ _ABBREVIATIONS = {"ltda", "dpto", "depto", "dept", "prof", "profa", "aprox", "ap
                   "lda", "sr", "sra", "dr", "dra", "art", "arts", "nr", "ex", "vs", "cf", "ltd", "inc", "mr", "mrs",
                   "ms", "av", "st", "sa", "sl", "co"}
 _LAST_WORD = re.compile(r"[\w-]+$")
-_BARE_MARK = re.compile(rf"^{_MARK}$", re.IGNORECASE)
+_QUOTED = r"(?:>\s*)*"                               # a forwarded e-mail's quote marks ("> 1. Qual…")
+_BARE_MARK = re.compile(rf"^{_QUOTED}{_MARK}$", re.IGNORECASE)
 LOW_END_LETTERS = 4
-# An item of a list of questions: "(i) qual a taxa…;", "b) se…", "2. Como…", "- what…".
-_ITEM = re.compile(rf"^(?:{_MARK}|[-•*–])\s+", re.IGNORECASE)
+# An item of a list of questions: "(i) qual a taxa…;", "b) se…", "2. Como…", "3- da pra…", "- what…", quoted or not.
+_ITEM = re.compile(rf"^{_QUOTED}(?:{_MARK}|\d{{1,2}}\s?-|[-•*–])\s+", re.IGNORECASE)
 # A header line: an e-mail's subject or a forum post's title restates what the body asks.
 _HEADER = re.compile(r"^[>\s]*(?:subject|assunto|asunto|t[íi]tulo|title|re|fwd?|enc|rv)\s*:", re.IGNORECASE)
 
@@ -296,6 +299,37 @@ def _item_runs(spans: list[Span]) -> list[set[int]]:
     return runs
 
 
+def _item_lines(text: str, spans: list[Span]) -> list[list[list[int]]]:
+    """The runs of two or more list items in a row, each item its marked sentence and the sentences after it on
+    its line ("- a convenção foi assinada em maio/2000 mas só foi promulgada no fim de 2001. A partir de quando ela
+    vale p/ o IR retido").
+    """
+    runs: list[list[list[int]]] = []
+    run: list[list[int]] = []
+    for k, span in enumerate([*spans, Span(len(text), len(text), "")]):
+        if _ITEM.match(span.text):
+            run.append([k])
+            continue
+        if run and span.text and "\n" not in text[spans[k - 1].end:span.start]:
+            run[-1].append(k)
+            continue
+        if len(run) >= 2:
+            runs.append(run)
+        run = []
+    return runs
+
+
+def _unmarked_items(text: str, spans: list[Span], asked: list[Span]) -> list[Span]:
+    """In a ticket typed with no question mark, each item of a list that one of its items asks in (every list,
+    when nothing else asks): the item's last sentence, where its question is."""
+    out = []
+    for run in _item_lines(text, spans):
+        if asked and not any(spans[k] in asked for item in run for k in item):
+            continue
+        out += [spans[item[-1]] for item in run if not any(spans[k] in asked for k in item)]
+    return out
+
+
 def _items_after_a_question(text: str, spans: list[Span], asked: list[Span]) -> list[Span]:
     """The items of a list, each on its own line, typed without the question mark an item before them in the list
     has ("1. si sigo siendo residente en España, ¿Brasil me puede cobrar?" / "2. y tengo que cotizar al INSS allí o
@@ -306,6 +340,53 @@ def _items_after_a_question(text: str, spans: list[Span], asked: list[Span]) -> 
         out += [spans[k] for k in sorted(run) if first is not None and k > first and not spans[k].asks and
                 text[spans[k].end:].lstrip(" \t")[:1] in ("\n", "") and not _asked_under(spans, k + 1)]
     return out
+
+
+def _run_on(text: str, before: Span, span: Span) -> bool:
+    """`span` was cut from `before` only by the capital that opens it, on the same line ("…pelo acordo Brasil-Espanha
+    E rola IOF nessa remessa também"): the question mark between them was left off."""
+    gap = text[before.end:span.start]
+    return not gap.strip() and "\n" not in gap and before.text[-1:].isalnum()
+
+
+_CONNECTIVE = re.compile(r"^(?:E|Y|And|Also|Além|Ademais|Además|Tamb[ée]m|Second|Secondly|Segundo)\b")
+
+
+def _run_on_questions(text: str, spans: list[Span], asked: list[Span]) -> list[Span]:
+    """The sentences that run on from a question without its mark, each a question too ("Can Japan keep taxing it
+    Also, someone said NHR pensioners pay 10% — is that right"); not small talk ("E obrigado"). In a ticket with no
+    question mark at all, a question that runs on with "E", "And" or "Also" was asked after another one, too
+    ("Duas dúvidas dele: que retenção pode Portugal fazer… E temos de entregar o modelo 21-RFI…")."""
+    small_talk = asking_words().is_small_talk
+    unmarked = not any(s.asks for s in spans)
+    out: list[Span] = []
+    for before, span in zip(spans, spans[1:]):
+        if not _run_on(text, before, span):
+            continue
+        if (before in asked or before in out) and span not in asked and not small_talk(tokenize(span.text)):
+            out.append(span)
+        elif unmarked and span in asked and before not in asked and _CONNECTIVE.match(span.text) and \
+                not small_talk(tokenize(before.text)):
+            out.append(before)
+    return out
+
+
+# A signature under a closing ("Obrigada,\nInês Carvalho\ngabinete de contabilidade, Leiria"): lines this short
+SIGNATURE_WORDS = 5
+
+
+def _signature_start(text: str, spans: list[Span]) -> int:
+    """Where the closing and the signature lines under it start among `spans` (len(spans) if the ticket ends
+    otherwise): a ticket with no question is not asking "Kenji Morimoto"."""
+    small_talk = asking_words().is_small_talk
+    k = len(spans)
+    while k > 0 and len([t for t in tokenize(spans[k - 1].text) if t.is_word]) <= SIGNATURE_WORDS and \
+            text[spans[k - 1].end:].lstrip(" \t")[:1] in ("\n", "") and not small_talk(tokenize(spans[k - 1].text)):
+        k -= 1
+    closing = k
+    while closing > 0 and small_talk(tokenize(spans[closing - 1].text)):
+        closing -= 1
+    return closing if closing < k or k == len(spans) else len(spans)
 
 
 def asking(text: str, last_if_none: bool = True) -> list[Span]:
@@ -327,11 +408,10 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
         unmarked = asking_words().unmarked
         asked = [s for s in spans if s in asked or _opens_question(s.text) or _asks_unmarked(s) or
                  (unmarked.find(tokenize(s.text)) and not _HEADER.match(s.text))] or asked
-        runs = _item_runs(spans)
-        asked = [s for k, s in enumerate(spans) if s in asked or
-                 any(k in run and (not asked or any(spans[j] in asked for j in run)) for run in runs)]
+        items = _unmarked_items(text, spans, asked)
+        asked = [s for s in spans if s in asked or s in items]
     asked = asked or [s for s in spans if _opens_question(s.text)]
-    unmarked_items = _items_after_a_question(text, spans, asked)
+    unmarked_items = _items_after_a_question(text, spans, asked) + _run_on_questions(text, spans, asked)
     asked = [s for s in spans if s in asked or s in unmarked_items]
     if _unclosed_follow_up(text, spans, asked):
         asked = [*asked, spans[-1]]
@@ -340,5 +420,7 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
     if asked or not last_if_none:
         return asked
     # the last sentence that says something, not the closing under it ("Atenciosamente, Departamento Fiscal")
-    said = [s for s in spans if not small_talk(tokenize(s.text))]
-    return (said or spans)[-1:] or [Span(0, len(text), text)]
+    said = [s for s in spans[:_signature_start(text, spans)] if not small_talk(tokenize(s.text))]
+    last = (said or spans)[-1:]
+    before = _run_on_questions(text, spans, last)     # "…com o Brasil E temos de entregar o modelo 21-RFI…"
+    return [s for s in spans if s in last or s in before] or [Span(0, len(text), text)]

@@ -1083,3 +1083,86 @@ def test_a_last_sentence_that_supposes_another_case_asks_without_its_mark(text, 
 def test_a_last_sentence_that_supposes_nothing_asked_is_no_question():
     text = "Estudo em Curitiba com uma bolsa da FCT. A bolsa paga imposto no Brasil? Se puderem responder hoje agradeço"
     assert [s.text for s in asking(text)] == ["A bolsa paga imposto no Brasil?"]
+
+
+@pytest.mark.parametrize("text, asked", [
+    # typed with no question mark: a question that runs on with a capital "E", "Also", "Además" or "Second" after
+    # another one is a question too, and so is the one before it
+    ("Tenho um T2 em Faro arrendado e vivo em Recife. Quanto pode Portugal cobrar sobre a renda E preciso de "
+     "nomear representante fiscal", ["Quanto pode Portugal cobrar sobre a renda", "E preciso de nomear representante "
+                                    "fiscal"]),
+    ("My mother gets a Spanish widow's pension and lives in Natal. Can Spain still tax it Also, does she have to "
+     "send a life certificate every year\nThanks", ["Can Spain still tax it", "Also, does she have to send a life "
+                                                   "certificate every year"]),
+    ("Vivo en Oporto y cobro alquileres de Madrid. Pago el impuesto en España Además necesito saber el plazo del "
+     "modelo 210", ["Pago el impuesto en España", "Además necesito saber el plazo del modelo 210"]),
+    ("Two things: first, is the grant from my Brazilian university taxed in Spain Second, do I need a NIE for the "
+     "bank\nBest,\nLucas Prado", ["Two things: first, is the grant from my Brazilian university taxed in Spain",
+                                  "Second, do I need a NIE for the bank"]),
+    # a capital in mid-sentence that is no opener (a name) cuts nothing
+    ("I work for Banco Santander Brasil in Madrid. Who taxes my salary", ["Who taxes my salary"]),
+])
+def test_a_question_that_runs_on_without_its_mark_asks(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    # no question mark anywhere: every item of a list asks once one of them does, at the item's last sentence when
+    # the item tells a fact first
+    ("Duas coisas que não percebi:\n- a reforma da CGA foi paga em janeiro. Desde quando se aplica a convenção\n"
+     "- o Brasil cobra IOF sobre a transferência\nbjs Marta",
+     ["Desde quando se aplica a convenção", "- o Brasil cobra IOF sobre a transferência"]),
+    # items quoted in a forwarded e-mail, and items marked "1-", are items too
+    ("> Temos 35% de uma Ltda de Manaus.\n> 1. Qual a retenção máxima sobre os dividendos\n> 2. E o crédito em "
+     "Portugal como funciona", ["> 1. Qual a retenção máxima sobre os dividendos",
+                                "> 2. E o crédito em Portugal como funciona"]),
+    ("perguntas: 1- quem tributa a minha reforma do INSS, o Brasil ou Portugal? 2- preciso de entregar o anexo J? "
+     "3- da pra pedir o imposto de volta", ["perguntas: 1- quem tributa a minha reforma do INSS, o Brasil ou Portugal?",
+                                            "2- preciso de entregar o anexo J?", "3- da pra pedir o imposto de volta"]),
+])
+def test_list_items_ask_without_question_marks(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    # no question at all: the last sentence above the closing and the signature lines under it
+    ("Exmos. Senhores,\nA nossa sociedade vende moldes a clientes em Curitiba através de um agente com procuração. "
+     "Pretendemos o vosso parecer sobre se isso constitui estabelecimento estável no Brasil\nCom os melhores "
+     "cumprimentos,\nAna Sousa\nDiretora Financeira",
+     ["Pretendemos o vosso parecer sobre se isso constitui estabelecimento estável no Brasil"]),
+    ("hola, cobro una beca de la Xunta y estudio en Campinas, tributa en Brasil o no\nmil gracias\nLucía",
+     ["hola, cobro una beca de la Xunta y estudio en Campinas, tributa en Brasil o no"]),
+    # a short last line that is no signature is still the question
+    ("Tenho uma pensão da Segurança Social e vivo em Fortaleza.\nQuem tributa a pensão", ["Quem tributa a pensão"]),
+])
+def test_the_signature_under_the_closing_is_no_question(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, first, second", [
+    # typed in lower case with no question mark: "e" and a few words, then the second question's interrogative
+    ("recebo pensao do inss e aluguel de um apartamento em porto alegre, moro em lisboa. a pensao paga imposto no "
+     "brasil e o aluguel quem tributa", "a pensao paga imposto no brasil", "o aluguel quem tributa"),
+    # "and if" and "e aqui" open a second question
+    ("I hold Repsol shares and live in Recife. How much can Spain withhold on the dividends and if I sell them at a "
+     "gain can Spain tax that", "How much can Spain withhold on the dividends",
+     "if I sell them at a gain can Spain tax that"),
+    ("Recebo juros de um banco em Lisboa. Quanto Portugal retém e aqui no Brasil como abato esse imposto?",
+     "Quanto Portugal retém", "aqui no Brasil como abato esse imposto?"),
+])
+def test_a_second_question_opened_after_and_is_a_part_of_its_own_in_lower_case(text, first, second):
+    model = ScriptedTopics({asking(text)[-1].text: (("pensions", 0.5), ("dividends", 0.3)),
+                            first: (("dividends", 0.9), ("pensions", 0.05)),
+                            second: (("capital_gains", 0.9), ("dividends", 0.05))})
+    assert [p.question.text for p in read_parts(text, model)] == [first, second]
+
+
+def test_an_items_mark_is_no_clause_of_its_own():
+    text = "Temos uma loja em Vigo.\n1) Quem tributa os lucros?\n2) E se abrirmos uma filial em Recife, muda?"
+    item = "2) E se abrirmos uma filial em Recife, muda?"
+    model = ScriptedTopics({"1) Quem tributa os lucros?": (("business_profits", 0.9), ("employment", 0.05)),
+                            item: (("permanent_establishment", 0.9), ("business_profits", 0.05)),
+                            "2)": (("employment", 0.9), ("business_profits", 0.05)),
+                            "se abrirmos uma filial em Recife, muda?": (("permanent_establishment", 0.9),
+                                                                        ("employment", 0.05))})
+    assert [p.question.text for p in read_parts(text, model)] == ["1) Quem tributa os lucros?", item]
