@@ -680,10 +680,11 @@ def _item_words(question: str, part: PartTopic) -> str:
 
 
 def _own_words(question: str, part: PartTopic, asked: list[PartTopic]) -> str:
-    """A later question's own words: the question, and when it asks about the case the sentences before it
-    suppose, those sentences too, back to the question before it."""
+    """A later question's own words: the question with the statement of the list item it closes ("2. O diretor de
+    obra estará no Brasil 107 dias … O seu salário pode ser tributado no Brasil?"), and when it asks about the case
+    the sentences before it suppose, those sentences too, back to the question before it."""
     if not _IN_THAT_CASE.match(fold(part.question.text)):
-        return part.question.text
+        return _item_words(question, part)
     before = max((p.question.end for p in asked if p.question.end <= part.question.start), default=None)
     return part.question.text if before is None else question[before:part.question.end]
 
@@ -694,8 +695,13 @@ def _story_lengths(facts: Facts, question: str, first: PartTopic, asked: list[Pa
     ticket without its later questions."""
     later = [p for p in asked if p is not first and not p.out_of_scope]
     own = {id(p): _own_words(question, p, asked) for p in later}
+    # a list item's statement tells its own case: its stay is not a restatement of the story's, even when the
+    # ticket's reading took it from there ("2) O engenheiro vai ficar lá 90 dias … O salário dele…?")
+    unstayed = dataclasses.replace(facts, employment=dataclasses.replace(facts.employment, stays=(), stay_days=None,
+                                                                         stay_months=None))
     restated = {k for p in later
-                for k in _lengths(facts, _asked_facts(own[id(p)], p.topic))}
+                for k in _lengths(facts if own[id(p)] == p.question.text else unstayed,
+                                  _asked_facts(own[id(p)], p.topic))}
     if not restated:
         return facts
     story = understand(context_of(question, first.question.text,

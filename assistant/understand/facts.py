@@ -396,8 +396,11 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
             # (not a question's "¿y si prorrogan el contrato hasta los 30 meses?", which supposes it)
             months_low, months = min(months, longer), max(months, longer)
             continue
+        # "we'll have held the stake for roughly 200 days": the quantity's own unit is no stay word in a
+        # ticket that asks nothing about a stay
+        stay_words = stay if set(topic_list) & _STAY_TOPICS else [m for m in stay if not i <= m.start < after]
         dist = {"loan": _nearest(loan, i, bounds, 8), "holding": _nearest(holding, i, bounds, 10),
-                "stay": _nearest(stay, i, bounds, 10)}
+                "stay": _nearest(stay_words, i, bounds, 10)}
         known = {k: d for k, d in dist.items() if d is not None}
         held_pct = holding_pct is not None and not set(topic_list[:1]) & _STAY_TOPICS
         if "holding" in known and not (held_pct or shares or set(topic_list) & _HOLDING_TOPICS):
@@ -787,8 +790,9 @@ _LINKS = {"em", "no", "na", "en", "in", "de", "do", "da", "del", "at", "of", "ou
 
 
 def _branch_holds(hits: Hits, tokens: list[Token], lang: str, pe_words: list[tuple[int, int]]) -> bool:
-    """A branch as the subject of a holding verb, with at most a place between ("the branch holds 40%",
-    "la sucursal en Oporto posee el 25%"), not "a company with a branch in Lisbon and holds…"."""
+    """A branch as the subject of a holding or earning verb, with at most a place between ("the branch holds 40%",
+    "la sucursal en Oporto posee el 25%", "the profits the Lisbon branch earns"), not "a company with a branch in
+    Lisbon and holds…"."""
     verbs = {m.start for m in hits("holder_verbs") if not _negated(tokens, m.start, lang)}
     for _, end in pe_words:
         i = end

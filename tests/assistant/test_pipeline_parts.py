@@ -561,3 +561,16 @@ def test_a_student_assumed_resident_of_the_other_state_is_exempt_where_studying(
     assert (visited, "source", "exempt") in {(r.state, r.role, r.right) for c in part.rule_results.rights[0].cases
                                               for r in c.rights}
     assert part.rule_results.rights[0].treaty in {"PT-BR", "BR-ES"} and home in part.rule_results.rights[0].treaty
+
+
+def test_a_later_list_items_own_stay_is_not_the_sites_length(make_assistant):
+    """"1) Is the 6-to-12-month site a PE? 2) Our engineer will be there 90 days … Is his salary taxed there?": the
+    90 days are the second item's; the site's length stays open between its two figures."""
+    text = ("A nossa empresa de Aveiro vai montar uma linha de engarrafamento perto de Salvador; a obra deve levar 6 "
+            "meses, mas o cliente admite que se prolongue até 12 meses.\n1) Essa obra é um estabelecimento estável "
+            "no Brasil?\n2) O engenheiro-chefe vai ficar lá 90 dias, pago pela sede em Aveiro. O salário dele paga "
+            "imposto no Brasil?")
+    answer = _scripted(make_assistant(), text, "permanent_establishment", "employment").ask(text)
+    works, salary = [p for p in answer.parts if not p.alternative]
+    assert "stay_months" in works.rule_results.missing_facts and works.rule_results.site is None
+    assert salary.rule_results.facts.employment.stay_days == 90

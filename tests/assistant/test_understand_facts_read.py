@@ -86,6 +86,17 @@ def test_the_holding_period_beside_an_age(text, months):
     assert read(text)["holding_months"] == months
 
 
+@pytest.mark.parametrize("text, months", [
+    # a holding counted in days: the unit is no stay in a ticket that asks nothing about a stay
+    ("Our Porto SA bought 40% of a Brazilian Ltda last spring; by the dividend date we will have held it for about "
+     "250 days. What is the most Brazil can withhold on the dividend?", 8.21),
+    ("A nossa SGPS detém 25% de uma Ltda de Goiânia há 400 dias. Qual a retenção máxima sobre os dividendos?", 13.14),
+])
+def test_a_holding_period_in_days(text, months):
+    got = read(text)
+    assert got["holding_months"] == pytest.approx(months, abs=0.01) and "stay_days" not in got
+
+
 def test_amounts_and_returns_are_not_holdings():
     got = read("Ganhei 10% de valorização nas ações da Petrobras; moro em Lisboa, quanto retém o Brasil nos "
                "dividendos?")
@@ -216,8 +227,18 @@ def test_where_the_pe_is(text, state):
     # securities a government body issued: public debt, and the government is their payer, not the beneficiary
     ("A nossa empresa de Campinas tem obrigações emitidas pelo ICO, entidade pública detida a 100% pelo Governo "
      "espanhol. Os juros podem ser tributados no Brasil?", "government_debt", True),
+    # the State by its formal name
+    ("Nuestra sociedad de Bilbao compró bonos emitidos por la República Federativa del Brasil en 2019. ¿Puede "
+     "Brasil retener algo sobre los cupones?", "government_debt", True),
+    ("A nossa empresa do Recife tem títulos emitidos pelo Reino de Espanha. A Espanha pode tributar os juros?",
+     "government_debt", True),
     ("Our Madrid company holds bonds issued by a Brazilian federal agency, which the government owns "
      "outright. Who may tax the interest?", "beneficiary_kind", "company"),
+    # the branch earns the profits, or they are earned by it
+    ("We are a Kyoto maker opening a branch in Porto next month. Can Portugal tax the profits the Porto branch "
+     "makes?", "attributable_to_pe", True),
+    ("A nossa empresa de Sevilha abriu uma sucursal em Belo Horizonte. Os lucros gerados pela sucursal pagam "
+     "imposto no Brasil?", "attributable_to_pe", True),
     # the authority in an aside between the verb and the contracts
     ("O nosso vendedor em Recife tem procuração para negociar e assinar, em nome da empresa, os contratos com "
      "os clientes. O Brasil pode tributar os lucros?", "attributable_to_pe", True),

@@ -35,6 +35,13 @@ def test_a_side_mention_is_a_note_and_the_treaty_part_is_answered(text, note):
      "social_security_contributions"),
     ("My Brazilian employer deducts nothing; should I pay contributions myself in Portugal?",
      "social_security_contributions"),
+    # paying in to social security or registering with it
+    ("Recebo honorários de uma empresa de Campinas; tenho de descontar para o INSS sobre eles?",
+     "social_security_contributions"),
+    ("Me contrata una empresa de Sevilla desde Recife: ¿tienen que darme de alta en la Seguridad Social?",
+     "social_security_contributions"),
+    ("Our Lisbon hire lives in Brazil: do we need to get him registered with social security here?",
+     "social_security_contributions"),
     ("Quanto pago de imposto do selo num empréstimo?", "financial_transactions_tax"),
     # a tax office's forms and deadlines
     ("Em que anexo do IRS declaro as rendas do apartamento de Santos, anexo F ou J?", "procedure"),
