@@ -55,11 +55,11 @@ from assistant.understand import (
 from assistant.understand.direction_model import DirectionModel, trained_direction
 from assistant.understand.exemplars import ExemplarClassifier
 from assistant.understand.language import detect_language
-from assistant.understand.parts import QUESTION_OPENING, PartTopic, out_of_scope_code, read_parts
+from assistant.understand.parts import QUESTION_OPENING, PartTopic, out_of_scope_code, read_parts, supposes
 from assistant.understand.places import Grammar, assign_roles, find_mentions, roles_of
 from assistant.understand.sentences import item_start, sentences
 from assistant.understand.topic_model import OUT_OF_SCOPE, TopicModel, context_of, trained_model
-from assistant.understand.topics import topic_matches
+from assistant.understand.topics import lexicon_topics, topic_matches
 from config import Settings, load_settings
 from ingest.catalog import DocumentInfo, load_catalog
 from ingest.chunks import Chunk
@@ -172,7 +172,7 @@ class Assistant:
         if len(asked) > 1 and in_scope:
             query = dataclasses.replace(query, facts=_story_lengths(query.facts, question, in_scope[0], asked))
         if in_scope:      # what kind of income the first question itself names wins; its own words
-            query = dataclasses.replace(query, facts=_own_kinds(query.facts, _item_words(question, in_scope[0]),
+            query = dataclasses.replace(query, facts=_own_kinds(query.facts, _asking_words(question, in_scope[0]),
                                                                  in_scope[0].topic, query.residence_state,
                                                                  question),
                                         asked=in_scope[0].question.text)
@@ -324,10 +324,10 @@ class Assistant:
                                                                                     topic)),
                                     treaty=treaty)
             if not alternative:   # what kind of income the question itself names wins ("E a do fundo de pensões?")
-                own = _own_kinds(q.facts, _item_words(question, part), topic, q.residence_state, question)
+                own = _own_kinds(q.facts, _asking_words(question, part), topic, q.residence_state, question)
                 q = dataclasses.replace(q, facts=_others_kinds(own, part.question.text, topic, asked),
                                         asked=part.question.text)
-            q = _relief_of_first(q, topic, asked[0].topic)
+            q = _relief_of_first(q, topic, asked[0].topic, part.question.text)
             if reading is not None:       # the States the reading assumes, where the question names none
                 q = dataclasses.replace(q, residence_state=q.residence_state or reading.residence_state,
                                         source_state=q.source_state or reading.source_state, treaty_inferred=True,
@@ -673,10 +673,39 @@ _IN_THAT_CASE = re.compile(QUESTION_OPENING + r"(?:nesse|neste|nessa|nesta|naque
                            r" (?:caso|cenario|hipotese|supuesto|escenario|case|scenario|event)\b")
 
 
+def _asking_words(question: str, part: PartTopic) -> str:
+    """What a question's own facts are read from: its item's words, and the story's sentences on the person it
+    names."""
+    return f"{_item_words(question, part)} {_person_words(question, part)}".strip()
+
+
 def _item_words(question: str, part: PartTopic) -> str:
     """A question's own words with the statement of the list item it closes ("2) My own pension is the basic
     kokumin nenkin. Is that one taxed only in Portugal?")."""
     return question[item_start(question, part.question):part.question.end]
+
+
+# Who a question is about when it is not the writer: a colleague, or a person by name ("¿Y el de la Dra. Mori?")
+_PEERS = {"colleague", "colleagues", "coworker", "colega", "colegas", "companero", "companera", "companeros"}
+_NAME_LETTERS = 3
+
+
+def _person_words(question: str, part: PartTopic) -> str:
+    """The ticket's sentences on the person a question names, by name or as a colleague ("- La Dra. Mori se queda
+    hasta diciembre, unos 240 días" for "¿Y el de la Dra. Mori?"): that person's stay, not the one the ticket tells
+    first. Empty when the question names nobody the story tells of."""
+    asking = part.question.text
+    tokens = tokenize(asking)
+    places = {i for m in find_mentions(asking, tokens, detect_language(asking)) for i in range(m.start, m.end)}
+    words = [(i, t) for i, t in enumerate(tokens) if t.is_word]
+    names = {t.norm for k, (i, t) in enumerate(words) if t.norm in _PEERS or
+             (k > 0 and i not in places and t.orig[:1].isupper() and not t.orig.isupper() and
+              len(t.norm) >= _NAME_LETTERS)}
+    if not names:
+        return ""
+    told = [s.text for s in sentences(question) if not part.question.start <= s.start < part.question.end and
+            names & {t.norm for t in tokenize(s.text)}]
+    return " ".join(told)
 
 
 def _own_words(question: str, part: PartTopic, asked: list[PartTopic]) -> str:
@@ -702,6 +731,11 @@ def _story_lengths(facts: Facts, question: str, first: PartTopic, asked: list[Pa
     restated = {k for p in later
                 for k in _lengths(facts if own[id(p)] == p.question.text else unstayed,
                                   _asked_facts(own[id(p)], p.topic))}
+    # "E se mais pra frente eles contratarem um gerente que assina contratos aqui, aí muda?": how the business
+    # would be done there is the supposition's, not the story's
+    restated |= {k for p in later if supposes(own[id(p)]) and
+                 _asked_facts(own[id(p)], p.topic).attributable_to_pe is not None
+                 for k in ("attributable_to_pe", "pe_activity")}
     if not restated:
         return facts
     story = understand(context_of(question, first.question.text,
@@ -854,12 +888,18 @@ def _refusal_reason(query: Query) -> str:
     return "other_treaty" if query.pair_not_covered or query.treaty is None else query.out_of_scope or "other"
 
 
-def _relief_of_first(query: Query, topic: str, first: str) -> Query:
+def _relief_of_first(query: Query, topic: str, first: str, asking: str) -> Query:
     """"…can Brazil tax the rent? And how do I avoid paying twice?": a later relief question is about the income
-    the ticket's first question asks, not whatever income its words name first."""
-    if topic not in RELIEF_TOPICS or query.treaty is None or first not in rules.rights_incomes(query.treaty):
+    the ticket's first question asks, not whatever income the ticket's words name first; unless its own words
+    (`asking`) name one ("(iii) whether the dividends … remain exempt from Spanish tax")."""
+    if topic not in RELIEF_TOPICS or query.treaty is None:
         return query
-    return dataclasses.replace(query, topics=(topic, first, *(t for t in query.topics if t not in (topic, first))))
+    incomes = rules.rights_incomes(query.treaty)
+    own = [t for t in lexicon_topics(tokenize(asking), query.language) if t in incomes]
+    income = own[0] if own else first
+    if income not in incomes:
+        return query
+    return dataclasses.replace(query, topics=(topic, income, *(t for t in query.topics if t not in (topic, income))))
 
 
 def _readings(query: Query, treaty: str | None) -> list[tuple[Reading | None, Query]]:

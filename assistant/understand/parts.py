@@ -124,7 +124,7 @@ def _split(text: str, spans: list[Span], model: TopicModel, language: str) -> li
             # "…¿Hacienda puede gravar los beneficios de esa sucursal, y si en vez de eso solo alquilamos un
             # almacén…, eso ya cuenta como establecimiento permanente?": a supposition after the cut asks again, on
             # the same topic under other facts
-            supposed = all(_WHAT_IF.match(fold(c.text)) and not _IF_SO.match(fold(c.text)) for c in clauses[1:])
+            supposed = all(supposes(c.text) for c in clauses[1:])
             if (len({s.topic for s in scored}) > 1 or supposed) and \
                     min(s.confidence for s in scored) >= SPLIT_CONFIDENCE:
                 out += list(zip(clauses, scored))
@@ -369,6 +369,13 @@ _WHAT_IF = re.compile(QUESTION_OPENING + r"(?:se|si|if|what if|caso|en caso de q
 # "…, e se sim, a que taxa?", "if so": the same question going on, no supposition of its own
 _IF_SO = re.compile(QUESTION_OPENING + r"(?:se sim|se for o caso|si es asi|si es el caso|en caso afirmativo|if so|"
                     r"if yes|if that is the case|if that's the case)\b")
+
+
+def supposes(text: str) -> bool:
+    """The question opens on a supposition of its own ("2) E se mais pra frente eles contratarem um gerente…"), not
+    on "if so"."""
+    folded = fold(text)
+    return bool(_WHAT_IF.match(folded)) and not _IF_SO.match(folded)
 
 
 # Below this, the model is unsure of a supposition's topic; above, it reads one of its own ("Si pago en España,

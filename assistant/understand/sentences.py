@@ -71,7 +71,8 @@ def sentences(text: str) -> list[Span]:
     """Non-empty sentences, stripped, with their offsets in the text."""
     out, start = [], 0
     for m in _END.finditer(text):
-        if (m.group("low") and not _ends_word(text, m.start())) or \
+        if (m.group() == "." and _titled(text, m.start())) or \
+                (m.group("low") and not _ends_word(text, m.start())) or \
                 (m.group("opens") and _abbreviated(text, m.start())) or \
                 (m.group() == "." and _BARE_MARK.match(text[start:m.end()].strip())):
             continue                                   # "1. Whether Portugal may tax…": the item's own mark
@@ -79,6 +80,18 @@ def sentences(text: str) -> list[Span]:
         start = m.end()
     _add(out, text, start, len(text))
     return out
+
+
+# A title before a name ("el salario del Dr. Tanaka", "Mrs. Sato"): its full stop ends no sentence
+_TITLES = {"dr", "dra", "drs", "dras", "sr", "sra", "srs", "sras", "sres", "srta", "mr", "mrs", "ms", "prof", "profa",
+           "profs", "dña", "exmo", "exma", "eng", "ing", "lic"}
+
+
+def _titled(text: str, end: int) -> bool:
+    """The word before a full stop (at `end`) is a title and a capitalised name follows it."""
+    word = _LAST_WORD.search(text, max(0, end - 40), end)
+    return word is not None and word.group().lower() in _TITLES and \
+        bool(re.match(r"\.\s+[A-ZÀ-Ý][a-zà-ÿ]", text[end:end + 6]))
 
 
 def _abbreviated(text: str, end: int) -> bool:

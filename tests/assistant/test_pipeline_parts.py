@@ -574,3 +574,50 @@ def test_a_later_list_items_own_stay_is_not_the_sites_length(make_assistant):
     works, salary = [p for p in answer.parts if not p.alternative]
     assert "stay_months" in works.rule_results.missing_facts and works.rule_results.site is None
     assert salary.rule_results.facts.employment.stay_days == 90
+
+
+def test_a_later_relief_question_that_names_its_own_income_is_about_that_one(make_assistant):
+    """"What is the cap on the interest? And are the dividends exempt in Spain?": the relief section answers for the
+    dividends its own words name (BR-ES 23(3): Spain exempts them), not for the first question's interest."""
+    text = ("Our Valencia company owns 60% of a Brazilian Ltda that pays us both interest on a loan and dividends. "
+            "What is the most Brazil can withhold on the interest? And are the dividends exempt from tax in Spain?")
+    answer = _scripted(make_assistant(), text, "interest", "double_taxation_relief").ask(text)
+    relief = [p for p in answer.parts if p.topic == "double_taxation_relief"]
+    assert relief and [r.income for r in relief[0].rule_results.rights] == ["dividends"]
+
+
+def test_a_later_supposition_of_an_agent_does_not_make_the_story_a_pe(make_assistant):
+    """"Is a showroom used only for display a PE? And if we hire a rep who signs contracts there, does that
+    change?": the first question is about the showroom as it is (no PE, only the residence State taxes the
+    profits); the agent is the supposition's."""
+    text = ("Somos uma fábrica de azulejos de Aveiro e vamos arrendar uma loja em Curitiba só para expor os nossos "
+            "produtos; nenhum contrato é assinado lá.\n1) Essa loja é um estabelecimento estável?\n2) E se "
+            "contratarmos um vendedor brasileiro que assina os contratos em nome da empresa, muda alguma coisa?")
+    answer = _scripted(make_assistant(), text, "permanent_establishment", "permanent_establishment").ask(text)
+    shop, agent = [p for p in answer.parts if not p.alternative]
+    assert shop.rule_results.facts.attributable_to_pe is False
+    assert _rights(shop) == {("PT", "exclusive"), ("BR", "none")}
+    assert agent.rule_results.facts.attributable_to_pe is True
+
+
+def test_each_question_on_a_named_person_takes_that_persons_stay(make_assistant):
+    """"Is Eng. Costa's salary taxed in Brazil? And Mrs. Moura's?": each question takes the stay the story tells of
+    the person it names (a title's full stop ends no sentence), not the first stay the ticket tells."""
+    text = ("Our Porto engineering firm is sending two people to a client in Recife; both stay on our payroll and "
+            "nothing is charged to the client.\n- Eng. Costa will be there from March to May, about 80 days.\n"
+            "- Mrs. Moura stays until November, some 250 days.\nIs Eng. Costa's salary taxable in Brazil? And Mrs. "
+            "Moura's?")
+    answer = _scripted(make_assistant(), text, "employment", "employment").ask(text)
+    costa, moura = [p for p in answer.parts if not p.alternative]
+    assert costa.rule_results.facts.employment.stay_days == 80
+    assert moura.rule_results.facts.employment.stay_days == 250
+
+
+def test_a_question_on_a_colleague_takes_the_colleagues_stay(make_assistant):
+    text = ("Soy ingeniera de una constructora de Bilbao y estaré en Fortaleza 200 días este año. Un compañero de "
+            "obra irá solo 60 días. Los dos cobramos de la sede en Bilbao.\n¿Puede Brasil gravar mi sueldo? ¿Y el de "
+            "mi compañero?")
+    answer = _scripted(make_assistant(), text, "employment", "employment").ask(text)
+    mine, peer = [p for p in answer.parts if not p.alternative]
+    assert mine.rule_results.facts.employment.stay_days == 200
+    assert peer.rule_results.facts.employment.stay_days == 60

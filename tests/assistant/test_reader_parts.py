@@ -1166,3 +1166,8 @@ def test_an_items_mark_is_no_clause_of_its_own():
                             "se abrirmos uma filial em Recife, muda?": (("permanent_establishment", 0.9),
                                                                         ("employment", 0.05))})
     assert [p.question.text for p in read_parts(text, model)] == ["1) Quem tributa os lucros?", item]
+
+
+def test_a_titles_full_stop_before_a_name_ends_no_sentence():
+    assert [s.text for s in sentences("¿Tributa en España el sueldo de la Dra. Ruiz? Mr. Sato also asks.")] == \
+        ["¿Tributa en España el sueldo de la Dra. Ruiz?", "Mr. Sato also asks."]
