@@ -838,6 +838,10 @@ def _pe_facts(hits: Hits, tokens: list[Token], lang: str, roles: dict[str, tuple
         attributable = _flag(hits, tokens, lang, "pe_agent")
         if attributable is None:
             attributable = _agent_concludes(hits, tokens, lang)
+        if attributable and any(not _negated(tokens, m.start, lang) for m in hits("pe_activity:independent_agent")):
+            # an agent of independent status in the ordinary course of its business is no PE, even one that signs
+            # in the enterprise's name (PT-BR 5(5)-(6): "uma pessoa — que não seja um agente independente")
+            attributable = False
         # "no tenemos oficina en Brasil", "it has no office in Brazil": the longer fixed-base cues ("oficina en",
         # "no office") hold the place word too
         places = hits("pe_place") + hits("fixed_base")

@@ -234,6 +234,13 @@ def test_where_the_pe_is(text, state):
      "government_debt", True),
     ("Our Madrid company holds bonds issued by a Brazilian federal agency, which the government owns "
      "outright. Who may tax the interest?", "beneficiary_kind", "company"),
+    # an agent of independent status acting in the ordinary course of its business, even one that signs in the
+    # enterprise's name, is no PE
+    ("A distribuidora de Vigo vende em Portugal por um comissionista que assina os contratos em nome dela, mas que "
+     "tem outros clientes e atua no âmbito normal da sua atividade. Há estabelecimento estável?",
+     "attributable_to_pe", False),
+    ("Our agent in Osaka concludes contracts in our name; he is an independent agent with several other principals. "
+     "Can Japan tax our profits?", "attributable_to_pe", False),
     # the branch earns the profits, or they are earned by it
     ("We are a Kyoto maker opening a branch in Porto next month. Can Portugal tax the profits the Porto branch "
      "makes?", "attributable_to_pe", True),
