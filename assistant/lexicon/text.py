@@ -17,7 +17,9 @@ from typing import Generic, Iterable, NamedTuple, TypeVar
 V = TypeVar("V")
 
 _TOKEN = re.compile(r"[a-z0-9]+|[.;:!?,()\[\]\"]")
-FUZZY_MIN_LEN = 7     # shorter words must match exactly: too many near neighbours otherwise
+FUZZY_MIN_LEN = 7     # shorter words must match exactly: too many near neighbours otherwise …
+SWAP_MIN_LEN = 5      # … but for two neighbouring letters swapped in a word of five or six ("Brsail")
+MULTI_FIRST_MIN_LEN = 3   # a phrase with a typo in a later word is looked for after a first word this long
 
 
 @lru_cache(maxsize=4096)
@@ -75,6 +77,18 @@ def _deletes(word: str) -> set[str]:
     return {word[:i] + word[i + 1:] for i in range(len(word))}
 
 
+def _swapped(word: str) -> set[str]:
+    """The word with two neighbouring letters swapped, each way it can be."""
+    return {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)} - {word}
+
+
+def _near_word(typed: str, word: str) -> bool:
+    """A typo of a lexicon word: one edit from a long word, or two neighbouring letters swapped in a shorter one."""
+    if len(word) >= FUZZY_MIN_LEN:
+        return typed.isalpha() and within_one_edit(typed, word)
+    return len(word) >= SWAP_MIN_LEN and typed in _swapped(word)
+
+
 def within_one_edit(a: str, b: str) -> bool:
     """Optimal-string-alignment distance <= 1 (one insertion, deletion, substitution or swap)."""
     if a == b:
@@ -104,6 +118,8 @@ class PhraseIndex(Generic[V]):
     """Longest-match lookup of multi-word phrases over a token list."""
 
     def __init__(self, entries: Iterable[tuple[str, V]], fuzzy: bool = True) -> None:
+        """`fuzzy`: a typo matches (one edit in a long word, two letters swapped in a shorter one); False: only what
+        is written (the fact cues, where a word two letters off is often another word: "carne" and "crane")."""
         self._phrases: dict[tuple[str, ...], V] = {}
         for phrase, value in entries:
             key = phrase_key(phrase)
@@ -114,18 +130,33 @@ class PhraseIndex(Generic[V]):
             self._lengths[key[0]] = tuple(sorted(set(self._lengths.get(key[0], ())) | {len(key)}, reverse=True))
         self._fuzzy_cache: dict[str, str | None] = {}
         self._near: dict[str, set[str]] = {}
+        self._swaps: dict[str, set[str]] = {}
+        self._multi: dict[str, list[tuple[str, ...]]] = {}
         if fuzzy:
             for key in self._phrases:
-                if len(key) == 1 and len(key[0]) >= FUZZY_MIN_LEN and key[0].isalpha():
-                    for variant in _deletes(key[0]) | {key[0]}:
-                        self._near.setdefault(variant, set()).add(key[0])
+                word = key[0]
+                if len(key) > 1 and len(word) >= MULTI_FIRST_MIN_LEN:
+                    self._multi.setdefault(word, []).append(key)
+                if not word.isalpha():
+                    continue
+                if len(word) >= FUZZY_MIN_LEN:
+                    for variant in _deletes(word) | {word}:
+                        self._near.setdefault(variant, set()).add(word)
+                elif len(word) >= SWAP_MIN_LEN:
+                    for variant in _swapped(word):
+                        self._swaps.setdefault(variant, set()).add(word)
+            for keys in self._multi.values():
+                keys.sort(key=len, reverse=True)
 
     def nearest(self, word: str) -> str | None:
         """The one-word phrase one edit from `word` that a fuzzy match takes (None if none, or several)."""
         return self._fuzzy(word)
 
     def _fuzzy(self, word: str) -> str | None:
-        if not self._near or len(word) < FUZZY_MIN_LEN or not word.isalpha():
+        if len(word) < FUZZY_MIN_LEN:
+            swapped = self._swaps.get(word, set()) if word.isalpha() else set()
+            return next(iter(swapped)) if len(swapped) == 1 else None
+        if not self._near or not word.isalpha():
             return None
         if word not in self._fuzzy_cache:
             candidates: set[str] = set()
@@ -151,16 +182,31 @@ class PhraseIndex(Generic[V]):
                 if key in self._phrases:
                     hit = Match(i, i + n, self._phrases[key], True)
                     break
-            if hit is None and i not in skip and words[i] not in self._lengths:
-                near = self._fuzzy(words[i])
-                if near is not None:
-                    hit = Match(i, i + 1, self._phrases[(near,)], False)
+            if hit is None and i not in skip:
+                hit = self._fuzzy_match(words, i, skip)
             if hit is not None:
                 found.append(hit)
                 i = hit.end
             else:
                 i += 1
         return found
+
+    def _fuzzy_match(self, words: list[str], i: int, skip: set[int] | frozenset[int]) -> Match[V] | None:
+        """A phrase with a typo: one word one edit from a long one ("Seguraçna Social", "apratamento"), or two
+        letters swapped in a word of five or six ("Brsail"); the phrase's other words as written."""
+        first = words[i] if words[i] in self._lengths or words[i] in self._multi else self._fuzzy(words[i])
+        if first is None:
+            return None
+        for key in self._multi.get(first, ()):
+            n = len(key)
+            if i + n > len(words) or (skip and any(j in skip for j in range(i, i + n))):
+                continue
+            typed = words[i:i + n]
+            if all(w == k or _near_word(w, k) for w, k in zip(typed, key)) and tuple(typed) != key:
+                return Match(i, i + n, self._phrases[key], False)
+        if first != words[i] and (first,) in self._phrases:
+            return Match(i, i + 1, self._phrases[(first,)], False)
+        return None
 
     def contains(self, tokens: list[Token]) -> bool:
         return bool(self.find(tokens))

@@ -105,3 +105,26 @@ def test_a_length_given_as_a_range_keeps_both_ends(text, lang, found):
 def test_a_counted_semester_or_trimester_is_a_length_in_months(text, lang, found):
     from assistant.lexicon.quantities import durations
     assert [(q.value, q.unit) for q in durations(text, lang)] == found
+
+
+def _found(index, text: str) -> list[tuple[str, bool]]:
+    from assistant.lexicon.text import tokenize
+    return [(m.value, m.exact) for m in index.find(tokenize(text))]
+
+
+def test_a_lexicon_phrase_typed_with_a_typo_still_matches_but_not_a_near_common_word():
+    from assistant.lexicon.text import PhraseIndex
+    index = PhraseIndex([("segurança social", "ss"), ("brasil", "br"), ("apartamento", "flat"), ("são paulo", "sp"),
+                         ("renda", "rent")])
+    # two letters swapped in a word of five or six, one edit in a longer one, in a phrase's later word too
+    assert _found(index, "Moro no Brsail") == [("br", False)]
+    assert _found(index, "um apratamento arrendado") == [("flat", False)]
+    assert _found(index, "a pensão da Seguraçna Social") == [("ss", False)]
+    assert _found(index, "vivo em São Pualo") == [("sp", False)]
+    # exact words stay exact; a short word one other edit away, or a swap in a word under five letters, is no match
+    assert _found(index, "a renda do Brasil") == [("rent", True), ("br", True)]
+    assert _found(index, "a venda do Brazil") == []
+    assert _found(index, "rneda") == [("rent", False)]
+    # an index built without typos allowed matches only what is written
+    assert _found(PhraseIndex([("brasil", "br")], fuzzy=False), "Brsail") == []
+
