@@ -696,11 +696,12 @@ def _person_words(question: str, part: PartTopic) -> str:
     first. Empty when the question names nobody the story tells of."""
     asking = part.question.text
     tokens = tokenize(asking)
-    places = {i for m in find_mentions(asking, tokens, detect_language(asking)) for i in range(m.start, m.end)}
     words = [(i, t) for i, t in enumerate(tokens) if t.is_word]
-    names = {t.norm for k, (i, t) in enumerate(words) if t.norm in _PEERS or
-             (k > 0 and i not in places and t.orig[:1].isupper() and not t.orig.isupper() and
-              len(t.norm) >= _NAME_LETTERS)}
+    capitals = {i for k, (i, t) in enumerate(words)
+                if k > 0 and t.orig[:1].isupper() and not t.orig.isupper() and len(t.norm) >= _NAME_LETTERS}
+    if capitals:      # a capitalised word that names a place is no person ("Portugal", "Évora")
+        capitals -= {i for m in find_mentions(asking, tokens, detect_language(asking)) for i in range(m.start, m.end)}
+    names = {t.norm for i, t in words if t.norm in _PEERS or i in capitals}
     if not names:
         return ""
     told = [s.text for s in sentences(question) if not part.question.start <= s.start < part.question.end and

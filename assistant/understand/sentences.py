@@ -38,13 +38,15 @@ _END = re.compile(rf"[?!]+|;|\n+|(?:\.{{3}}|…)(?=\s)|\.(?=\s+[A-ZÀ-Ý¿¡\"'(
                   rf"\.(?=\s+{_MARK}\s)|(?<=\S)\s+[—–-](?=\s+(?i:{_ASKING_WORDS})\W)|(?P<opens>(?<=[^\W\d_]{{2}})\.(?=\s+(?:{_LOW_OPENS})\s))|"
                   rf"(?P<low>(?<=[^\W\d_]{{2}})\.(?=\s+[a-zà-ÿ]))|"
                   rf"(?<=[a-zà-ÿ]{{2}})(?=\s+(?:{_OPENS})[\s,])")
-_ABBREVIATIONS = {"ltda", "dpto", "depto", "dept", "prof", "profa", "aprox", "approx", "avda", "exmo", "exma", "exmos",
-                  "exmas", "excmo", "excma", "ilmo", "ilma", "sres", "sras", "srta", "tlfn", "telf", "govt", "corp",
-                  "intl", "vols", "pags", "nums", "cols", "trad", "coord", "admin", "assoc", "sept", "univ", "profs",
-                  "secr", "trav", "apto",
-                  # short ones, before a word that opens a question ("a Lda. pode…", "art. 15 … o Dr. pode…")
-                  "lda", "sr", "sra", "dr", "dra", "art", "arts", "nr", "ex", "vs", "cf", "ltd", "inc", "mr", "mrs",
-                  "ms", "av", "st", "sa", "sl", "co"}
+# A title before a name ("el salario del Dr. Tanaka", "Mrs. Sato"): its full stop ends no sentence
+_TITLES = {"dr", "dra", "drs", "dras", "sr", "sra", "srs", "sras", "sres", "srta", "mr", "mrs", "ms", "prof", "profa",
+           "profs", "dña", "exmo", "exma", "eng", "ing", "lic"}
+_ABBREVIATIONS = _TITLES | {
+    "ltda", "dpto", "depto", "dept", "aprox", "approx", "avda", "exmos", "exmas", "excmo", "excma", "ilmo", "ilma",
+    "tlfn", "telf", "govt", "corp", "intl", "vols", "pags", "nums", "cols", "trad", "coord", "admin", "assoc", "sept",
+    "univ", "secr", "trav", "apto",
+    # short ones, before a word that opens a question ("a Lda. pode…", "art. 15 … o Dr. pode…")
+    "lda", "art", "arts", "nr", "ex", "vs", "cf", "ltd", "inc", "av", "st", "sa", "sl", "co"}
 _LAST_WORD = re.compile(r"[\w-]+$")
 _QUOTED = r"(?:>\s*)*"                               # a forwarded e-mail's quote marks ("> 1. Qual…")
 _BARE_MARK = re.compile(rf"^{_QUOTED}{_MARK}$", re.IGNORECASE)
@@ -80,11 +82,6 @@ def sentences(text: str) -> list[Span]:
         start = m.end()
     _add(out, text, start, len(text))
     return out
-
-
-# A title before a name ("el salario del Dr. Tanaka", "Mrs. Sato"): its full stop ends no sentence
-_TITLES = {"dr", "dra", "drs", "dras", "sr", "sra", "srs", "sras", "sres", "srta", "mr", "mrs", "ms", "prof", "profa",
-           "profs", "dña", "exmo", "exma", "eng", "ing", "lic"}
 
 
 def _titled(text: str, end: int) -> bool:
