@@ -331,8 +331,7 @@ class Assistant:
             if reading is not None:       # the States the reading assumes, where the question names none
                 q = dataclasses.replace(q, residence_state=q.residence_state or reading.residence_state,
                                         source_state=q.source_state or reading.source_state, treaty_inferred=True,
-                                        host_state=q.host_state or
-                                        (reading.source_state if reading.assumed_role == "residence" else None))
+                                        host_state=q.host_state or reading.visited)
             if topic in RELIEF_TOPICS and q.topics[1:2] == (asked[0].topic,):
                 # the kind of the income it is about, as the first question's reading reads it ("a villa": an
                 # immovable gain), which a relief question's own reading does not look for
@@ -729,13 +728,12 @@ def _story_lengths(facts: Facts, question: str, first: PartTopic, asked: list[Pa
     # ticket's reading took it from there ("2) O engenheiro vai ficar lá 90 dias … O salário dele…?")
     unstayed = dataclasses.replace(facts, employment=dataclasses.replace(facts.employment, stays=(), stay_days=None,
                                                                          stay_months=None))
+    stated = {id(p): _asked_facts(own[id(p)], p.topic) for p in later}
     restated = {k for p in later
-                for k in _lengths(facts if own[id(p)] == p.question.text else unstayed,
-                                  _asked_facts(own[id(p)], p.topic))}
+                for k in _lengths(facts if own[id(p)] == p.question.text else unstayed, stated[id(p)])}
     # "E se mais pra frente eles contratarem um gerente que assina contratos aqui, aí muda?": how the business
     # would be done there is the supposition's, not the story's
-    restated |= {k for p in later if supposes(own[id(p)]) and
-                 _asked_facts(own[id(p)], p.topic).attributable_to_pe is not None
+    restated |= {k for p in later if supposes(own[id(p)]) and stated[id(p)].attributable_to_pe is not None
                  for k in ("attributable_to_pe", "pe_activity")}
     if not restated:
         return facts
@@ -908,11 +906,9 @@ def _readings(query: Query, treaty: str | None) -> list[tuple[Reading | None, Qu
     if treaty is not None or not query.readings:
         return [(None, dataclasses.replace(query, treaty=treaty))]
     chosen = query.readings[:1] if query.readings[0].likely else query.readings
-    # a student or a visiting teacher assumed resident of one State visits the other, where the income arises
     return [(r, dataclasses.replace(query, treaty=r.treaty, residence_state=r.residence_state,
                                     source_state=r.source_state, treaty_inferred=True,
-                                    host_state=query.host_state or
-                                    (r.source_state if r.assumed_role == "residence" else None)))
+                                    host_state=query.host_state or r.visited))
             for r in chosen]
 
 

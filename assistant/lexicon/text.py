@@ -194,7 +194,7 @@ class PhraseIndex(Generic[V]):
     def _fuzzy_match(self, words: list[str], i: int, skip: set[int] | frozenset[int]) -> Match[V] | None:
         """A phrase with a typo: one word one edit from a long one ("Seguraçna Social", "apratamento"), or two
         letters swapped in a word of five or six ("Brsail"); the phrase's other words as written."""
-        first = words[i] if words[i] in self._lengths or words[i] in self._multi else self._fuzzy(words[i])
+        first = words[i] if words[i] in self._lengths else self._fuzzy(words[i])
         if first is None:
             return None
         for key in self._multi.get(first, ()):

@@ -18,6 +18,12 @@ class Reading:
     assumed_role: str | None = None      # what it is assumed to be: "residence" | "source" | "other"
     likely: bool = False                 # the question's language points to this one among the candidates
 
+    @property
+    def visited(self) -> str | None:
+        """The State a student or a visiting teacher whose residence the reading assumes visits: the other one,
+        where the income arises."""
+        return self.source_state if self.assumed_role == "residence" else None
+
 
 @dataclass(frozen=True)
 class Query:
