@@ -57,9 +57,18 @@ class Token(NamedTuple):
         return self.norm[0].isalnum()
 
 
+# The shorthand of a message typed on a phone, read as the word it stands for ("tenho q pagar", "qto retém", "e vc
+# tbm"): pt-BR and Spanish chat; nothing that is also a word or an abbreviation in a tax text.
+_SHORTHAND = {"q": "que", "qto": "quanto", "qnto": "quanto", "qdo": "quando", "qnd": "quando", "pq": "porque",
+              "xq": "porque", "vc": "voce", "vcs": "voces", "tbm": "tambem", "tb": "tambem", "tmb": "tambien",
+              "hj": "hoje", "msm": "mesmo"}
+
+
 def tokenize(text: str) -> list[Token]:
+    """The words and marks of a text, folded (a phone's shorthand as its word); offsets as typed."""
     folded = fold(text)
-    return [Token(m.group(), text[m.start():m.end()], m.start(), m.end()) for m in _TOKEN.finditer(folded)]
+    return [Token(_SHORTHAND.get(m.group(), m.group()), text[m.start():m.end()], m.start(), m.end())
+            for m in _TOKEN.finditer(folded)]
 
 
 def token_at(tokens: list[Token], char: int) -> int:

@@ -273,13 +273,20 @@ _COURTESY = re.compile(r"^\W*(?:se|si|if)\s+(?:(?:voc[eê]s?|you|ustedes)\s+)?(?
                        r"possible|poss[íi]vel|posible)\b", re.IGNORECASE)
 
 
-def _unclosed_follow_up(text: str, spans: list[Span], asked: list[Span]) -> bool:
-    """The ticket's last sentence, typed without its question mark after a question, that follows it up or
-    supposes another case."""
-    last = spans[-1] if spans else None
-    return last is not None and last not in asked and bool(asked) and text.rstrip()[-1:] not in ".!?:" and \
-        asked[-1].end <= last.start and (_follows_up(last) or (bool(_SUPPOSES.match(last.text)) and
-                                                               not _COURTESY.match(last.text)))
+def _unclosed_follow_ups(text: str, spans: list[Span], asked: list[Span]) -> list[Span]:
+    """In a ticket typed without a closing mark, the sentences after its last question that follow it up
+    without their question mark: the last sentence, or a supposition of another case there ("e se eu ficar
+    mais um semestre"), and the sentence right after the question, before a remark ("…por ese sueldo?? y en
+    colombia tengo q declarar algo igual. aca todo carisimo jaja")."""
+    if not asked or not spans or text.rstrip()[-1:] in ".!?:":
+        return []
+    last = spans[-1]
+    after = spans.index(asked[-1]) + 1 if asked[-1] in spans else len(spans)
+    out = [s for s in spans[after:-1][:1] if _follows_up(s)]
+    if last not in asked and asked[-1].end <= last.start and \
+            (_follows_up(last) or (bool(_SUPPOSES.match(last.text)) and not _COURTESY.match(last.text))):
+        out.append(last)
+    return out
 
 
 # In a ticket typed with no question mark at all, a question inside a sentence: an interrogative after a comma
@@ -423,8 +430,7 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
     asked = asked or [s for s in spans if _opens_question(s.text)]
     unmarked_items = _items_after_a_question(text, spans, asked) + _run_on_questions(text, spans, asked)
     asked = [s for s in spans if s in asked or s in unmarked_items]
-    if _unclosed_follow_up(text, spans, asked):
-        asked = [*asked, spans[-1]]
+    asked = [*asked, *_unclosed_follow_ups(text, spans, asked)]
     # a subject or title that asks restates the body's question ("Assunto: Dividendos – quem tributa?")
     asked = [s for s in asked if not _HEADER.match(s.text)] or asked
     if asked or not last_if_none:

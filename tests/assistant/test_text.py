@@ -128,3 +128,13 @@ def test_a_lexicon_phrase_typed_with_a_typo_still_matches_but_not_a_near_common_
     # an index built without typos allowed matches only what is written
     assert _found(PhraseIndex([("brasil", "br")], fuzzy=False), "Brsail") == []
 
+
+
+def test_a_phones_shorthand_is_read_as_the_word_it_stands_for_with_its_offsets_as_typed():
+    text = "vc sabe qto retem? e tenho q declarar tbm"
+    tokens = [t for t in tokenize(text) if t.is_word]
+    assert [t.norm for t in tokens] == ["voce", "sabe", "quanto", "retem", "e", "tenho", "que", "declarar",
+                                        "tambem"]
+    assert [text[t.start:t.end] for t in tokens][2] == "qto"
+    # a word or a letter that is not shorthand stays as typed ("Q1", "x")
+    assert [t.norm for t in tokenize("no Q1 paguei 3 x 100")] == ["no", "q1", "paguei", "3", "x", "100"]
