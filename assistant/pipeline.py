@@ -269,7 +269,7 @@ class Assistant:
         asked = read_parts(question, self.reader)
         main = next((p for p in asked if not p.out_of_scope), None)
         first = main.topic if main else None
-        aside = {c for p in asked if p.other_treaty for c in p.outside} if main else set()
+        aside = _only_asked_about(question, asked) if main else set()
         read = self.direction_reader.residence
         query = understand(question, rules.known_treaties(), self._decide_topic(question), topic=first,
                            read_residence=_enterprise_residence(read, main.question.text, first) if main else read,
@@ -735,11 +735,19 @@ def _story_lengths(facts: Facts, question: str, first: PartTopic, asked: list[Pa
     # would be done there is the supposition's, not the story's
     restated |= {k for p in later if supposes(own[id(p)]) and stated[id(p)].attributable_to_pe is not None
                  for k in ("attributable_to_pe", "pe_activity")}
-    if not restated:
+    # a length only a later question states is that question's ("y otra cosa, la obra (dura como 3 años) cuenta
+    # como establecimiento permanente?" after "del 1 de febrero al 31 de mayo"), not the story's restated
+    told = "employment" not in restated and facts.employment.stated_days is not None and \
+        any(stated[id(p)].employment.stated_days == facts.employment.stated_days for p in later)
+    if not restated and not told:
         return facts
     story = understand(context_of(question, first.question.text,
                                   [own.get(id(p), p.question.text) for p in asked]),
                        rules.known_treaties(), topic=first.topic).facts
+    if told and story.employment.stated_days != facts.employment.stated_days:
+        restated.add("employment")
+    if not restated:
+        return facts
     kept = {k: getattr(story, k) for k in restated if k != "employment"}
     if "employment" in restated:
         kept["employment"] = dataclasses.replace(facts.employment,
@@ -847,6 +855,18 @@ def _third_country_parts(asked: list[PartTopic], query: Query) -> list[PartTopic
         out.append(dataclasses.replace(part, topic=OUT_OF_SCOPE, runner_up=None, other_treaty=True,
                                        outside=tuple(sorted(named))))
     return out
+
+
+def _only_asked_about(question: str, asked: list[PartTopic]) -> set[str]:
+    """The countries outside every treaty that only the ticket's questions on other treaties name ("¿Y los
+    clientes de EE.UU.?"), not one the story names too ("soy colombiano … y en colombia tengo q declarar algo"):
+    that one is where the person lives."""
+    outside = {c for p in asked if p.other_treaty for c in p.outside}
+    if not outside:
+        return outside
+    rest = context_of(question, "", [p.question.text for p in asked if p.other_treaty])
+    lang = detect_language(rest, tokenize(rest))
+    return outside - {m.code for m in find_mentions(rest, tokenize(rest), lang)}
 
 
 def _with_parts(query: Query, asked: list[PartTopic]) -> Query:
