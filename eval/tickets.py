@@ -31,8 +31,8 @@ TEST_SHARE = 30          # percent of source pages in the test split
 
 Topic = Literal[TOPICS + ("out_of_scope",)]  # type: ignore[valid-type]
 OutOfScope = Literal["vat", "inheritance", "wealth_property_tax", "social_security_contributions", "customs",
-                     "domestic_rate", "financial_transactions_tax", "other_treaty", "procedure", "evasion",
-                     "other"]
+                     "domestic_rate", "financial_transactions_tax", "immigration", "other_treaty", "procedure",
+                     "evasion", "other"]
 State = Literal["PT", "BR", "ES", "JP"] | Annotated[StrictStr, Field(pattern=r"^[A-Z]{2}$")]
 Treaty = Annotated[StrictStr, Field(pattern=r"^(?:[A-Z]{2}-[A-Z]{2}|MLI)$")]
 

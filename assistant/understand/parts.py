@@ -15,6 +15,7 @@ from assistant.lexicon.text import Token, fold, tokenize
 from assistant.understand.facts import Hits
 from assistant.understand.language import detect_language
 from assistant.understand.places import find_mentions
+from assistant.understand.rights_facts import works_at_mission
 from assistant.understand.safety import mentions_mli
 from assistant.understand.sentences import Span, asking, sentences
 from assistant.understand.topic_model import OUT_OF_SCOPE, TopicModel, TopicScores, context_of
@@ -176,12 +177,12 @@ def _study_pay(scores: TopicScores, hits: Hits) -> TopicScores:
     return scores.read_as("students")
 
 
-def _public_pay(scores: TopicScores, hits: Hits) -> TopicScores:
+def _public_pay(scores: TopicScores, hits: Hits, tokens: list[Token]) -> TopicScores:
     """Pay read as a salary in a ticket whose employer is a State's (a ministry's school, a consulate, a city
     hall, the armed forces: "pension_kind:government" and "diplomatic_post" cues) is pay for government
     service (art. 19), which art. 15 yields to; beside a private employer ("a minha mulher, numa escola privada")
-    the salary may be that one's."""
-    public = hits("pension_kind:government") or hits("diplomatic_post")
+    the salary may be that one's; a consulate where only a visa or a paper is seen to is no employer."""
+    public = hits("pension_kind:government") or works_at_mission(hits, tokens)
     if scores.topic != "employment" or not public or hits("private_employer"):
         return scores
     return scores.read_as("government_service")
@@ -454,7 +455,7 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
             scores = TopicScores(((OUT_OF_SCOPE, max(scores.confidence, SAME_TOPIC_KEPT)),))
         else:
             scores = _mechanism(named, _in_force(named, _company_residence(scores, text, tokens, language)))
-        scores = _profit_not_pay(span, _self_employed(_study_pay(_public_pay(_special_pay(named, scores), hits),
+        scores = _profit_not_pay(span, _self_employed(_study_pay(_public_pay(_special_pay(named, scores), hits, tokens),
                                                                 hits), hits), text, language)
         scores = _cap_follow_up(named, _side_question(span, named, scores), parts)
         scores = _country_follow_up(span, language, scores, parts)

@@ -69,15 +69,20 @@ def _student_origin(visited: str | None, roles: dict[str, tuple[str, ...]], paye
     return "local" if all(c == visited for c in origins) else "abroad" if visited not in origins else None
 
 
-ERRAND_REACH = 6      # tokens from "a prova de vida" to the consulate it is done at
+ERRAND_REACH = 6      # tokens between "a prova de vida" and the consulate it is done at
 
 
-def _works_at_mission(hits: Hits, tokens: list[Token]) -> bool:
+def works_at_mission(hits: Hits, tokens: list[Token]) -> bool:
     """An embassy or consulate named as a place of work, not only as where paperwork is done ("a prova de vida
-    anual faz no consulado no Porto")."""
-    errands = [e.end for e in hits("consular_errands")]
-    return any(not any(0 <= m.start - end <= ERRAND_REACH and same_clause(tokens, end, m.start) for end in errands)
-               for m in hits("diplomatic_post"))
+    anual faz no consulado no Porto", "lo del visado ya lo estoy mirando con el consulado", "the consulate is
+    handling my visa")."""
+    errands = hits("consular_errands")
+
+    def errand_at(post) -> bool:
+        return any((0 <= post.start - e.end <= ERRAND_REACH and same_clause(tokens, e.end, post.start)) or
+                   (0 <= e.start - post.end <= ERRAND_REACH and same_clause(tokens, post.end, e.start))
+                   for e in errands)
+    return any(not errand_at(m) for m in hits("diplomatic_post"))
 
 
 _I_AM = {"sou", "soy", "am", "m", "im", "somos", "estou"}     # "I'm" is "i", "m"
@@ -126,7 +131,7 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
     work_state = next((c for c in (*roles.get("work", ()), *roles.get("base", ())) if c in parties),
                       None)                                                          # named, not assumed
     if "government_service" in topics and facts.services_in_residence_state is None and \
-            _works_at_mission(hits, tokens) and source in parties and residence in parties and source != residence:
+            works_at_mission(hits, tokens) and source in parties and residence in parties and source != residence:
         # "chófer en la Embajada de Brasil", living in Madrid: a State's embassy or consulate is in the other
         # State, so the services are rendered where the person lives, whatever country the words name
         found["services_in_residence_state"] = True

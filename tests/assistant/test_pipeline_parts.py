@@ -621,3 +621,27 @@ def test_a_question_on_a_colleague_takes_the_colleagues_stay(make_assistant):
     mine, peer = [p for p in answer.parts if not p.alternative]
     assert mine.rule_results.facts.employment.stay_days == 200
     assert peer.rule_results.facts.employment.stay_days == 60
+
+
+def test_a_country_the_story_names_is_not_set_aside_for_a_later_question_on_it(make_assistant):
+    """A Colombian on an exchange in Brazil, paid from Medellín, asks whether Brazil taxes the pay and what to
+    declare in Colombia: Colombia is where he lives, not only what the second question is about, so the pair
+    (Colombia–Brazil) is outside the corpus and the ticket is refused, not answered under a Brazilian treaty."""
+    text = ("hola, soy colombiano y estoy de intercambio un semestre en Campinas, sigo dando clases virtuales para "
+            "la universidad de Medellín que me paga en pesos. brasil me puede cobrar impuesto por ese sueldo?? y "
+            "en colombia tengo q declarar algo. gracias")
+    answer = _scripted(make_assistant(), text, "professors", "employment").ask(text)
+    assert answer.abstained
+    assert {p.topic for p in answer.parts} == {"out_of_scope"}
+
+
+def test_a_length_only_a_later_question_states_is_not_the_first_questions_stay(make_assistant):
+    """A 4-month posting (dated) and a later question on the site "que dura como 3 años": the salary question is
+    read with the posting's 120 days, not the site's three years."""
+    text = ("soy ingeniero en una constructora de Madrid, me mandan a sao paulo a una obra del 1 de febrero al 31 de "
+            "mayo y la nomina me la sigue pagando la empresa. tengo que pagar impuestos en brasil por esos meses?? "
+            "y otra cosa, la obra (dura como 3 años) cuenta como establecimiento permanente de la empresa en brasil")
+    answer = _scripted(make_assistant(), text, "employment", "permanent_establishment").ask(text)
+    first = [p for p in answer.parts if not p.alternative][0]
+    assert first.topic == "employment"
+    assert first.rule_results.facts.employment.total_days == 120

@@ -1171,3 +1171,35 @@ def test_an_items_mark_is_no_clause_of_its_own():
 def test_a_titles_full_stop_before_a_name_ends_no_sentence():
     assert [s.text for s in sentences("¿Tributa en España el sueldo de la Dra. Ruiz? Mr. Sato also asks.")] == \
         ["¿Tributa en España el sueldo de la Dra. Ruiz?", "Mr. Sato also asks."]
+
+
+@pytest.mark.parametrize("text, asked", [
+    # typed on a phone: the question right after the last one, without its mark, before a remark that asks nothing
+    ("brasil me puede cobrar impuesto por ese sueldo?? y en colombia tengo q declarar algo igual. aca todo "
+     "carisimo jaja",
+     ["brasil me puede cobrar impuesto por ese sueldo??", "y en colombia tengo q declarar algo igual."]),
+    # a follow-up in shorthand ("qto": quanto) at the end
+    ("moro em campinas. o iof vale pra remessa?? e a espanha retem qto nos dividendos",
+     ["o iof vale pra remessa??", "e a espanha retem qto nos dividendos"]),
+    # a ticket closed by its mark: the sentence after the question is a statement
+    ("O Brasil pode tributar a minha pensão? E como disse, moro em Braga desde 2019.",
+     ["O Brasil pode tributar a minha pensão?"]),
+    # a remark right after the question that does not follow it up
+    ("quem tributa a pensao do inss? ja tenho o nif. obrigado pela ajuda", ["quem tributa a pensao do inss?"]),
+])
+def test_a_follow_up_typed_without_its_mark_after_the_last_question_asks(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, topic", [
+    # a consulate where the visa is seen to is no employer: the salary stays a salary
+    ("Trabajo en remoto para una empresa de Valencia desde Florianópolis. Lo del visado de nómada digital lo estoy "
+     "mirando con el consulado. ¿Quién grava mi sueldo?", "employment"),
+    ("I work for a Lisbon firm from Tokyo; the consulate is handling my visa. Who taxes my salary?", "employment"),
+    # one where the person works still is
+    ("Soy chófer en el consulado de Brasil en Madrid. ¿Quién grava mi sueldo?", "government_service"),
+])
+def test_a_consulate_named_only_for_a_visa_does_not_make_a_salary_public(text, topic):
+    asked = asking(text)[-1].text
+    parts = read_parts(text, ScriptedTopics({asked: (("employment", 0.7), ("pensions", 0.1))}))
+    assert [p.topic for p in parts] == [topic]

@@ -552,3 +552,16 @@ def test_where_the_board_meets_and_decides_is_the_place_of_management(text, stat
 def test_where_decisions_are_taken_wins_over_the_seat(text, state):
     query = understand(text, TREATIES, topic="residence")
     assert query.facts.residence is not None and query.facts.residence.effective_management_in == state
+
+
+@pytest.mark.parametrize("text, management", [
+    # a crew member's airline "hq in brazil": where the enterprise is managed (art. 15(3)); the person stays one
+    ("im cabin crew living in porto, hired by a brazilian airline with its hq in brazil for the lisbon flights. "
+     "can brazil tax my pay?", "BR"),
+    ("Soy azafata, vivo en Madrid y trabajo para una aerolínea brasileña headquartered in São Paulo. ¿Puede Brasil "
+     "gravar mi sueldo?", "BR"),
+])
+def test_an_airlines_hq_is_where_it_is_managed(text, management):
+    query = understand(text, TREATIES, topic="employment")
+    tb = query.facts.residence
+    assert tb is not None and tb.effective_management_in == management and tb.person == "individual"

@@ -173,3 +173,18 @@ def test_a_form_named_beside_a_treaty_question_is_a_note():
     r = q("Recebo a aposentadoria do INSS e moro em Lisboa; o carnê-leão a contadora resolve. Portugal pode tributar "
           "a aposentadoria?")
     assert r.out_of_scope is None and r.topic == "pensions" and "procedure" in r.side_notes
+
+
+@pytest.mark.parametrize("text", [
+    "Preciso de visto de trabalho para trabalhar seis meses no Japão?",
+    "¿Cuánto tarda el visado de nómada digital para Brasil?",
+    "Can I apply for the D7 visa from Brazil or only from Portugal?",
+])
+def test_a_visa_question_is_refused_as_immigration(text):
+    assert q(text).out_of_scope == "immigration"
+
+
+def test_a_visa_beside_a_pension_question_is_a_note_and_the_pension_is_answered():
+    r = q("Tenho o visto D7 e vivo em Cascais; recebo a aposentadoria do INSS. Quem tributa a aposentadoria?")
+    assert r.out_of_scope is None and "immigration" in r.side_notes
+    assert r.topic == "pensions"
