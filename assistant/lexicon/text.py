@@ -64,11 +64,25 @@ _SHORTHAND = {"q": "que", "qto": "quanto", "qnto": "quanto", "qdo": "quando", "q
               "hj": "hoje", "msm": "mesmo"}
 
 
+# "ir" typed in lower case before where one goes or what one goes to do is the verb ("para ir trabalhar", "ir
+# morar no Porto", "voy a ir a Brasil"), not the Brazilian income tax ("pagar ir em cima", "IR retido")
+_GOING = {"a", "ao", "aos", "as", "al", "para", "pra", "pro", "pras", "pros", "embora", "morar", "viver", "vivir",
+          "trabalhar", "trabajar", "estudar", "estudiar", "parar", "buscar", "ver", "visitar", "passar", "ficar"}
+_VERB_IR = "ir_"        # never a lexicon phrase's word
+
+
 def tokenize(text: str) -> list[Token]:
     """The words and marks of a text, folded (a phone's shorthand as its word); offsets as typed."""
     folded = fold(text)
-    return [Token(_SHORTHAND.get(m.group(), m.group()), text[m.start():m.end()], m.start(), m.end())
-            for m in _TOKEN.finditer(folded)]
+    found = list(_TOKEN.finditer(folded))
+    out = []
+    for k, m in enumerate(found):
+        word = _SHORTHAND.get(m.group(), m.group())
+        if word == "ir" and text[m.start():m.end()] != "IR" and k + 1 < len(found) and \
+                found[k + 1].group() in _GOING:
+            word = _VERB_IR
+        out.append(Token(word, text[m.start():m.end()], m.start(), m.end()))
+    return out
 
 
 def token_at(tokens: list[Token], char: int) -> int:

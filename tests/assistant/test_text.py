@@ -138,3 +138,14 @@ def test_a_phones_shorthand_is_read_as_the_word_it_stands_for_with_its_offsets_a
     assert [text[t.start:t.end] for t in tokens][2] == "qto"
     # a word or a letter that is not shorthand stays as typed ("Q1", "x")
     assert [t.norm for t in tokenize("no Q1 paguei 3 x 100")] == ["no", "q1", "paguei", "3", "x", "100"]
+
+
+def test_ir_before_where_one_goes_is_the_verb_not_the_brazilian_income_tax():
+    from assistant.lexicon import cues
+    def taxes(text: str) -> bool:
+        return bool(cues().treaty_question.find(tokenize(text)))
+    assert not taxes("Preciso de visto para ir trabalhar no Japão")
+    assert not taxes("vamos ir morar em Braga")
+    # the tax, typed in capitals or in lower case before other words
+    assert taxes("o Brasil pode cobrar IR a partir de quando")
+    assert taxes("tenho q pagar ir em cima desses dividendos")

@@ -176,7 +176,7 @@ def test_a_form_named_beside_a_treaty_question_is_a_note():
 
 
 @pytest.mark.parametrize("text", [
-    "Preciso de visto de trabalho para trabalhar seis meses no Japão?",
+    "Preciso de visto de trabalho para ir trabalhar seis meses para o Japão?",
     "¿Cuánto tarda el visado de nómada digital para Brasil?",
     "Can I apply for the D7 visa from Brazil or only from Portugal?",
 ])
