@@ -255,6 +255,7 @@ def _keeper(g: Grammar, m: Mention) -> bool:
 
 
 _BANK_WORDS = {"banco", "bancos", "bank", "banks"}
+_WORKS_AT_REACH = 6  # tokens from "trabajo" to the bank the writer works at ("trabajo en comercio exterior en un banco")
 _ACTS_REACH = 2      # tokens from a government word to the verb that says it legislates ("o governo já anunciou")
 
 
@@ -272,7 +273,7 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
     worked = {m.end for m in hits("works_at")} if lends else set()
 
     def kept_at(start: int) -> bool:       # where money is kept, not where the lending writer works
-        return not any(0 <= start - end <= 2 for end in worked)
+        return not any(0 <= start - end <= _WORKS_AT_REACH and same_clause(g.tokens, end, start) for end in worked)
     not_bank = {i for m in hits("not_beneficiary_bank") if kept_at(m.start) for i in range(m.start, m.end)}
     not_bank |= {i for p in hits("bank_place") if kept_at(p.start) for i in range(p.end, p.end + 3)}
     if any(not kept_at(m.start) and {t.norm for t in g.tokens[m.start:m.end]} & _BANK_WORDS

@@ -279,6 +279,11 @@ def test_where_the_pe_is(text, state):
      "tributar o lucro?", "attributable_to_pe", False),
     ("We make olive oil in Jaén and sell to shops in Recife; we have no office, warehouse or agent in Brazil. Can "
      "Brazil tax the profit?", "attributable_to_pe", False),
+    # the writer works at the bank that gives the credit: the bank is the lender, whatever words lie between
+    ("trabajo en comercio exterior en un banco de Bilbao; vamos a dar un crédito a un importador de Recife para "
+     "comprar maquinaria. ¿Cuánto retiene Brasil sobre los intereses?", "beneficiary_kind", "financial_institution"),
+    ("I work in trade finance at a bank in Porto and we extend a loan to a Brazilian buyer of our client's machines. "
+     "What can Brazil withhold on the interest?", "beneficiary_kind", "financial_institution"),
 ])
 def test_more_deciding_facts(text, name, value):
     assert read(text).get(name) == value
