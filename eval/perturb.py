@@ -51,8 +51,20 @@ def swapped_letters(text: str, share: float = 0.12) -> str:
     return _WORD.sub(swap, text)
 
 
+# How a phone message shortens Portuguese and Spanish words (pt-BR and Spanish chat)
+_PHONE = {"que": "q", "quanto": "qto", "quando": "qdo", "porque": "pq", "voce": "vc", "tambem": "tb",
+          "tambien": "tb", "para": "pra"}
+_PHONE_WORD = re.compile(r"\b(" + "|".join(_PHONE) + r")\b")
+
+
+def phone(text: str) -> str:
+    """Lower case without accents, and the words a phone message shortens shortened ("tenho q pagar", "qto retém",
+    "vc tb")."""
+    return _PHONE_WORD.sub(lambda m: _PHONE[m.group(1)], lower_unaccented(text))
+
+
 MODES: dict[str, Callable[[str], str]] = {"no_closing_marks": no_closing_marks, "lower_unaccented": lower_unaccented,
-                                          "one_line": one_line, "swapped_letters": swapped_letters}
+                                          "one_line": one_line, "swapped_letters": swapped_letters, "phone": phone}
 
 
 def main(argv: list[str] | None = None) -> int:

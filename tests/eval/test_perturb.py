@@ -1,7 +1,7 @@
 """The ways eval.perturb retypes a ticket: each changes only what it says it changes."""
 from __future__ import annotations
 
-from eval.perturb import MODES, lower_unaccented, no_closing_marks, one_line, swapped_letters
+from eval.perturb import MODES, lower_unaccented, no_closing_marks, one_line, phone, swapped_letters
 
 TEXT = "Olá!\nSou residente em Portugal e recebo dividendos de Curitiba. ¿Y la retención? Qual a taxa máxima?"
 
@@ -27,4 +27,10 @@ def test_swapped_letters_is_repeatable_and_keeps_each_words_letters():
 
 
 def test_every_mode_is_listed():
-    assert set(MODES) == {"no_closing_marks", "lower_unaccented", "one_line", "swapped_letters"}
+    assert set(MODES) == {"no_closing_marks", "lower_unaccented", "one_line", "swapped_letters", "phone"}
+
+
+def test_phone_shortens_whole_words_only():
+    assert phone("Você sabe quanto retém? E também, para quando é que tenho que declarar?") == \
+        "vc sabe qto retem? e tb, pra qdo e q tenho q declarar?"
+    assert phone("Quantos dias? Paraná") == "quantos dias? parana"
