@@ -26,7 +26,10 @@ _MARK = rf"\(?(?:{_MARK_BODY})[).]"                  # an item's mark: "(i)", "b
 # mid-sentence.
 _OPENS = (r"E|Y|And|But|Mas|Pero|Also|Além|Ademais|Además|Second|Secondly|Segundo|Tamb[ée]m|Outra|Otra|Another|"
           r"Qual|Quais|Quanto|Quem|Como|Onde|Quando|Porque|Qu[ée]|Cu[áa]l|Cu[áa]nto|Qui[ée]n|"
-          r"C[óo]mo|D[óo]nde|Cu[áa]ndo|What|Which|How|Where|Who|When|Why")
+          r"C[óo]mo|D[óo]nde|Cu[áa]ndo|What|Which|How|Where|Who|When|Why|"
+          # a question that opens with its verb ("…não impede isso Devo cobrar IVA", "…em Portugal Há crédito")
+          r"H[áa]|Devo|Devemos|Posso|Podemos|Pode|Podem|Tenho|Temos|Preciso|Precisamos|Puedo|Debo|Debemos|Tengo|"
+          r"Tenemos|Hay|Is|Are|Can|Could|Does|Should")
 # A question typed in lower case after a short word's full stop ("spain taxes an imputed income on it. is that
 # allowed"): the words that open one; after a dash, an interrogative ("…pays dividends and JCP — what's the max
 # withholding…", not "…pay a flat 10% in Portugal — is that right?", whose words before the dash it asks about).
@@ -37,7 +40,7 @@ _LOW_OPENS = rf"is|are|can|could|do|does|did|will|would|should|may|must|posso|po
 _END = re.compile(rf"[?!]+|;|\n+|(?:\.{{3}}|…)(?=\s)|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|:(?=\s*{_MARK}\s)|"
                   rf"\.(?=\s+{_MARK}\s)|(?<=\S)\s+[—–-](?=\s+(?i:{_ASKING_WORDS})\W)|(?P<opens>(?<=[^\W\d_]{{2}})\.(?=\s+(?:{_LOW_OPENS})\s))|"
                   rf"(?P<low>(?<=[^\W\d_]{{2}})\.(?=\s+[a-zà-ÿ]))|"
-                  rf"(?<=[a-zà-ÿ]{{2}})(?=\s+(?:{_OPENS})[\s,])")
+                  rf"(?:(?<=[a-zà-ÿ]{{2}})|(?<=[A-ZÀ-Ý%]))(?=\s+(?:{_OPENS})[\s,])")
 # A title before a name ("el salario del Dr. Tanaka", "Mrs. Sato"): its full stop ends no sentence
 _TITLES = {"dr", "dra", "drs", "dras", "sr", "sra", "srs", "sras", "sres", "srta", "mr", "mrs", "ms", "prof", "profa",
            "profs", "dña", "exmo", "exma", "eng", "ing", "lic"}
@@ -363,7 +366,7 @@ def _run_on(text: str, before: Span, span: Span) -> bool:
     """`span` was cut from `before` only by the capital that opens it, on the same line ("…pelo acordo Brasil-Espanha
     E rola IOF nessa remessa também"): the question mark between them was left off."""
     gap = text[before.end:span.start]
-    return not gap.strip() and "\n" not in gap and before.text[-1:].isalnum()
+    return not gap.strip() and "\n" not in gap and (before.text[-1:].isalnum() or before.text[-1:] == "%")
 
 
 _CONNECTIVE = re.compile(r"^(?:E|Y|And|Also|Além|Ademais|Además|Tamb[ée]m|Second|Secondly|Segundo)\b")
@@ -372,8 +375,9 @@ _CONNECTIVE = re.compile(r"^(?:E|Y|And|Also|Além|Ademais|Además|Tamb[ée]m|Sec
 def _run_on_questions(text: str, spans: list[Span], asked: list[Span]) -> list[Span]:
     """The sentences that run on from a question without its mark, each a question too ("Can Japan keep taxing it
     Also, someone said NHR pensioners pay 10% — is that right"); not small talk ("E obrigado"). In a ticket with no
-    question mark at all, a question that runs on with "E", "And" or "Also" was asked after another one, too
-    ("Duas dúvidas dele: que retenção pode Portugal fazer… E temos de entregar o modelo 21-RFI…")."""
+    question mark at all, a question that runs on with "E", "And", "Also" or an interrogative was asked after
+    another one, too ("Duas dúvidas dele: que retenção pode Portugal fazer… E temos de entregar o modelo 21-RFI…",
+    "A convenção não impede isso Devo cobrar IVA a esse cliente")."""
     small_talk = asking_words().is_small_talk
     unmarked = not any(s.asks for s in spans)
     out: list[Span] = []
@@ -382,8 +386,8 @@ def _run_on_questions(text: str, spans: list[Span], asked: list[Span]) -> list[S
             continue
         if (before in asked or before in out) and span not in asked and not small_talk(tokenize(span.text)):
             out.append(span)
-        elif unmarked and span in asked and before not in asked and _CONNECTIVE.match(span.text) and \
-                not small_talk(tokenize(before.text)):
+        elif unmarked and span in asked and before not in asked and \
+                (_CONNECTIVE.match(span.text) or _opens_question(span.text)) and not small_talk(tokenize(before.text)):
             out.append(before)
     return out
 

@@ -1203,3 +1203,21 @@ def test_a_consulate_named_only_for_a_visa_does_not_make_a_salary_public(text, t
     asked = asking(text)[-1].text
     parts = read_parts(text, ScriptedTopics({asked: (("employment", 0.7), ("pensions", 0.1))}))
     assert [p.topic for p in parts] == [topic]
+
+
+@pytest.mark.parametrize("text, asked", [
+    # no question mark anywhere: a question run on after an acronym, a letter or a percentage, opened by "E"
+    ("Moro em Faro e recebo rendas de Natal. Tenho de pôr isto no anexo F E o Brasil pode reter IR na fonte",
+     ["Tenho de pôr isto no anexo F", "E o Brasil pode reter IR na fonte"]),
+    ("O Brasil retém 15% nos juros. O teto da convenção é 15% ou 10% E no IRS posso abater esses 15%",
+     ["O teto da convenção é 15% ou 10%", "E no IRS posso abater esses 15%"]),
+    # or opened by its verb or an interrogative: the statement before it asked too
+    ("Sou designer em Braga e um cliente de Campinas retém IR sobre as minhas faturas. A convenção permite isso "
+     "Devo cobrar IVA a esse cliente",
+     ["A convenção permite isso", "Devo cobrar IVA a esse cliente"]),
+    ("Contratamos um engenheiro no Japão. Retemos IRS Como fica o IVA", ["Retemos IRS", "Como fica o IVA"]),
+    # a list item's mark is no word a question runs on from
+    ("1) Can Spain tax our fees\n2) And the Madrid office", ["1) Can Spain tax our fees", "2) And the Madrid office"]),
+])
+def test_a_question_typed_without_marks_runs_on_after_any_word(text, asked):
+    assert [s.text for s in asking(text)] == asked
