@@ -255,7 +255,7 @@ def _keeper(g: Grammar, m: Mention) -> bool:
 
 
 _BANK_WORDS = {"banco", "bancos", "bank", "banks"}
-_WORKS_AT_REACH = 6  # tokens from "trabajo" to the bank the writer works at ("trabajo en comercio exterior en un banco")
+_WORKS_AT_REACH = 6  # tokens from "trabajo" to the bank the writer works at ("trabajo en … en un banco")
 _ACTS_REACH = 2      # tokens from a government word to the verb that says it legislates ("o governo já anunciou")
 
 
