@@ -421,3 +421,12 @@ def test_a_two_letter_code_in_capitals_names_the_country(text, code):
 ])
 def test_lower_case_us_beside_a_country_is_the_united_states(text, codes):
     assert [m.code for m in find_mentions(text, tokenize(text), "en")] == codes
+
+
+@pytest.mark.parametrize("text, language, left", [
+    # the one who came back from a country left it: it is no longer where the person lives
+    ("Sou emigrante regressada do Brasil desde março; recebo a aposentadoria do INSS. Quem tributa?", "pt", "BR"),
+    ("Soy un emigrante retornado de Venezuela; cobro una pensión del INSS de Brasil. ¿Quién la grava?", "es", "VE"),
+])
+def test_one_who_came_back_from_a_country_left_it(text, language, left):
+    assert (left, "former_residence") in _roles(text, language)
