@@ -38,7 +38,7 @@ _ASKING_WORDS = (r"what|who|which|how|where|when|why|qual|quais|quem|onde|quando
 _LOW_OPENS = rf"is|are|can|could|do|does|did|will|would|should|may|must|posso|pode|podem|devo|puedo|puede|pueden|" \
              rf"debo|{_ASKING_WORDS}"
 _END = re.compile(rf"[?!]+|;|\n+|(?:\.{{3}}|…)(?=\s)|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|:(?=\s*{_MARK}\s)|"
-                  rf"\.(?=\s+{_MARK}\s)|(?<=\S)\s+[—–-](?=\s+(?i:{_ASKING_WORDS})\W)|(?P<opens>(?<=[^\W\d_]{{2}})\.(?=\s+(?:{_LOW_OPENS})\s))|"
+                  rf"\.(?=\s+{_MARK}\s)|(?P<dash>(?<=\S)\s+[—–-](?=\s+(?i:{_ASKING_WORDS})\W))|(?P<opens>(?<=[^\W\d_]{{2}})\.(?=\s+(?:{_LOW_OPENS})\s))|"
                   rf"(?P<low>(?<=[^\W\d_]{{2}})\.(?=\s+[a-zà-ÿ]))|"
                   rf"(?:(?<=[a-zà-ÿ]{{2}})|(?<=[A-ZÀ-Ý%]))(?=\s+(?:{_OPENS})[\s,])")
 # A title before a name ("el salario del Dr. Tanaka", "Mrs. Sato"): its full stop ends no sentence
@@ -79,12 +79,24 @@ def sentences(text: str) -> list[Span]:
         if (m.group() == "." and _titled(text, m.start())) or \
                 (m.group("low") and not _ends_word(text, m.start())) or \
                 (m.group("opens") and _abbreviated(text, m.start())) or \
-                (m.group() == "." and _BARE_MARK.match(text[start:m.end()].strip())):
+                (m.group() == "." and _BARE_MARK.match(text[start:m.end()].strip())) or \
+                (m.group("dash") and _named_before(text[start:m.start()])):
             continue                                   # "1. Whether Portugal may tax…": the item's own mark
         _add(out, text, start, m.end())
         start = m.end()
     _add(out, text, start, len(text))
     return out
+
+
+NAMED_BEFORE_WORDS = 6      # "And the prefectural government pension – which country…": what the question is about
+
+
+def _named_before(piece: str) -> bool:
+    """The words before a dash name what the question after it asks about: a lead-in and a few words ("And the
+    prefectural government pension – which country has the right to tax it?", "E a renda do Porto — quem
+    tributa?"), not a statement of the case."""
+    words = [t for t in tokenize(piece.strip()) if t.is_word]
+    return 0 < len(words) <= NAMED_BEFORE_WORDS and bool(asking_words().lead_ins.find(words[:1]))
 
 
 def _titled(text: str, end: int) -> bool:

@@ -1221,3 +1221,18 @@ def test_a_consulate_named_only_for_a_visa_does_not_make_a_salary_public(text, t
 ])
 def test_a_question_typed_without_marks_runs_on_after_any_word(text, asked):
     assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    # the words before the dash name what the question after it is about: one question
+    ("Can Portugal tax the kokumin nenkin? And the prefectural government pension – which country has the right to "
+     "tax it?", ["Can Portugal tax the kokumin nenkin?",
+                 "And the prefectural government pension – which country has the right to tax it?"]),
+    ("Recibo la pensión del INSS en Vigo. ¿Y el alquiler de Recife — quién lo grava?",
+     ["¿Y el alquiler de Recife — quién lo grava?"]),
+    # a statement before the dash is the case, not the question
+    ("Our company pays dividends and JCP — what's the max withholding on each?",
+     ["what's the max withholding on each?"]),
+])
+def test_a_question_after_a_dash_keeps_the_few_words_that_name_its_subject(text, asked):
+    assert [s.text for s in asking(text)] == asked
