@@ -445,8 +445,27 @@ def _nationality_apposition(m: Mention, tokens: list[Token]) -> bool:
     # "my mother-in-law and Brazilian"
     unaccented = tokens[k].orig.lower() == "e" and k > 0 and tokens[k - 1].norm in _PERSONS
     copula = k > 0 and (tokens[k].orig.lower() in _COPULA and (only or _person_before(tokens[k - 1])) or unaccented)
-    return copula or bool(set(after) & _BORN) or _a_person(tokens, m.start) or \
+    return copula or bool(set(after) & _BORN) or _a_person(tokens, m.start) or _self_described(tokens, m.start) or \
         (before in (",", "(") and (not after or after[0] in (",", ")", ".", "e", "y", "and")))
+
+
+SELF_WORDS = 3       # the words of a ticket's opening description before its demonym ("Ex-militar brasileiro, …")
+
+
+def _self_described(tokens: list[Token], i: int) -> bool:
+    """The ticket opens by describing the writer, a noun and the demonym at i ("Ex-militar brasileiro, vivo em
+    Évora", "Jubilada española, resido en Recife"; "Sou enfermeira portuguesa e…"): the writer's nationality."""
+    words = tokens[:i]
+    if words and words[0].norm in ("sou", "soy"):
+        words = words[1:]
+    return 0 < len(words) <= SELF_WORDS and all(t.is_word and t.norm not in _NOT_SELF for t in words) and \
+        i + 1 < len(tokens) and tokens[i + 1].norm in (",", "e", "y", ";")
+
+
+# words that make the opening a thing the writer deals with, not the writer ("Trabalho numa empresa brasileira, …")
+_NOT_SELF = {"um", "uma", "num", "numa", "de", "da", "do", "em", "na", "no", "un", "una", "en", "el", "la", "del",
+             "a", "o", "the", "an", "in", "at", "for", "para", "pela", "pelo", "por", "trabalho", "trabajo", "work",
+             "empresa", "empresas", "company", "sociedad", "sociedade"}
 
 
 _CONTRACTED_NOT = {"haven", "hasn", "didn", "wasn", "weren"}     # "haven't": the tokens "haven", "t"

@@ -430,3 +430,17 @@ def test_lower_case_us_beside_a_country_is_the_united_states(text, codes):
 ])
 def test_one_who_came_back_from_a_country_left_it(text, language, left):
     assert (left, "former_residence") in _roles(text, language)
+
+
+@pytest.mark.parametrize("text, language, nation", [
+    # a ticket that opens by describing the writer: the demonym after the noun is the nationality
+    ("Ex-militar brasileiro, vivo em Évora. A pensão da Aeronáutica paga IRS?", "pt", "BR"),
+    ("Jubilada española, resido en Recife desde 2020. ¿Quién grava mi pensión de Clases Pasivas?", "es", "ES"),
+    ("Sou enfermeira portuguesa e vou trabalhar para São Paulo. Quem tributa o salário?", "pt", "PT"),
+])
+def test_a_ticket_that_opens_with_the_writers_description_states_the_nationality(text, language, nation):
+    assert (nation, "nationality") in _roles(text, language)
+
+
+def test_a_demonym_later_in_the_story_is_not_the_writers_description():
+    assert ("BR", "nationality") not in _roles("Trabalho numa empresa brasileira, em Lisboa. Quem tributa?", "pt")
