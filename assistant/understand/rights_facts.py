@@ -99,6 +99,15 @@ def _says_who_i_am(tokens: list[Token], start: int) -> bool:
     return False
 
 
+PREMISES_REACH = 3    # tokens from "restaurant" to the place it is in ("the restaurant in Osaka")
+
+
+def _trades_in(state: str, hits: Hits, mentions: list[Mention]) -> bool:
+    """A business's premises are named in `state` ("o restaurante em Osaka", "a shop in Lisbon")."""
+    return any(m.code == state and 0 <= m.start - p.end <= PREMISES_REACH
+               for p in hits("premises") for m in mentions)
+
+
 TOWN_REACH = 4        # tokens from "pago pela câmara municipal" to the town it names ("de Lisboa")
 
 
@@ -191,6 +200,12 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
             source in parties and source not in named_clients:
         # every client named is elsewhere ("todos os meus clientes são empresas portuguesas", a stay in Brazil)
         found["paid_by_source_resident"] = False
+    if "business_profits" in topics and facts.attributable_to_pe is None and facts.fixed_base_in_source is None and \
+            residence in parties and source in parties and residence != source and \
+            _trades_in(residence, hits, mentions) and not _trades_in(source, hits, mentions):
+        # the business's one place is where its owner lives ("our own Portuguese restaurant in Osaka"): no fixed place
+        # of business in the other State, whose tax on the profits a PE there would need
+        found["attributable_to_pe"] = False
     if {"independent_services", "business_profits"} & set(topics) and facts.attributable_to_pe is None and \
             facts.fixed_base_in_source is not None:
         # an office or studio there is the fixed place the profits of the services are attributed to

@@ -767,3 +767,17 @@ def test_a_longer_length_a_question_supposes_is_no_range_of_the_story():
 def test_a_students_side_job_unrelated_to_the_course_is_paid_where_they_study(text):
     facts = understand(text, TREATIES, topic="students").facts
     assert facts.student_practical_training is False and facts.student_payment_origin == "local"
+
+
+@pytest.mark.parametrize("text, attributable", [
+    # the business's one place is where its owner lives: no fixed place in the other State
+    ("I'm Portuguese and have lived in Osaka since 2008; my wife and I run our own restaurant in Osaka. Can Portugal "
+     "tax the profits of the restaurant?", False),
+    ("Tenho uma loja em Braga e vendo online para clientes no Brasil. O Brasil pode tributar os lucros da loja?",
+     False),
+    # premises in the other State too: that is what decides, not read from the first one
+    ("Vivo em Braga e tenho uma loja em Braga e outra loja em São Paulo. O Brasil pode tributar os lucros?", None),
+])
+def test_premises_only_where_the_owner_lives_are_no_pe_in_the_other_state(text, attributable):
+    query = understand(text, TREATIES, topic="business_profits")
+    assert query.facts.attributable_to_pe is attributable
