@@ -1236,3 +1236,20 @@ def test_a_question_typed_without_marks_runs_on_after_any_word(text, asked):
 ])
 def test_a_question_after_a_dash_keeps_the_few_words_that_name_its_subject(text, asked):
     assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    # a courtesy that names what it asks to confirm asks, beside another request; one that only thanks does not
+    ("Our client in Madrid licenses a trademark to a company in Campinas. We would be grateful if you could confirm "
+     "the maximum Brazilian withholding on the royalties. We would also like to know how Spain relieves it. Kind "
+     "regards, Ana",
+     ["We would be grateful if you could confirm the maximum Brazilian withholding on the royalties.",
+      "We would also like to know how Spain relieves it."]),
+    ("Temos uma Lda. em Aveiro que paga juros a um banco de Tóquio. Agradecíamos se nos pudessem informar a taxa "
+     "máxima de retenção no Japão. Gostaríamos de saber também se há crédito em Portugal. Ficaríamos gratos por uma "
+     "resposta breve.",
+     ["Agradecíamos se nos pudessem informar a taxa máxima de retenção no Japão.",
+      "Gostaríamos de saber também se há crédito em Portugal."]),
+])
+def test_a_courtesy_that_names_what_to_confirm_asks(text, asked):
+    assert [s.text for s in asking(text)] == asked
