@@ -458,8 +458,9 @@ def _self_described(tokens: list[Token], i: int) -> bool:
     words = tokens[:i]
     if words and words[0].norm in ("sou", "soy"):
         words = words[1:]
+    # a demonym in lower case, as Portuguese and Spanish write it: "Tratado Brasil-Argentina, juros" names a country
     return 0 < len(words) <= SELF_WORDS and all(t.is_word and t.norm not in _NOT_SELF for t in words) and \
-        i + 1 < len(tokens) and tokens[i + 1].norm in (",", "e", "y", ";")
+        tokens[i].orig[:1].islower() and i + 1 < len(tokens) and tokens[i + 1].norm in (",", "e", "y", ";")
 
 
 # words that make the opening a thing the writer deals with, not the writer ("Trabalho numa empresa brasileira, …")

@@ -444,3 +444,8 @@ def test_a_ticket_that_opens_with_the_writers_description_states_the_nationality
 
 def test_a_demonym_later_in_the_story_is_not_the_writers_description():
     assert ("BR", "nationality") not in _roles("Trabalho numa empresa brasileira, em Lisboa. Quem tributa?", "pt")
+
+
+def test_a_country_after_a_treaty_word_is_no_writers_nationality():
+    """"Tratado Brasil-Argentina, juros": Argentina is a country (capitalised), not the writer's description."""
+    assert ("AR", "nationality") not in _roles("Tratado Brasil-Argentina, juros, qual a alíquota?", "pt")
