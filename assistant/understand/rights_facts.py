@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 
 from assistant.lexicon.quantities import amount_per_year, in_months, usd_per_year
-from assistant.lexicon.text import Token
+from assistant.lexicon.text import Match, Token
 from assistant.understand.facts import Hits, named_after
 from assistant.understand.places import Mention
 from assistant.understand.places import denied as cue_denied
@@ -78,7 +78,7 @@ def works_at_mission(hits: Hits, tokens: list[Token]) -> bool:
     handling my visa")."""
     errands = hits("consular_errands")
 
-    def errand_at(post) -> bool:
+    def errand_at(post: Match[frozenset[str]]) -> bool:
         return any((0 <= post.start - e.end <= ERRAND_REACH and same_clause(tokens, e.end, post.start)) or
                    (0 <= e.start - post.end <= ERRAND_REACH and same_clause(tokens, post.end, e.start))
                    for e in errands)
