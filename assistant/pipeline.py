@@ -865,8 +865,8 @@ def _only_asked_about(question: str, asked: list[PartTopic]) -> set[str]:
     if not outside:
         return outside
     rest = context_of(question, "", [p.question.text for p in asked if p.other_treaty])
-    lang = detect_language(rest, tokenize(rest))
-    return outside - {m.code for m in find_mentions(rest, tokenize(rest), lang)}
+    tokens = tokenize(rest)
+    return outside - {m.code for m in find_mentions(rest, tokens, detect_language(rest, tokens))}
 
 
 def _with_parts(query: Query, asked: list[PartTopic]) -> Query:

@@ -77,11 +77,10 @@ def tokenize(text: str) -> list[Token]:
     found = list(_TOKEN.finditer(folded))
     out = []
     for k, m in enumerate(found):
-        word = _SHORTHAND.get(m.group(), m.group())
-        if word == "ir" and text[m.start():m.end()] != "IR" and k + 1 < len(found) and \
-                found[k + 1].group() in _GOING:
+        word, typed = _SHORTHAND.get(m.group(), m.group()), text[m.start():m.end()]
+        if word == "ir" and typed != "IR" and k + 1 < len(found) and found[k + 1].group() in _GOING:
             word = _VERB_IR
-        out.append(Token(word, text[m.start():m.end()], m.start(), m.end()))
+        out.append(Token(word, typed, m.start(), m.end()))
     return out
 
 
