@@ -53,6 +53,11 @@ LISTED = re.compile(rf",\s+(?={_INTERROGATIVE}|{_MODAL})", re.IGNORECASE)
 # "…e ainda tenho de manter lá um representante fiscal?": the same modal after "and" once the sentence has asked
 LISTED_AND = re.compile(rf"\s+(?:and|e|y)\s+(?={_MODAL})", re.IGNORECASE)
 _ASKS = re.compile(rf"(?<!\w)(?:{_INTERROGATIVE}|{_MODAL})", re.IGNORECASE)
+# The second of questions counted off in one sentence ("…nos indicaran, en primer lugar, si …, y, en segundo lugar,
+# si la beca…", "…and, secondly, whether…"): a part of its own, on its topic or the same one
+ORDINAL = re.compile(r",?\s*(?:(?:and|e|y)\s*,?\s*)?(?:en|em|in)\s+(?:segundo|tercer|terceiro|third|second|"
+                     r"[úu]ltimo)\s+(?:lugar|place)\s*,?\s+|,\s*(?:(?:and|e|y)\s*,?\s*)?(?:secondly|thirdly|"
+                     r"finally|lastly|por [úu]ltimo|por fim|por fin|finalmente),\s+", re.IGNORECASE)
 
 SPLIT_CONFIDENCE = 0.5
 # A second question on a part's topic ("Can Portugal tax his pension? And hers?" is two questions) is its own
@@ -98,12 +103,12 @@ def _clauses(sentence: Span, language: str) -> list[Span]:
     article), but not before the alternative that only one State taxes."""
     out, start = [], 0
     text = sentence.text
-    cuts = sorted([*CLAUSE.finditer(text), *LISTED.finditer(text), *LISTED_AND.finditer(text)],
-                  key=lambda m: m.start())
+    cuts = sorted([*CLAUSE.finditer(text), *LISTED.finditer(text), *LISTED_AND.finditer(text),
+                   *ORDINAL.finditer(text)], key=lambda m: m.start())
     for m in cuts:
         conjunction = m.group().strip(" ,").lower()
         if m.start() < start or not _WORDED.search(text, start, m.start()) or \
-                (m.re is not CLAUSE and not _ASKS.search(text, start, m.start())) or \
+                (m.re not in (CLAUSE, ORDINAL) and not _ASKS.search(text, start, m.start())) or \
                 (language != "es" and conjunction == "o") or \
                 (conjunction in ("or", "ou", "o") and _ONLY_ALTERNATIVE.match(text, m.end())):
             continue
@@ -125,7 +130,7 @@ def _split(text: str, spans: list[Span], model: TopicModel, language: str) -> li
             # "…¿Hacienda puede gravar los beneficios de esa sucursal, y si en vez de eso solo alquilamos un
             # almacén…, eso ya cuenta como establecimiento permanente?": a supposition after the cut asks again, on
             # the same topic under other facts
-            supposed = all(supposes(c.text) for c in clauses[1:])
+            supposed = all(supposes(c.text) for c in clauses[1:]) or bool(ORDINAL.search(span.text))
             if (len({s.topic for s in scored}) > 1 or supposed) and \
                     min(s.confidence for s in scored) >= SPLIT_CONFIDENCE:
                 out += list(zip(clauses, scored))

@@ -292,16 +292,32 @@ def _unclosed_follow_ups(text: str, spans: list[Span], asked: list[Span]) -> lis
     """In a ticket typed without a closing mark, the sentences after its last question that follow it up
     without their question mark: the last sentence, or a supposition of another case there ("e se eu ficar
     mais um semestre"), and the sentence right after the question, before a remark ("…por ese sueldo?? y en
-    colombia tengo q declarar algo igual. aca todo carisimo jaja")."""
+    colombia tengo q declarar algo igual. aca todo carisimo jaja"); either asks, too, in the words that ask
+    what one pays or may deduct ("…a um residente em portugal? depois no irs posso abater o que ja pagaram la")."""
     if not asked or not spans or text.rstrip()[-1:] in ".!?:":
         return []
     last = spans[-1]
     after = spans.index(asked[-1]) + 1 if asked[-1] in spans else len(spans)
-    out = [s for s in spans[after:-1][:1] if _follows_up(s)]
+    out = [s for s in spans[after:-1][:1] if _follows_up(s) or _asks_what_is_paid(s)]
     if last not in asked and asked[-1].end <= last.start and \
-            (_follows_up(last) or (bool(_SUPPOSES.match(last.text)) and not _COURTESY.match(last.text))):
+            (_follows_up(last) or _asks_what_is_paid(last) or
+             (bool(_SUPPOSES.match(last.text)) and not _COURTESY.match(last.text))):
         out.append(last)
     return out
+
+
+# The first person's modals that open the words that ask what one pays ("posso abater", "tengo que pagar"), not a
+# statement of what one pays ("…eu viro residente e pago imposto espanhol")
+_MODALS = {"posso", "podemos", "devo", "devemos", "tenho", "temos", "preciso", "precisamos", "puedo", "debo",
+           "debemos", "tengo", "tenemos", "can", "must", "should", "do"}
+
+
+def _asks_what_is_paid(span: Span) -> bool:
+    """The words that ask, without a mark, what one must pay or may deduct ("posso abater", "tengo que pagar",
+    "do I have to pay"), not small talk."""
+    words = tokenize(span.text)
+    return any(words[m.start].norm in _MODALS for m in asking_words().unmarked.find(words)) and \
+        not asking_words().is_small_talk(words)
 
 
 # In a ticket typed with no question mark at all, a question inside a sentence: an interrogative after a comma
@@ -371,6 +387,25 @@ def _items_after_a_question(text: str, spans: list[Span], asked: list[Span]) -> 
         first = min((k for k in run if spans[k].asks and spans[k] in asked), default=None)
         out += [spans[k] for k in sorted(run) if first is not None and k > first and not spans[k].asks and
                 text[spans[k].end:].lstrip(" \t")[:1] in ("\n", "") and not _asked_under(spans, k + 1)]
+    return out
+
+
+_NUMBERED = re.compile(rf"^{_QUOTED}(?:{_MARK}|\d{{1,2}}\s?-)\s+", re.IGNORECASE)
+# A question that ends on its alternatives, its mark left off ("soy residente de españa o de brasil", "…taxed in
+# Japan or in Portugal"); Spanish "o" only before a preposition (Portuguese "o" is the article)
+_ALTERNATIVES_END = re.compile(r"\s(?:ou|or|o(?=\s+(?:de|en|a|al)\s))\s+"
+                               r"(?:(?:de|do|da|em|en|in|no|na|el|la|the|a|al)\s+){0,2}[^\W\d_]+\W*$", re.IGNORECASE)
+
+
+def _items_before_a_question(spans: list[Span], asked: list[Span]) -> list[Span]:
+    """The numbered items of a list before its first question that ask too, their mark left off: on their
+    alternatives, or in the words that ask what one pays ("1) con todo esto soy residente de españa o de brasil
+    2) el sueldo … tributa solo en españa?"); not the facts a list gives first ("1) Moro em Lisboa. 2) Quem…?")."""
+    out = []
+    for run in _item_runs(spans):
+        first = min((k for k in run if spans[k] in asked), default=None)
+        out += [spans[k] for k in sorted(run) if first is not None and k < first and _NUMBERED.match(spans[k].text)
+                and (_ALTERNATIVES_END.search(fold(spans[k].text)) or _asks_what_is_paid(spans[k]))]
     return out
 
 
@@ -444,7 +479,8 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
         items = _unmarked_items(text, spans, asked)
         asked = [s for s in spans if s in asked or s in items]
     asked = asked or [s for s in spans if _opens_question(s.text)]
-    unmarked_items = _items_after_a_question(text, spans, asked) + _run_on_questions(text, spans, asked)
+    unmarked_items = _items_after_a_question(text, spans, asked) + _run_on_questions(text, spans, asked) + \
+        _items_before_a_question(spans, asked)
     asked = [s for s in spans if s in asked or s in unmarked_items]
     asked = [*asked, *_unclosed_follow_ups(text, spans, asked)]
     # a subject or title that asks restates the body's question ("Assunto: Dividendos – quem tributa?")

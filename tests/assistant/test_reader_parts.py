@@ -164,6 +164,28 @@ def test_one_sentence_asking_two_things_splits_at_the_conjunction_only_when_both
     assert [p.topic for p in read_parts(text, unsure)] == ["dividends"]
 
 
+@pytest.mark.parametrize("text, first, second", [
+    ("Solicitamos nos indiquen, en primer lugar, si el sueldo del profesor invitado tributa en España, y, en segundo "
+     "lugar, si su pensión del INSS tributa en Brasil.",
+     "Solicitamos nos indiquen, en primer lugar, si el sueldo del profesor invitado tributa en España",
+     "si su pensión del INSS tributa en Brasil."),
+    ("Gostaríamos de saber, em primeiro lugar, se a bolsa da aluna é tributada em Portugal e, em segundo lugar, se a "
+     "bolsa do irmão também o é.",
+     "Gostaríamos de saber, em primeiro lugar, se a bolsa da aluna é tributada em Portugal",
+     "se a bolsa do irmão também o é."),
+])
+def test_questions_counted_off_in_one_sentence_are_parts_even_on_one_topic(text, first, second):
+    """"…, en primer lugar, si …, y, en segundo lugar, si …": the second counted question is a part of its own,
+    whether or not its topic differs, when both are read surely; unsure halves stay one part."""
+    topics = ("professors", "pensions") if text.startswith("Solicitamos") else ("students", "students")
+    sure = ScriptedTopics({text: ((topics[0], 0.6), ("out_of_scope", 0.2)),
+                           first: ((topics[0], 0.8), ("out_of_scope", 0.1)),
+                           second: ((topics[1], 0.8), ("out_of_scope", 0.1))})
+    assert [(p.topic, p.question.text) for p in read_parts(text, sure)] == [(topics[0], first), (topics[1], second)]
+    unsure = ScriptedTopics({**sure.by_sentence, second: ((topics[1], 0.4), ("out_of_scope", 0.3))})
+    assert len(read_parts(text, unsure)) == 1
+
+
 @pytest.mark.parametrize("whole, clauses", [
     ("Juros pagos pela filial de Braga ao banco japonês: qual a retenção máxima, desde quando vale a convenção, e "
      "há imposto do selo?", ["Juros pagos pela filial de Braga ao banco japonês: qual a retenção máxima",
@@ -368,6 +390,9 @@ def test_a_civil_servants_salary_question_is_government_service(text, topic):
     ("Trabalho para a Prefeitura de Recife, em teletrabalho desde Braga. Quem tributa o meu salário?",
      "government_service"),
     ("I'm local staff at the Spanish consulate in São Paulo. Who taxes my pay?", "government_service"),
+    # a teacher hired by a city's board of education for its public schools
+    ("My brother, Portuguese, was hired by the Nagoya board of education to teach English in its public schools. "
+     "Who taxes his pay?", "government_service"),
     # a private employer named too: the salary may be that one's
     ("Eu sou militar e a minha mulher dá aulas numa escola privada no Rio. Quem tributa o salário dela?",
      "employment"),
@@ -1188,6 +1213,39 @@ def test_a_titles_full_stop_before_a_name_ends_no_sentence():
     ("quem tributa a pensao do inss? ja tenho o nif. obrigado pela ajuda", ["quem tributa a pensao do inss?"]),
 ])
 def test_a_follow_up_typed_without_its_mark_after_the_last_question_asks(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    # the last words, after the question, ask what one may deduct or must pay, without a mark or a lead-in
+    ("tenho acoes da vale, moro em aveiro. o brasil pode reter 15% nos dividendos? depois no irs posso deduzir o "
+     "que reteram la",
+     ["o brasil pode reter 15% nos dividendos?", "depois no irs posso deduzir o que reteram la"]),
+    ("vivo en malaga con la pension del inss. brasil me la puede retener? luego en la renta de aca tengo que pagar "
+     "otra vez",
+     ["brasil me la puede retener?", "luego en la renta de aca tengo que pagar otra vez"]),
+    # a remark after the question asks nothing, nor one that states what someone pays
+    ("o brasil pode reter 15% nos dividendos? depois eu conto como correu",
+     ["o brasil pode reter 15% nos dividendos?"]),
+    ("a bolsa vem da capes. a espanha pode cobrar imposto? meu colega disse q eu viro residente e pago imposto la",
+     ["a espanha pode cobrar imposto?"]),
+])
+def test_a_last_sentence_asking_what_one_pays_follows_up_without_its_mark(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    # a numbered item before the first question, its mark left off, that ends on its alternatives
+    ("volvi a vigo en enero y sigo con mi casa en recife. 1) para el convenio soy residente de españa o de brasil "
+     "2) quien grava mi sueldo?",
+     ["1) para el convenio soy residente de españa o de brasil", "2) quien grava mi sueldo?"]),
+    ("moving to Osaka in March. 1) is my Portuguese rent taxed in Japan or in Portugal 2) what about my salary?",
+     ["1) is my Portuguese rent taxed in Japan or in Portugal", "2) what about my salary?"]),
+    # numbered facts before the question ask nothing
+    ("1) Moro em Faro desde 2020. 2) Recebo a pensão do INSS. 3) Quem tributa a pensão?",
+     ["3) Quem tributa a pensão?"]),
+])
+def test_a_numbered_item_before_the_first_question_asks_on_its_alternatives(text, asked):
     assert [s.text for s in asking(text)] == asked
 
 
