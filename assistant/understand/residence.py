@@ -103,7 +103,10 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
                          and m.start not in sold_own) or 0 <= h.start - m.end < _NEAR for m in sold)
         denied = any(t.norm in negation for t in tokens[max(0, h.start - _NEAR):h.start]) or \
             any(0 <= m.start - h.end < _NEAR for m in former)          # "a casa que tinha na Bahia"
-        if (near_let or near_sold or denied) and not _lived_in_home(h, lives, tokens, mentions):
+        # a home denied stays denied where the person lived before ("he vivido 20 años en España … no me queda
+        # ninguna vivienda en España"): only living there now makes it theirs
+        living = [m for m in lives if m.value == "lives"] if denied else lives
+        if (near_let or near_sold or denied) and not _lived_in_home(h, living, tokens, mentions):
             out.add(h.start)
     return out
 
@@ -168,6 +171,11 @@ def pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
     not_places = countries().not_places
     named = [m for m in named if " ".join(t.norm for t in tokens[m.start:m.end]) not in not_places]
     left = _left_places(tokens, named)
+    lives = [m.end for m in cues().tiebreaker.find(tokens) if m.value == "lives"]
+    # where the writer says they live ("vivo em Yokohama"): what "cá" in a later sentence points to, whatever
+    # place another sentence named since ("despedi-me do meu emprego em Portugal. A nossa filha nasceu cá")
+    lives_at = [m for m in named if not m.company and m.start not in left and
+                any(0 <= m.start - e <= _LIVES_AT and same_clause(tokens, e, m.start) for e in lives)]
     out = []
     for i, tok in enumerate(tokens):
         if tok.orig.lower() not in words:
@@ -182,11 +190,16 @@ def pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
         before = [m for m in named if m.end <= i and not m.company and not _demonym(tokens, m)
                   # "vivi em Curitiba e voltei com os miúdos, que andam na escola aqui": not the place left
                   and not (m.start in left and tok.orig.lower() in cues().deixis_here)]
+        if after is None and before and tok.orig.lower() in cues().deixis_here and \
+                not _same_sentence(tokens, before[-1].end, i):
+            home = [m for m in lives_at if m.end <= i]
+            before = home[-1:] or before
         if after is not None or before:
             out.append(Mention(i, i + 1, (after or before[-1]).code))
     return out
 
 
+_LIVES_AT = 2      # tokens from a lives word to the place it names ("vivo em Yokohama")
 _PLACE_PREPS = {"em", "en", "in", "no", "na", "at"}
 
 

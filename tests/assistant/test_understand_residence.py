@@ -520,6 +520,40 @@ def test_here_is_not_the_place_whose_home_was_given_up(text, homes):
     assert set(understand(text, TREATIES).facts.residence.permanent_home_in or ()) == homes
 
 
+@pytest.mark.parametrize("text, not_home", [
+    ("Viví doce años en España con mi familia. Ahora me instalo en Belém con mi mujer en un piso que compramos y ya "
+     "no me queda ninguna vivienda en España. ¿Dónde soy residente para el convenio?", "ES"),
+    ("Morei quinze anos no Brasil. Agora vivo em Setúbal com a minha mulher, numa casa nossa, e não tenho nenhuma "
+     "casa no Brasil. De que país sou residente?", "BR"),
+])
+def test_a_home_denied_where_the_person_once_lived_is_no_home(text, not_home):
+    """Having lived in a country does not make the home denied there theirs; only living there now would."""
+    assert not_home not in (understand(text, TREATIES).facts.residence.permanent_home_in or ())
+
+
+@pytest.mark.parametrize("text, homes", [
+    ("sou brasileira, moro em coimbra com o meu marido, temos apto alugado aqui. mas mantive meu apto em bh. sou "
+     "residente de qual pais?", {"PT", "BR"}),
+    ("moro em lisboa faz 3 anos num ap alugado. continuo com meu ap em sp. onde sou residente?", {"PT", "BR"}),
+])
+def test_a_flat_typed_short_in_a_city_typed_by_its_initials(text, homes):
+    """pt-BR phone shorthand: "apto", "ap" are a flat; "bh", "sp" in lower case are Belo Horizonte and São Paulo."""
+    assert set(understand(text, TREATIES).facts.residence.permanent_home_in or ()) == homes
+
+
+@pytest.mark.parametrize("text, vital", [
+    ("Sou portuguesa e vivo em Osaka desde 2016 com o meu marido. Deixei o meu emprego em Portugal. O nosso filho "
+     "nasceu cá e já anda na escola. Tenho casa em Osaka e mantenho o apartamento em Faro. Onde sou residente?",
+     "JP"),
+    ("Soy español y vivo en Fortaleza desde 2019. Dejé mi trabajo en España. Mis hijos van al colegio aquí. Tengo "
+     "casa en Fortaleza y conservo mi piso de Cádiz. ¿De qué país soy residente?", "BR"),
+])
+def test_here_is_where_the_writer_lives_after_another_sentence_named_elsewhere(text, vital):
+    """"vivo em Osaka … Deixei o meu emprego em Portugal. O nosso filho nasceu cá": "cá" is where the writer
+    lives, not the country the sentence before happened to name."""
+    assert understand(text, TREATIES).facts.residence.vital_interests_in == vital
+
+
 
 @pytest.mark.parametrize("text, state", [
     # the partners moved and the board now meets where they live: managed there, whatever the incorporation
