@@ -49,6 +49,7 @@ from assistant.understand import (
     Query,
     Reading,
     ReadResidence,
+    scheme_named,
     understand,
     validate_question,
 )
@@ -323,6 +324,8 @@ class Assistant:
                                                read_residence=_enterprise_residence(settled, part.question.text,
                                                                                     topic)),
                                     treaty=treaty)
+            if repeated and topic == "pensions":
+                q = _own_scheme(q, part.question.text)
             if not alternative:   # what kind of income the question itself names wins ("E a do fundo de pensões?")
                 own = _own_kinds(q.facts, _asking_words(question, part), topic, q.residence_state, question)
                 q = dataclasses.replace(q, facts=_others_kinds(own, part.question.text, topic, asked),
@@ -834,6 +837,16 @@ def _own_kinds(facts: Facts, asking: str, topic: str, residence: str | None, sto
         # "a job with a tanker operator managed from Lisbon - in that case…?" after a ship managed from Rio
         kinds["residence"] = dataclasses.replace(facts.residence, effective_management_in=managed)
     return dataclasses.replace(facts, **kinds) if kinds else facts
+
+
+def _own_scheme(query: Query, asked: str) -> Query:
+    """A second pension question that names its scheme ("…would Portugal then get to tax the INSS money?") is
+    on the pension that scheme pays: its State is the source, whatever scheme the first question was on."""
+    parties = rules.known_treaties().get(query.treaty or "", ())
+    payer = scheme_named(asked, (parties[0], parties[1])) if len(parties) == 2 else None
+    if payer is None or payer == query.source_state:
+        return query
+    return dataclasses.replace(query, source_state=payer, residence_state=parties[1 - parties.index(payer)])
 
 
 def _third_country_parts(asked: list[PartTopic], query: Query) -> list[PartTopic]:

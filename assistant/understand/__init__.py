@@ -26,8 +26,8 @@ from assistant.understand.topics import is_employment, lexicon_topics, read_topi
 from assistant.understand.treaty import Direction, direction, treaty_in_words
 from rules.facts import INCOME_TYPES, TiebreakerFacts
 
-__all__ = ["DecideTopic", "LANGUAGES", "MAX_QUESTION_CHARS", "Query", "Reading", "detect_language", "understand",
-           "validate_question"]
+__all__ = ["DecideTopic", "LANGUAGES", "MAX_QUESTION_CHARS", "Query", "Reading", "detect_language", "scheme_named",
+           "understand", "validate_question"]
 
 
 # Of a treaty's two States, the residence the trained direction reader reads and its probability, given the
@@ -139,18 +139,27 @@ def _paid_by_a_scheme(way: Direction, mentions: list, treaties: Mapping[str, tup
     Seguridad Social española", "the kosei nenkin"): when every scheme the ticket names is placed in one and the
     same treaty State, that State is the source and the other the residence, whoever the words say lives where."""
     parties = _pair(way, treaties)
-    if parties is None:
-        return way
+    payer = _scheme_payer(mentions, parties, hits) if parties else None
+    return way if payer is None or parties is None else _resident_of(way, parties, parties[1 - parties.index(payer)])
 
+
+def _scheme_payer(mentions: list, parties: tuple[str, str], hits: Hits) -> str | None:
+    """The one State of `parties` whose social-security scheme the words name, if one."""
     def whose(c) -> set[str]:
         return {m.code for m in mentions if m.code in parties and not m.company and
                 (m.start < c.end and c.start < m.end or 0 <= m.start - c.end <= _SCHEME_NEAR)}
     owners = [whose(c) for c in hits("pension_kind:social_security")]
     payers = set().union(*owners) if owners else set()
     if len(payers) != 1 or not all(owners):
-        return way          # two schemes, or one whose State the words leave open ("contribuí pra Seguridad Social")
-    payer = payers.pop()
-    return _resident_of(way, parties, parties[1 - parties.index(payer)])
+        return None          # two schemes, or one whose State the words leave open ("contribuí pra Seguridad Social")
+    return payers.pop()
+
+
+def scheme_named(text: str, parties: tuple[str, str]) -> str | None:
+    """The State whose social-security scheme a question's own words name ("would Portugal then get to tax the
+    INSS money?"), when they name one: a later question's pension, whatever schemes the story names."""
+    tokens = tokenize(text)
+    return _scheme_payer(find_mentions(text, tokens, detect_language(text, tokens)), parties, Hits(tokens))
 
 
 _HOME_PLACE_AFTER = 3     # "trabalho 100% de casa, em Curitiba": the place right after working from home

@@ -645,3 +645,22 @@ def test_a_length_only_a_later_question_states_is_not_the_first_questions_stay(m
     first = [p for p in answer.parts if not p.alternative][0]
     assert first.topic == "employment"
     assert first.rule_results.facts.employment.total_days == 120
+
+
+@pytest.mark.parametrize("text, first, second", [
+    ("Moro em Natal e recebo uma pensão da Segurança Social portuguesa pelos anos em que trabalhei em Lisboa. Quem a "
+     "tributa? E se eu voltar a viver em Portugal, a minha aposentadoria do INSS passa a ser tributada aí?",
+     "PT", "BR"),
+    ("Vivo en Vigo y cobro la jubilación del INSS por mis años en Recife. ¿Quién la grava? Y si un día me vuelvo a "
+     "Brasil, ¿la pensión de la Seguridad Social española tributaría allí?", "ES", "BR"),
+])
+def test_a_later_pension_question_naming_its_own_scheme_is_on_that_schemes_pension(make_assistant, text, first,
+                                                                                     second):
+    """Two social-security pensions, one per question: each question is on the scheme it names, which pays it, so
+    PT-BR 18(2) leaves the second to the INSS's State, and BR-ES 19(4) to the State the Spanish pensioner would live
+    in (the other one), not as the first question's scheme would."""
+    answer = _scripted(make_assistant(), text, "pensions", "pensions").ask(text)
+    asked = [p for p in answer.parts if not p.alternative]
+    assert len(asked) == 2
+    assert (first, "exclusive") in _rights(asked[0])
+    assert (second, "exclusive") in _rights(asked[1])
