@@ -345,6 +345,8 @@ _IN_MONTHS = {"years": 12.0, "months": 1.0, "weeks": 12 / 52, "days": 12 / 365}
 # A percentage per period is a loan's or an investment's yield ("juros de 8% a.a.", "6% p.a.", "5% al año").
 _PER_PERIOD = re.compile(r"\s*(?:a\.\s?a\.|p\.\s?a\.|a\.\s?m\.|ao (?:ano|mes)|al (?:ano|mes)|por (?:ano|mes)|"
                          r"per (?:annum|year|month)|a (?:year|month)\b)")
+_WITH = {"com", "con", "with"}    # a holding's weakest cue ("um sócio com 30%")
+_WITHHELD_AFTER = 3               # tokens from a percentage to the rate word after it ("15% de IR retido")
 _RULE_WORDS = {"dos", "the", "los", "de", "os", "regra", "rule", "regla", "limite", "limit", "mais", "more", "than"}
 _RULE_AFTER = {"rule", "test", "limit", "threshold", "requirement", "regra", "regla", "limite", "teste", "prueba",
                "umbral", "requisito"}
@@ -358,6 +360,7 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
     stay = hits("stay")
     other_pct = hits("not_holding_pct")
     shares = bool(hits("gain_kind:shares"))           # shares or a stake named: a period can be a holding
+    strong = [m for m in holding if m.end - m.start > 1 or tokens[m.start].norm not in _WITH]
 
     holding_pct = None
     rates: list[float] = []
@@ -367,6 +370,9 @@ def _amounts(hits: Hits, folded: str, tokens: list[Token], lang: str, topic_list
         if _nearest(other_pct, i, bounds, 3) is not None or _PER_PERIOD.match(folded, q.end):
             continue                                   # "10% de valorização", "a 5% de juros", "8% a.a.": neither
         dh, dr = _nearest(holding, i, bounds, 6), _nearest(rate, i, bounds, 8)
+        if dh is not None and _nearest(strong, i, bounds, 6) is None and \
+                _nearest([m for m in rate if m.start > i], i, bounds, _WITHHELD_AFTER) is not None:
+            dh = None             # "vieram com 15% de IR retido", "with 15% withheld": a rate, not "um sócio com 15%"
         # a holding only when the words say so ("detenho 30%", "30% do capital"); a bare percentage is the
         # rate the user takes for granted ("…é de 5%, certo?"), which the card confirms or corrects
         if dh is not None and (dr is None or dh <= dr):
@@ -925,10 +931,12 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
     employer_in_work: bool | None = None
     if hits("employer_local"):
         employer_in_work = True
+    elif work_state and hits("paid_from_home"):
+        employer_in_work = False                 # "continuo a receber o ordenado cá" while working abroad
     elif employer_states and work_state:
         employer_in_work = employer_states[0] == work_state
-    elif work_state and (hits("paid_from_home") or _paid_from_elsewhere(hits, mentions, tokens, work_state)):
-        employer_in_work = False                 # "continuo a receber o ordenado cá" while working abroad
+    elif work_state and _paid_from_elsewhere(hits, mentions, tokens, work_state):
+        employer_in_work = False                 # "las nóminas las seguimos pagando desde Bilbao"
     borne = None
     if "employment" in topic_list:
         for b in hits("borne"):

@@ -781,3 +781,43 @@ def test_a_students_side_job_unrelated_to_the_course_is_paid_where_they_study(te
 def test_premises_only_where_the_owner_lives_are_no_pe_in_the_other_state(text, attributable):
     query = understand(text, TREATIES, topic="business_profits")
     assert query.facts.attributable_to_pe is attributable
+
+
+@pytest.mark.parametrize("text, pct, rates", [
+    # the percentage withheld, after "com"/"with", is a rate
+    ("tenho acoes da petrobras pela corretora e moro em leiria. os dividendos chegaram com 15% de ir retido, o "
+     "brasil pode isso?", None, [15.0]),
+    ("I hold Itaú ADRs and live in Porto; the dividends came with 15% withheld in Brazil. Is that the treaty rate?",
+     None, [15.0]),
+    # a holding after "com" stays one
+    ("A nossa SGPS é sócia com 30% de uma Ltda de Campinas. Que retenção nos dividendos?", 30, []),
+])
+def test_a_percentage_withheld_after_with_is_a_rate_not_a_holding(text, pct, rates):
+    got = read(text)
+    assert got.get("holding_pct") == pct
+    assert list(understand(text, TREATIES).stated_rates) == rates
+
+
+@pytest.mark.parametrize("text", [
+    "Mandamos três técnicos da nossa fábrica de Joinville para Aveiro por 5 meses, de março a julho. O salário "
+    "continua sendo pago aqui pela matriz, sem repasse de custo para a filial portuguesa. Portugal pode tributar?",
+    "Enviamos a dos técnicos de nuestra planta de Zaragoza a Curitiba cuatro meses. La nómina se sigue pagando aquí "
+    "y no se repercute el coste a la filial brasileña. ¿Puede Brasil gravar esos sueldos?",
+])
+def test_pay_still_made_at_home_without_recharge_is_not_the_work_states_employers(text):
+    """"continua sendo pago aqui pela matriz, sem repasse de custo": the employer is not of the work State and
+    the branch there bears nothing, whatever company of that State the ticket names."""
+    got = understand(text, TREATIES, topic="employment").facts.employment
+    assert got.employer_resident_in_work_state is False and got.borne_by_pe is False
+
+
+@pytest.mark.parametrize("text", [
+    "Somos una productora de Bilbao y vendemos a una cadena de Recife los derechos de emisión de nuestra serie. "
+    "¿Qué retención puede aplicar Brasil?",
+    "A nossa produtora de Lisboa licenciou uma telenovela a uma emissora de São Paulo. Quanto pode o Brasil reter?",
+    "Our Tokyo studio licensed the broadcast rights of an anime to a Lisbon channel. What withholding applies?",
+])
+def test_a_programmes_broadcast_licence_is_a_films_copyright(text):
+    """Broadcast rights of a series or a soap opera are royalties for "filmes ou fitas de gravação de programas de
+    televisão" (BR-ES 12(2)(a), PT-BR's protocol), not any other royalty."""
+    assert understand(text, TREATIES, topic="royalties").facts.royalty_kind == "copyright_film"
