@@ -12,7 +12,7 @@ from assistant.lexicon.quantities import in_months
 from assistant.lexicon.text import fold, tokenize
 from assistant.understand import Query
 from assistant.understand.facts import Hits
-from assistant.understand.topics import asks_counting, named_provisions
+from assistant.understand.topics import asks_counting, asks_period, named_provisions
 from rules import (
     Condition,
     EmploymentResult,
@@ -187,6 +187,11 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
                 if (topic in MLI_ONLY_TOPICS and not run.figures) or (silent and modified) or \
                         (query.mentions_mli and topic in MLI_NAMED_TOPICS):
                     run.instrument_figures = _instrument_figures(run.documents, topic, facts)
+                elif modified and asks_period(query.asked):
+                    # "over what period before the sale is the 50% test checked?": the period the instrument that
+                    # modifies the treaty sets (MLI 9(4)'s 365 days), beside who may tax
+                    run.instrument_figures = _asked_about([f for f in _instrument_figures(run.documents, topic, facts)
+                                                           if f.unit == "days"], query.asked, query.language)
         absent = rules.absent_provision(treaty, topic, set(named_provisions(query.asked)))
         if absent is not None:           # "could the MLI's PPT deny the reduced rate?": not the other figures
             run.figures, run.instrument_figures, run.documents, run.absent = [], [], [], absent

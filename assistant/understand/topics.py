@@ -123,3 +123,8 @@ def named_provisions(text: str) -> tuple[str, ...]:
 def asks_counting(text: str) -> bool:
     """The question asks how a stay is counted (calendar year or any 12 months): the rule's window."""
     return any("counting_asked" in m.value for m in cues().facts.find(tokenize(text)))
+
+
+def asks_period(text: str) -> bool:
+    """The question asks over what period a test is checked ("how many days before the sale…?")."""
+    return any("period_asked" in m.value for m in cues().facts.find(tokenize(text)))

@@ -85,6 +85,29 @@ def test_an_anti_abuse_question_on_a_treaty_the_mli_modifies_gets_the_mli_figure
     assert any(c.article == "8" and c.paragraph == "1" for f in run.instrument_figures for c in f.citations)
 
 
+@pytest.mark.parametrize("question, period", [
+    ("Moro em Quioto e tenho 30% de uma sociedade de Braga cujo valor vem quase todo de um prédio em Braga. Durante "
+     "quantos dias antes da venda se verifica o teste dos 50%?", True),
+    ("I live in Kobe and hold 30% of a Braga company whose value comes almost entirely from a building in Braga. How "
+     "many days before the sale is the 50% test looked at?", True),
+    # who may tax the gain, no period asked: the document the MLI is, no figure of its own
+    ("Moro em Quioto e tenho 30% de uma sociedade de Braga cujo valor vem quase todo de um prédio em Braga. Portugal "
+     "pode tributar a mais-valia da venda?", False),
+])
+def test_a_gain_question_asking_the_tests_period_gets_the_modifying_instruments_days(question, period) -> None:
+    """PT-JP, modified by MLI 9(4): "how many days before the sale…?" gets the instrument's 365 days beside who
+    may tax; a question on who may tax alone does not."""
+    import rules
+    from assistant.apply_rules import run_rules
+    from assistant.understand import understand
+    query = understand(question, rules.known_treaties(), topic="capital_gains")
+    assert query.treaty == "PT-JP"
+    query = dataclasses.replace(query, asked=question.split(". ")[-1])     # the part's asking words
+    run = run_rules(query, query.facts)
+    assert (365 in {f.value for f in run.instrument_figures}) is period
+    assert run.rights
+
+
 def test_an_anti_abuse_question_about_dividends_gets_the_mli_rules_on_dividends_only() -> None:
     """The holding-period question names dividends: art. 8(1)'s 365 days (and art. 10's third-State PE, which
     also covers dividends), not the limitation on benefits' ownership test; a question on that test gets it alone."""
