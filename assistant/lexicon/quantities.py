@@ -186,6 +186,8 @@ def _range_other(folded: str, m: re.Match[str], value: float, unit: str, lang: s
 # "600 euros a month", "€1,200 a year", "200.000 ienes um mês": an article after a sum of money makes the
 # period the sum's, not a stay
 _ARTICLES = {"a", "an", "um", "uma", "un", "una"}
+# what is counted per period before "a year", "a month" ("twice a year", "two trips a year", "120 days a year")
+_COUNT_BEFORE = re.compile(r"\b(?:once|twice|thrice|times|trips|visits|journeys|flights|days|weeks|months)\s+$")
 _MONEY_BEFORE = re.compile(r"(?:\d[\d.,]*\s*(?:k|mil|thousand)?\s*(?:euros?|eur|€|reais|reales|real|r\$|us\$|usd|\$"
                            r"|dollars?|dolares|yens?|ienes|¥|libras|pounds?|£)|(?:€|r\$|us\$|usd|eur|\$|¥|£)\s*"
                            r"\d[\d.,]*\s*(?:k|mil|thousand)?)\s*(?:net|gross|brutos?|liquidos?|netos?)?\s*$")
@@ -200,8 +202,9 @@ def durations(folded: str, lang: str) -> list[Quantity]:
         value = number_value(m.group("num"), lang)
         if value is None:
             continue
-        if m.group("num") in _ARTICLES and _MONEY_BEFORE.search(folded, max(0, m.start() - 40), m.start()):
-            continue
+        if m.group("num") in _ARTICLES and (_MONEY_BEFORE.search(folded, max(0, m.start() - 40), m.start()) or
+                                            _COUNT_BEFORE.search(folded, max(0, m.start() - 40), m.start())):
+            continue        # "2.000 euros a month", "a couple of trips a year", "120 days a year": per period
         if m.group("half1") or m.group("half2"):
             value += 0.5
         unit = next(name for name, _ in _UNIT_WORDS if m.group(name))

@@ -53,6 +53,17 @@ def test_a_period_after_a_sum_of_money_is_no_duration(text, lang, found):
     assert [(q.value, q.unit) for q in durations(text, lang)] == found
 
 
+@pytest.mark.parametrize("text, found", [
+    ("i fly to osaka twice a year, two weeks each time", [(2.0, "weeks")]),      # how often, not a stay of a year
+    ("three or four business trips a year to recife", []),
+    ("she spends 100 days a year in madrid", [(100.0, "days")]),
+    ("he will stay for a year in porto", [(1.0, "years")]),                        # a stay of a year
+])
+def test_a_period_after_what_it_counts_is_how_often_not_a_stay(text, found):
+    from assistant.lexicon.quantities import durations
+    assert [(q.value, q.unit) for q in durations(text, "en")] == found
+
+
 @pytest.mark.parametrize("text, months, expected", [
     ("uma bolsa de 800 € por mês", None, (9600.0, "EUR")),            # paid all year
     ("um estágio de 6 meses com bolsa de 800 € por mês", 6, (4800.0, "EUR")),   # paid for the stay's months
