@@ -397,6 +397,8 @@ def test_a_civil_servants_salary_question_is_government_service(text, topic):
     ("Eu sou militar e a minha mulher dá aulas numa escola privada no Rio. Quem tributa o salário dela?",
      "employment"),
     ("Trabalho numa fábrica de Setúbal e vou 3 meses ao Rio. Quem tributa o meu salário?", "employment"),
+    ("The Sendai board of education offered me a post, but I took the one at a private language school in Sendai. "
+     "Who taxes my salary?", "employment"),
 ])
 def test_a_salary_paid_by_a_public_employer_is_government_service(text, topic):
     asked = asking(text)[-1].text
