@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 
 from assistant.lexicon import countries, cues
 from assistant.lexicon.quantities import durations
-from assistant.lexicon.text import Match, Token, token_at
+from assistant.lexicon.text import Match, Token, fold, token_at
 from assistant.understand.places import Mention, denied, unique
 
 
@@ -87,6 +87,7 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
     lives = [m for m in found if m.value in _LIVES]
     rents = [m for m in found if m.value == "tenancy"]
     negation = cues().negation
+    here = {fold(w) for w in cues().deixis_here}
     homes = [m for m in found if m.value == "home"]
     # "vendeu o apartamento": a sale followed by its own home word sold that one, not a home named before it
     sold_own = {m.start for m in sold if any(0 <= o.start - m.end < _NEAR for o in homes)}
@@ -99,6 +100,9 @@ def _let_homes(found: list, tokens: list[Token], mentions: list[Mention]) -> set
         if any(_beside(h, m, tokens) for m in rents):
             continue                # "I rent a flat", "un piso que hemos alquilado": the tenant's home
         near_let = any(_beside(h, m, tokens) for m in let)
+        if near_let and any(tokens[i].norm in here and same_clause(tokens, h.end, i)
+                            for i in range(h.end, min(h.end + _NEAR + 1, len(tokens)))):
+            continue                # "tenemos piso alquilado aquí", "temos apto alugado cá": rented where they live
         near_sold = any((0 <= m.start - h.end < _SOLD_AFTER and _same_sentence(tokens, h.end, m.start)
                          and m.start not in sold_own) or 0 <= h.start - m.end < _NEAR for m in sold)
         denied = any(t.norm in negation for t in tokens[max(0, h.start - _NEAR):h.start]) or \
@@ -172,10 +176,12 @@ def pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
     named = [m for m in named if " ".join(t.norm for t in tokens[m.start:m.end]) not in not_places]
     left = _left_places(tokens, named)
     lives = [m.end for m in cues().tiebreaker.find(tokens) if m.value == "lives"]
-    # where the writer says they live ("vivo em Yokohama"): what "cá" in a later sentence points to, whatever
-    # place another sentence named since ("despedi-me do meu emprego em Portugal. A nossa filha nasceu cá")
+    # where the writer says they live ("vivo em Yokohama") or moved to ("me volví a Sevilla"): what "cá" in a
+    # later sentence points to, whatever place another sentence named since ("despedi-me do meu emprego em
+    # Portugal. A nossa filha nasceu cá", "me pagan en mi cuenta de Brasil. Tenemos piso alquilado aquí")
     lives_at = [m for m in named if not m.company and m.start not in left and
-                any(0 <= m.start - e <= _LIVES_AT and same_clause(tokens, e, m.start) for e in lives)]
+                (m.role == "residence" or
+                 any(0 <= m.start - e <= _LIVES_AT and same_clause(tokens, e, m.start) for e in lives))]
     out = []
     for i, tok in enumerate(tokens):
         if tok.orig.lower() not in words:

@@ -599,3 +599,25 @@ def test_an_airlines_hq_is_where_it_is_managed(text, management):
     query = understand(text, TREATIES, topic="employment")
     tb = query.facts.residence
     assert tb is not None and tb.effective_management_in == management and tb.person == "individual"
+
+
+@pytest.mark.parametrize("text, homes, vital", [
+    # rented "here", where the writer came back to: the tenant's home, and "aquí" is where they moved, not the
+    # country of the bank account named just before
+    ("Soy gallego y trabajé 10 años en Manaus. En 2023 me mudé a Vigo con mi pareja y los críos, que van al cole "
+     "aquí. Cobro en reales en mi cuenta de Brasil. Tenemos piso alquilado aquí y conservo mi casa de Manaus. "
+     "¿Dónde soy residente?", {"ES", "BR"}, "ES"),
+    ("Sou de Aveiro e trabalhei 6 anos em Fortaleza. Em 2024 voltei para Aveiro com o meu marido e os miúdos. O "
+     "salário cai na minha conta do Brasil. Temos casa arrendada cá e mantenho o apartamento de Fortaleza. Onde sou "
+     "residente?", {"PT", "BR"}, "PT"),
+])
+def test_a_home_rented_here_is_the_tenants_and_here_is_where_they_moved(text, homes, vital):
+    got = understand(text, TREATIES).facts.residence
+    assert set(got.permanent_home_in or ()) == homes and got.vital_interests_in == vital
+
+
+def test_the_two_kids_are_family_not_both_states():
+    """"con mi mujer y los dos críos": "los dos" counts the children, not the two States."""
+    text = ("Me volví a Sevilla con mi mujer y los dos críos; mantengo un piso en Recife y otro en Sevilla. ¿De qué "
+            "país soy residente?")
+    assert understand(text, TREATIES).facts.residence.vital_interests_in == "ES"
