@@ -16,7 +16,8 @@ from assistant.lexicon.text import fold, tokenize
 # opening mark (never inside "art. 10", "Lda. em", "10.5" or "U.S."), or at a colon, or a full stop and a space,
 # before an item of a list ("…exterior). 1) o Brasil pode…", in a ticket typed without capitals; not "juros de
 # 8% a.a. sobre…"). In a ticket typed without capitals ("preciso de uma ajuda rapida. sou portuguesa e…") a
-# full stop after a word of four letters or more ends one too (`low`), unless the word is an abbreviation; so does
+# full stop after a word of two letters or more ("…from it. two questions:") or a percentage ("…de 25%. mas pela
+# convenção…") ends one too (`low`), unless the word is an abbreviation ("art", "etc", "vol"); so does
 # an ellipsis before a space ("…pagar el 24%... pero si ya no vivo en españa puede hacienda cobrarme").
 _MARK_BODY = r"[ivx]{1,4}|[a-h]|\d{1,2}"             # an item's number, letter or Roman numeral
 _MARK = rf"\(?(?:{_MARK_BODY})[).]"                  # an item's mark: "(i)", "b)", "2."
@@ -39,7 +40,7 @@ _LOW_OPENS = rf"is|are|can|could|do|does|did|will|would|should|may|must|posso|po
              rf"debo|{_ASKING_WORDS}"
 _END = re.compile(rf"[?!]+|;|\n+|(?:\.{{3}}|…)(?=\s)|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|:(?=\s*{_MARK}\s)|"
                   rf"\.(?=\s+{_MARK}\s)|(?P<dash>(?<=\S)\s+[—–-](?=\s+(?i:{_ASKING_WORDS})\W))|(?P<opens>(?<=[^\W\d_]{{2}})\.(?=\s+(?:{_LOW_OPENS})\s))|"
-                  rf"(?P<low>(?<=[^\W\d_]{{2}})\.(?=\s+[a-zà-ÿ]))|"
+                  rf"(?P<low>(?:(?<=[^\W\d_]{{2}})|(?<=%))\.(?=\s+[a-zà-ÿ]))|"
                   rf"(?:(?<=[a-zà-ÿ]{{2}})|(?<=[A-ZÀ-Ý%]))(?=\s+(?:{_OPENS})[\s,])")
 # A title before a name ("el salario del Dr. Tanaka", "Mrs. Sato"): its full stop ends no sentence
 _TITLES = {"dr", "dra", "drs", "dras", "sr", "sra", "srs", "sras", "sres", "srta", "mr", "mrs", "ms", "prof", "profa",
@@ -47,13 +48,14 @@ _TITLES = {"dr", "dra", "drs", "dras", "sr", "sra", "srs", "sras", "sres", "srta
 _ABBREVIATIONS = _TITLES | {
     "ltda", "dpto", "depto", "dept", "aprox", "approx", "avda", "exmos", "exmas", "excmo", "excma", "ilmo", "ilma",
     "tlfn", "telf", "govt", "corp", "intl", "vols", "pags", "nums", "cols", "trad", "coord", "admin", "assoc", "sept",
-    "univ", "secr", "trav", "apto",
+    "univ", "secr", "trav", "apto", "vol", "cap", "ref", "pag", "pág", "num", "núm", "doc", "proc", "min", "max",
+    "obs", "ed", "al", "op", "cit", "dec", "tel", "ext", "ind", "id", "fig", "pp", "cod", "cód", "reg", "etc",
     # short ones, before a word that opens a question ("a Lda. pode…", "art. 15 … o Dr. pode…")
     "lda", "art", "arts", "nr", "ex", "vs", "cf", "ltd", "inc", "av", "st", "sa", "sl", "co"}
 _LAST_WORD = re.compile(r"[\w-]+$")
 _QUOTED = r"(?:>\s*)*"                               # a forwarded e-mail's quote marks ("> 1. Qual…")
 _BARE_MARK = re.compile(rf"^{_QUOTED}{_MARK}$", re.IGNORECASE)
-LOW_END_LETTERS = 4
+LOW_END_LETTERS = 2
 # An item of a list of questions: "(i) qual a taxa…;", "b) se…", "2. Como…", "3- da pra…", "- what…", quoted or not.
 _ITEM = re.compile(rf"^{_QUOTED}(?:{_MARK}|\d{{1,2}}\s?-|[-•*–])\s+", re.IGNORECASE)
 # A header line: an e-mail's subject or a forum post's title restates what the body asks.
@@ -115,6 +117,8 @@ def _abbreviated(text: str, end: int) -> bool:
 def _ends_word(text: str, end: int) -> bool:
     """The text before a full stop (at `end`) ends with a word ("rapida", "mudei-me") long enough not to be an
     abbreviation ("art", "etc") and not a known one ("Ltda", "Dpto")."""
+    if text[end - 1:end] == "%":
+        return True                               # "…retenção de 25%. mas pela convenção…"
     word = _LAST_WORD.search(text, max(0, end - 40), end)
     return word is not None and sum(c.isalpha() for c in word.group()) >= LOW_END_LETTERS and \
         not _abbreviated(text, end)

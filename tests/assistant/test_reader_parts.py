@@ -1057,7 +1057,7 @@ def test_a_second_question_after_or_is_still_its_own_part():
 @pytest.mark.parametrize("text, said", [
     # typed in lower case, a question opens after a short word's full stop
     ("i own a flat in porto and rent it out. spain taxes me on it. is that allowed?",
-     ["i own a flat in porto and rent it out. spain taxes me on it.", "is that allowed?"]),
+     ["i own a flat in porto and rent it out.", "spain taxes me on it.", "is that allowed?"]),
     ("recebo do inss e vivo em faro. pode o brasil reter?",
      ["recebo do inss e vivo em faro.", "pode o brasil reter?"]),
     # not after a known abbreviation
@@ -1067,6 +1067,21 @@ def test_a_second_question_after_or_is_still_its_own_part():
 ])
 def test_a_lower_case_question_after_a_short_words_full_stop_is_a_sentence(text, said):
     assert [s.text for s in sentences(text)] == said
+
+
+@pytest.mark.parametrize("text, asked", [
+    # typed on a phone: a sentence ends after a short word or a percentage, and the next one asks
+    ("customer is resident in porto and gets dividends from it. two questions: (1) cap in japan; (2) can japan tax "
+     "a sale?", ["(1) cap in japan;", "(2) can japan tax a sale?"]),
+    ("o brasil retinha 25%. mas pela convencao, quem tributa a aposentadoria do inss?",
+     ["mas pela convencao, quem tributa a aposentadoria do inss?"]),
+    # "pra" is "para": the request it opens asks ("aproveito pra perguntar…")
+    ("recebo a pensao do inss em braga, quem tributa? aproveito pra perguntar qual a taxa de iva dos meus servicos.",
+     ["recebo a pensao do inss em braga, quem tributa?", "aproveito pra perguntar qual a taxa de iva dos meus "
+      "servicos."]),
+])
+def test_phone_typed_sentences_end_after_short_words_and_percentages(text, asked):
+    assert [s.text for s in asking(text)] == asked
 
 
 @pytest.mark.parametrize("text, said", [
