@@ -43,11 +43,14 @@ CLAUSE = re.compile(r",\s+(?:and|or|e|ou|y|o)\s+|\s+(?:and|e|y)\s+(?=(?:how|what
 # only sets the scene ("If the MAP fails, when can…", "As a US citizen living in Lisbon, who taxes…").
 _INTERROGATIVE = (r"(?:how|what(?!\s+if\b)|which|where|who|when|since when|como|cómo|qual|quais|quanto|quanta|onde|"
                   r"quem|quando|desde quando|a partir de quando|cuál|cual|cuáles|cuánto|cuánta|dónde|quién|cuándo|"
-                  r"desde cuándo|a partir de cuándo)(?!\w)")
+                  r"desde cuándo|a partir de cuándo|"
+                  # typed on a phone: "desde qdo", "qto retém", "qnd"
+                  r"qdo|qnd|qto|qnto|desde qdo|desde qnd|a partir de qdo)(?!\w)")
 # A modal that opens a second yes/no question in the list ("quanto retém o Japão, posso abater no IRS e ainda
 # tenho de ter lá um representante?"), after an optional "still/also".
 _MODAL = (r"(?:(?:ainda|também|tambem|also|además|ademas|still)\s+)?(?:posso|podemos|devo|devemos|tenho de|tenho que|"
-          r"temos de|temos que|preciso|precisamos|puedo|debo|debemos|tengo que|tenemos que|necesito|"
+          r"temos de|temos que|tenho q|temos q|tengo q|tenemos q|preciso|precisamos|puedo|debo|debemos|tengo que|"
+          r"tenemos que|necesito|"
           r"can i|can we|do i|do we|should i|should we|must i|must we|will i|will we)(?!\w)")
 LISTED = re.compile(rf",\s+(?={_INTERROGATIVE}|{_MODAL})", re.IGNORECASE)
 # "…e ainda tenho de manter lá um representante fiscal?": the same modal after "and" once the sentence has asked

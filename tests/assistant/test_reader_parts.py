@@ -202,6 +202,23 @@ def test_a_list_of_questions_in_one_sentence_splits_at_each_comma_before_an_inte
     assert [(p.topic, p.question.text) for p in parts] == list(zip(topics, clauses))
 
 
+@pytest.mark.parametrize("whole, clauses", [
+    ("juros da filial de aveiro ao banco de osaka: qual a retencao maxima, desde qdo vale a convencao, e tem imposto "
+     "do selo?", ["juros da filial de aveiro ao banco de osaka: qual a retencao maxima", "desde qdo vale a convencao",
+                  "tem imposto do selo?"]),
+    ("royalties q pagamos a editora de madrid: qto o brasil pode reter, temos q pedir algum formulario, e vale o "
+     "credito na espanha?", ["royalties q pagamos a editora de madrid: qto o brasil pode reter",
+                            "temos q pedir algum formulario", "vale o credito na espanha?"]),
+])
+def test_a_phone_typed_list_of_questions_splits_at_its_shorthand_interrogatives(whole, clauses):
+    """"desde qdo", "qto", "temos q": a phone's shorthand opens the next question of the list too."""
+    topics = ("interest", "entry_into_force", "out_of_scope") if whole.startswith("juros") else \
+        ("royalties", "out_of_scope", "double_taxation_relief")
+    model = ScriptedTopics({whole: ((topics[0], 0.6), (topics[1], 0.3)),
+                            **{c: ((t, 0.9),) for c, t in zip(clauses, topics)}})
+    assert [(p.topic, p.question.text) for p in read_parts(whole, model)] == list(zip(topics, clauses))
+
+
 def test_a_portuguese_o_after_a_comma_is_the_article_a_spanish_one_is_or():
     pt = "Moro em Braga. Nesse cenário, o Brasil continua a aplicar o limite aos dividendos?"
     whole = "Nesse cenário, o Brasil continua a aplicar o limite aos dividendos?"
