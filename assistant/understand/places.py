@@ -496,6 +496,22 @@ def _stay_after(g: Grammar, end: int) -> tuple[float, str] | None:
     return None
 
 
+_STAY_BEFORE = 4        # tokens from a stay's length to the place after it ("3 meses para o Japão")
+
+
+def _stay_before(g: Grammar, start: int) -> bool:
+    """A counted stay of days, weeks or months right before the preposition of a place ("uns 60 dias pra um
+    cliente em São Paulo e depois 3 meses pra Madrid"): where the stay is spent; not a sum per month ("500 euros por
+    mês para o Brasil")."""
+    values = word_values()
+    for i in range(max(1, start - _STAY_BEFORE), start):
+        norm, count = g.tokens[i].norm, g.tokens[i - 1].norm
+        if norm.startswith(_STAY_UNITS) and norm not in ("mesmo", "mesma", "diario", "diaria") and \
+                (count.isdigit() or count in values) and all(t.is_word for t in g.tokens[i:start]):
+            return True
+    return False
+
+
 def _visit_after(g: Grammar, end: int) -> bool:
     """A destination followed, within its clause, by holiday words or a stay of a few weeks or days ("fui ao
     Brasil duas semanas de férias", "went to Japan for ten days"): a visit, not where the person lives."""
@@ -573,6 +589,8 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
             role = "residence"                           # "a Câmara Municipal de Lisboa recebe juros": the holder
         if role is None and prep == "to" and (_denied_visit(g.tokens, m.start) or _visit_after(g, m.end)):
             prep = None                                  # "I haven't been to Japan since", "nunca fui ao Brasil"
+        if role in (None, "residence") and prep == "to" and _stay_before(g, m.start):
+            role = prep = None                           # "me manda 3 meses pra Madrid": a stay there, no move
         if role is None and prep is not None:
             role = "source" if prep == "from" else "residence"
         if role is None:

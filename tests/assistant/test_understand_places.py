@@ -449,3 +449,17 @@ def test_a_demonym_later_in_the_story_is_not_the_writers_description():
 def test_a_country_after_a_treaty_word_is_no_writers_nationality():
     """"Tratado Brasil-Argentina, juros": Argentina is a country (capitalised), not the writer's description."""
     assert ("AR", "nationality") not in _roles("Tratado Brasil-Argentina, juros, qual a alíquota?", "pt")
+
+
+@pytest.mark.parametrize("text, language, roles", [
+    # a length of stay before "to X": where the stay is spent, not a move or a payee
+    ("Moro em Faro. A empresa quer mandar-me 2 meses pra Osaka e depois 3 semanas para Recife.", "pt",
+     [("PT", "residence"), ("JP", "work"), ("BR", None)]),
+    ("Vivo en Bilbao; el año que viene paso cuatro meses en Vigo y luego seis semanas a Curitiba.", "es",
+     [("ES", "residence"), ("ES", None), ("BR", None)]),
+    # a sum sent there, or a move, keeps its role
+    ("Moro em Faro e mando 500 euros por mês para o Brasil.", "pt", [("PT", "residence"), ("BR", "residence")]),
+    ("Me mudé a Valencia hace tres meses.", "es", [("ES", "residence")]),
+])
+def test_a_stay_length_before_a_destination_is_no_move_nor_payee(text, language, roles):
+    assert _roles(text, language) == roles
