@@ -175,13 +175,13 @@ def pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
     not_places = countries().not_places
     named = [m for m in named if " ".join(t.norm for t in tokens[m.start:m.end]) not in not_places]
     left = _left_places(tokens, named)
-    lives = [m.end for m in cues().tiebreaker.find(tokens) if m.value == "lives"]
+    lives = [m.end for m in cues().tiebreaker.find(tokens) if m.value == "lives"] + \
+        [m.end for m in cues().grammar.find(tokens) if m.value == "role:move"]
     # where the writer says they live ("vivo em Yokohama") or moved to ("me volví a Sevilla"): what "cá" in a
     # later sentence points to, whatever place another sentence named since ("despedi-me do meu emprego em
     # Portugal. A nossa filha nasceu cá", "me pagan en mi cuenta de Brasil. Tenemos piso alquilado aquí")
     lives_at = [m for m in named if not m.company and m.start not in left and
-                (m.role == "residence" or
-                 any(0 <= m.start - e <= _LIVES_AT and same_clause(tokens, e, m.start) for e in lives))]
+                any(0 <= m.start - e <= _LIVES_AT and same_clause(tokens, e, m.start) for e in lives)]
     out = []
     for i, tok in enumerate(tokens):
         if tok.orig.lower() not in words:
