@@ -305,9 +305,19 @@ def _unclosed_follow_ups(text: str, spans: list[Span], asked: list[Span]) -> lis
     out = [s for s in spans[after:-1][:1] if _follows_up(s) or _asks_what_is_paid(s)]
     if last not in asked and asked[-1].end <= last.start and \
             (_follows_up(last) or _asks_what_is_paid(last) or
+             (bool(_OPENS_AS_QUESTION.match(fold(last.text))) and not _WHEN_YOU_CAN.match(fold(last.text))) or
              (bool(_SUPPOSES.match(last.text)) and not _COURTESY.match(last.text))):
         out.append(last)
     return out
+
+
+# A last sentence that opens as a question does, after a word that links it to what came before ("so doesnt the
+# 183 days thing mean only portugal taxes it", "and is that the same for my wife")
+_OPENS_AS_QUESTION = re.compile(rf"^\W*(?:(?:so|then|but|and|ok so|entao|entonces|e|y|mas|pero)\s+)?"
+                                rf"(?:{_LOW_OPENS}|doesn'?t|isn'?t|don'?t|aren'?t|can'?t|won'?t|shouldn'?t|wouldn'?t)\s")
+# … not the courtesy that asks for a reply ("quando puder responde", "when you can")
+_WHEN_YOU_CAN = re.compile(r"^\W*(?:quando|cuando|when)\s+(?:puder|puderem|possa|possam|puedas|pueda|puedan|"
+                           r"you can|you get|possible|possivel|posible)\b")
 
 
 # The first person's modals that open the words that ask what one pays ("posso abater", "tengo que pagar"), not a

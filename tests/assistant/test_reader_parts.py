@@ -1269,6 +1269,20 @@ def test_a_last_sentence_asking_what_one_pays_follows_up_without_its_mark(text, 
 
 
 @pytest.mark.parametrize("text, asked", [
+    # the last sentence opens as a question does, after a linking word, its mark left off
+    ("my firm in porto sends me to recife for 90 days and keeps paying me here. brazil can tax that? so doesnt the "
+     "183 day rule mean only portugal taxes it",
+     ["brazil can tax that?", "so doesnt the 183 day rule mean only portugal taxes it"]),
+    ("quien grava mi pension del inss? y cuando tengo que presentar la declaracion",
+     ["quien grava mi pension del inss?", "y cuando tengo que presentar la declaracion"]),
+    # a courtesy asking for the reply is no question
+    ("quem tributa a pensao do inss? quando puder me responde", ["quem tributa a pensao do inss?"]),
+])
+def test_a_last_sentence_opening_as_a_question_asks_without_its_mark(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
     # a numbered item before the first question, its mark left off, that ends on its alternatives
     ("volvi a vigo en enero y sigo con mi casa en recife. 1) para el convenio soy residente de españa o de brasil "
      "2) quien grava mi sueldo?",
