@@ -305,7 +305,8 @@ def _unclosed_follow_ups(text: str, spans: list[Span], asked: list[Span]) -> lis
     out = [s for s in spans[after:-1][:1] if _follows_up(s) or _asks_what_is_paid(s)]
     if last not in asked and asked[-1].end <= last.start and \
             (_follows_up(last) or _asks_what_is_paid(last) or
-             (bool(_OPENS_AS_QUESTION.match(fold(last.text))) and not _WHEN_YOU_CAN.match(fold(last.text))) or
+             (bool(_OPENS_AS_QUESTION.match(fold(last.text))) and not _WHEN_YOU_CAN.match(fold(last.text)) and
+              not asking_words().small_talk.find([t for t in tokenize(last.text) if t.is_word])) or
              (bool(_SUPPOSES.match(last.text)) and not _COURTESY.match(last.text))):
         out.append(last)
     return out
