@@ -497,6 +497,7 @@ def _stay_after(g: Grammar, end: int) -> tuple[float, str] | None:
 
 
 _STAY_BEFORE = 4        # tokens from a stay's length to the place after it ("3 meses para o Japão")
+_STAY_WORDS = {"dia", "dias", "semana", "semanas", "mes", "meses", "day", "days", "week", "weeks", "month", "months"}
 
 
 def _stay_before(g: Grammar, start: int) -> bool:
@@ -506,8 +507,7 @@ def _stay_before(g: Grammar, start: int) -> bool:
     values = word_values()
     for i in range(max(1, start - _STAY_BEFORE), start):
         norm, count = g.tokens[i].norm, g.tokens[i - 1].norm
-        if norm.startswith(_STAY_UNITS) and norm not in ("mesmo", "mesma", "diario", "diaria") and \
-                (count.isdigit() or count in values) and all(t.is_word for t in g.tokens[i:start]):
+        if norm in _STAY_WORDS and (count.isdigit() or count in values) and all(t.is_word for t in g.tokens[i:start]):
             return True
     return False
 
