@@ -133,8 +133,9 @@ def _split(text: str, spans: list[Span], model: TopicModel, language: str) -> li
             # "…¿Hacienda puede gravar los beneficios de esa sucursal, y si en vez de eso solo alquilamos un
             # almacén…, eso ya cuenta como establecimiento permanente?": a supposition after the cut asks again, on
             # the same topic under other facts
-            supposed = all(supposes(c.text) for c in clauses[1:]) or bool(ORDINAL.search(span.text))
-            if (len({s.topic for s in scored}) > 1 or supposed) and \
+            supposed = all(supposes(c.text) for c in clauses[1:])
+            counted_off = bool(ORDINAL.search(span.text))      # "…, y, en segundo lugar, si…": asked apart
+            if (len({s.topic for s in scored}) > 1 or supposed or counted_off) and \
                     min(s.confidence for s in scored) >= SPLIT_CONFIDENCE:
                 out += list(zip(clauses, scored))
                 continue

@@ -175,13 +175,7 @@ def pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
     not_places = countries().not_places
     named = [m for m in named if " ".join(t.norm for t in tokens[m.start:m.end]) not in not_places]
     left = _left_places(tokens, named)
-    lives = [m.end for m in cues().tiebreaker.find(tokens) if m.value == "lives"] + \
-        [m.end for m in cues().grammar.find(tokens) if m.value == "role:move"]
-    # where the writer says they live ("vivo em Yokohama") or moved to ("me volví a Sevilla"): what "cá" in a
-    # later sentence points to, whatever place another sentence named since ("despedi-me do meu emprego em
-    # Portugal. A nossa filha nasceu cá", "me pagan en mi cuenta de Brasil. Tenemos piso alquilado aquí")
-    lives_at = [m for m in named if not m.company and m.start not in left and
-                any(0 <= m.start - e <= _LIVES_AT and same_clause(tokens, e, m.start) for e in lives)]
+    writer_places: list[Mention] | None = None      # read once, when a "cá" first needs them
     out = []
     for i, tok in enumerate(tokens):
         if tok.orig.lower() not in words:
@@ -198,7 +192,9 @@ def pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
                   and not (m.start in left and tok.orig.lower() in cues().deixis_here)]
         if after is None and before and tok.orig.lower() in cues().deixis_here and \
                 not _same_sentence(tokens, before[-1].end, i):
-            home = [m for m in lives_at if m.end <= i]
+            if writer_places is None:
+                writer_places = _writer_places(tokens, named, left)
+            home = [m for m in writer_places if m.end <= i]
             before = home[-1:] or before
         if after is not None or before:
             out.append(Mention(i, i + 1, (after or before[-1]).code))
@@ -206,6 +202,16 @@ def pointed(tokens: list[Token], named: list[Mention]) -> list[Mention]:
 
 
 _LIVES_AT = 2      # tokens from a lives word to the place it names ("vivo em Yokohama")
+
+
+def _writer_places(tokens: list[Token], named: list[Mention], left: set[int]) -> list[Mention]:
+    """Where the writer says they live ("vivo em Yokohama") or moved to ("me volví a Sevilla"): what "cá" in a later
+    sentence points to, whatever place another sentence named since ("despedi-me do meu emprego em Portugal. A nossa
+    filha nasceu cá", "me pagan en mi cuenta de Brasil. Tenemos piso alquilado aquí")."""
+    lives = [m.end for m in cues().tiebreaker.find(tokens) if m.value == "lives"] + \
+        [m.end for m in cues().grammar.find(tokens) if m.value == "role:move"]
+    return [m for m in named if not m.company and m.start not in left and
+            any(0 <= m.start - e <= _LIVES_AT and same_clause(tokens, e, m.start) for e in lives)]
 _PLACE_PREPS = {"em", "en", "in", "no", "na", "at"}
 
 

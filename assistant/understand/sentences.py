@@ -57,7 +57,8 @@ _QUOTED = r"(?:>\s*)*"                               # a forwarded e-mail's quot
 _BARE_MARK = re.compile(rf"^{_QUOTED}{_MARK}$", re.IGNORECASE)
 LOW_END_LETTERS = 2
 # An item of a list of questions: "(i) qual a taxa…;", "b) se…", "2. Como…", "3- da pra…", "- what…", quoted or not.
-_ITEM = re.compile(rf"^{_QUOTED}(?:{_MARK}|\d{{1,2}}\s?-|[-•*–])\s+", re.IGNORECASE)
+_NUMBER_MARK = rf"(?:{_MARK}|\d{{1,2}}\s?-)"           # a numbered or lettered item's mark ("2)", "b.", "3-")
+_ITEM = re.compile(rf"^{_QUOTED}(?:{_NUMBER_MARK}|[-•*–])\s+", re.IGNORECASE)
 # A header line: an e-mail's subject or a forum post's title restates what the body asks.
 _HEADER = re.compile(r"^[>\s]*(?:subject|assunto|asunto|t[íi]tulo|title|re|fwd?|enc|rv)\s*:", re.IGNORECASE)
 
@@ -304,9 +305,7 @@ def _unclosed_follow_ups(text: str, spans: list[Span], asked: list[Span]) -> lis
     after = spans.index(asked[-1]) + 1 if asked[-1] in spans else len(spans)
     out = [s for s in spans[after:-1][:1] if _follows_up(s) or _asks_what_is_paid(s)]
     if last not in asked and asked[-1].end <= last.start and \
-            (_follows_up(last) or _asks_what_is_paid(last) or
-             (bool(_OPENS_AS_QUESTION.match(fold(last.text))) and not _WHEN_YOU_CAN.match(fold(last.text)) and
-              not asking_words().small_talk.find([t for t in tokenize(last.text) if t.is_word])) or
+            (_follows_up(last) or _asks_what_is_paid(last) or _opens_as_question(last) or
              (bool(_SUPPOSES.match(last.text)) and not _COURTESY.match(last.text))):
         out.append(last)
     return out
@@ -319,6 +318,14 @@ _OPENS_AS_QUESTION = re.compile(rf"^\W*(?:(?:so|then|but|and|ok so|entao|entonce
 # … not the courtesy that asks for a reply ("quando puder responde", "when you can")
 _WHEN_YOU_CAN = re.compile(r"^\W*(?:quando|cuando|when)\s+(?:puder|puderem|possa|possam|puedas|pueda|puedan|"
                            r"you can|you get|possible|possivel|posible)\b")
+
+
+def _opens_as_question(span: Span) -> bool:
+    """Opens as a question does (see _OPENS_AS_QUESTION), and is neither the courtesy asking for a reply nor a
+    sentence with thanks in it ("e quanto ao resto, obrigado")."""
+    folded = fold(span.text)
+    return bool(_OPENS_AS_QUESTION.match(folded)) and not _WHEN_YOU_CAN.match(folded) and \
+        not asking_words().small_talk.find([t for t in tokenize(span.text) if t.is_word])
 
 
 # The first person's modals that open the words that ask what one pays ("posso abater", "tengo que pagar"), not a
@@ -405,7 +412,7 @@ def _items_after_a_question(text: str, spans: list[Span], asked: list[Span]) -> 
     return out
 
 
-_NUMBERED = re.compile(rf"^{_QUOTED}(?:{_MARK}|\d{{1,2}}\s?-)\s+", re.IGNORECASE)
+_NUMBERED = re.compile(rf"^{_QUOTED}{_NUMBER_MARK}\s+", re.IGNORECASE)
 # A question that ends on its alternatives, its mark left off ("soy residente de españa o de brasil", "…taxed in
 # Japan or in Portugal"); Spanish "o" only before a preposition (Portuguese "o" is the article)
 _ALTERNATIVES_END = re.compile(r"\s(?:ou|or|o(?=\s+(?:de|en|a|al)\s))\s+"
