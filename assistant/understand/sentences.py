@@ -305,7 +305,7 @@ def _unclosed_follow_ups(text: str, spans: list[Span], asked: list[Span]) -> lis
     after = spans.index(asked[-1]) + 1 if asked[-1] in spans else len(spans)
     out = [s for s in spans[after:-1][:1] if _follows_up(s) or _asks_what_is_paid(s)]
     if last not in asked and asked[-1].end <= last.start and \
-            (_follows_up(last) or _asks_what_is_paid(last) or _opens_as_question(last) or
+            (_asks_unmarked(last) or _asks_what_is_paid(last) or _opens_as_question(last) or
              (bool(_SUPPOSES.match(last.text)) and not _COURTESY.match(last.text))):
         out.append(last)
     return out
@@ -328,6 +328,14 @@ def _opens_as_question(span: Span) -> bool:
         not asking_words().small_talk.find([t for t in tokenize(span.text) if t.is_word])
 
 
+def _asks_after_colon(span: Span) -> bool:
+    """What follows a colon opens as a question ("Our accountant asked two things: will Japan tax our profit…, and
+    does Inês owe anything…", "a dúvida dele: quem tributa…")."""
+    head, colon, rest = span.text.partition(":")
+    after = Span(span.start + len(head) + 1 + len(rest) - len(rest.lstrip()), span.end, rest.strip())
+    return bool(colon and after.text) and (_opens_question(after.text) or _opens_as_question(after))
+
+
 # The first person's modals that open the words that ask what one pays ("posso abater", "tengo que pagar"), not a
 # statement of what one pays ("…eu viro residente e pago imposto espanhol")
 _MODALS = {"posso", "podemos", "devo", "devemos", "tenho", "temos", "preciso", "precisamos", "puedo", "debo",
@@ -347,7 +355,10 @@ def _asks_what_is_paid(span: Span) -> bool:
 # a partir de quando"); not the words that also relate ("trabalho como engenheira", "quando me mudei", "Mr Morita,
 # who holds 30%", "mi padre, quien vive en Vigo").
 _ASKS_INSIDE = re.compile(r",\s*(?:(?:e|y|and|mas|but|pero)\s+)?(?:qual|quais|quem|quanto|quanta|quantos|quantas|cual|"
-                          r"cuales|cuanto|cuanta|cuantos|cuantas|what|how much|how many)\b|"
+                          r"cuales|cuanto|cuanta|cuantos|cuantas|what|how much|how many|"
+                          # "…, ele tb mora ca em portugal, como fica o dele"
+                          r"como (?:fica|ficam|faco|faz|fazemos|funciona|e que|queda|quedan|hago|funciona)|"
+                          r"how (?:does|do|is|would|will))\b|"
                           r"\b(?:a partir de|desde|since|from) (?:quando|cuando|when)\W*$")
 
 
@@ -497,7 +508,7 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
         # other items of a list one of them opens (every item of a list, when nothing else asks)
         unmarked = asking_words().unmarked
         asked = [s for s in spans if s in asked or _opens_question(s.text) or _asks_unmarked(s) or
-                 (unmarked.find(tokenize(s.text)) and not _HEADER.match(s.text))] or asked
+                 (not _HEADER.match(s.text) and (unmarked.find(tokenize(s.text)) or _asks_after_colon(s)))] or asked
         items = _unmarked_items(text, spans, asked)
         asked = [s for s in spans if s in asked or s in items]
     asked = asked or [s for s in spans if _opens_question(s.text)]

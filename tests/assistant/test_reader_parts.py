@@ -1359,3 +1359,52 @@ def test_a_question_after_a_dash_keeps_the_few_words_that_name_its_subject(text,
 ])
 def test_a_courtesy_that_names_what_to_confirm_asks(text, asked):
     assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    # with no question mark anywhere, what follows a colon asks when it opens as a question does
+    ("We run a small pottery studio in Caldas da Rainha and sell to a shop in Kyoto. My partner wants to know two "
+     "things: will Japan tax what we earn on those sales, and do we need to register there. Thanks, Rui",
+     ["My partner wants to know two things: will Japan tax what we earn on those sales, and do we need to register "
+      "there."]),
+    ("Tenho um apartamento em Natal arrendado. O meu contabilista levantou uma dúvida: quem tributa as rendas, o "
+     "Brasil ou Portugal. Obrigada",
+     ["O meu contabilista levantou uma dúvida: quem tributa as rendas, o Brasil ou Portugal."]),
+    # a colon before facts asks nothing
+    ("Dados do caso: pensão do INSS de 2.000 reais, residência em Braga. Quem tributa a pensão.",
+     ["Quem tributa a pensão."]),
+])
+def test_what_follows_a_colon_asks_when_it_opens_as_a_question(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    # a last sentence closed by a question after its last comma ("…, como fica o dele") follows up unmarked
+    ("recebo pensao do inss e moro em coimbra, pago imposto em portugal? a minha mulher tb recebe do inss, ela "
+     "trabalhou 30 anos na prefeitura, como fica a dela",
+     ["recebo pensao do inss e moro em coimbra, pago imposto em portugal?",
+      "a minha mulher tb recebe do inss, ela trabalhou 30 anos na prefeitura, como fica a dela"]),
+    ("my salary is paid in lisbon, is it taxed in brazil? my brother also works there for a local firm, how does "
+     "it work for him",
+     ["my salary is paid in lisbon, is it taxed in brazil?",
+      "my brother also works there for a local firm, how does it work for him"]),
+    # a remark after the comma is no question
+    ("recebo pensao do inss e moro em coimbra, pago imposto em portugal? a minha mulher tb recebe, como eu",
+     ["recebo pensao do inss e moro em coimbra, pago imposto em portugal?"]),
+])
+def test_a_last_sentence_closed_by_a_question_after_a_comma_asks_without_its_mark(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    # a request about "the following situation" points at the questions under it and asks nothing itself
+    ("Na qualidade de advogada da Tejo Invest, S.A., venho solicitar o vosso esclarecimento sobre a seguinte "
+     "situação. A sociedade recebe royalties de uma empresa de Niterói.\n1. Qual a retenção máxima no Brasil?\n"
+     "2. Como elimina Portugal a dupla tributação?",
+     ["1. Qual a retenção máxima no Brasil?", "2. Como elimina Portugal a dupla tributação?"]),
+    ("We write to request your views on the following case. Our client in Kobe pays interest to a Lisbon bank. "
+     "What is the maximum Japanese withholding?",
+     ["What is the maximum Japanese withholding?"]),
+])
+def test_a_request_about_the_case_below_points_at_the_questions(text, asked):
+    assert [s.text for s in asking(text)] == asked
