@@ -373,7 +373,9 @@ def _kind_follow_up(span: Span, scores: TopicScores, parts: list[PartTopic]) -> 
 QUESTION_OPENING = r"^\W*(?:\d+\W+|[a-z]\W+)?(?:(?:e|y|and|mas|but|pero) )?"
 # A question opening on a supposition ("E se o projeto derrapar…", "¿Y si me quedo…", "What if we limit…").
 _WHAT_IF = re.compile(QUESTION_OPENING + r"(?:se|si|if|what if|caso|en caso de que|"
-                      r"suppose|supposing|imagine que|imaginemos que|y en el caso de que|e no caso de)\b")
+                      r"suppose|supposing|imagine que|imaginemos que|y en el caso de que|e no caso de|"
+                      # a step still to come ("once the Lisbon office is open, what changes…?", "assim que abrirmos")
+                      r"once|as soon as|assim que|uma vez que|una vez que|en cuanto)\b")
 
 
 # "…, e se sim, a que taxa?", "if so": the same question going on, no supposition of its own

@@ -664,3 +664,19 @@ def test_a_later_pension_question_naming_its_own_scheme_is_on_that_schemes_pensi
     assert len(asked) == 2
     assert (first, "exclusive") in _rights(asked[0])
     assert (second, "exclusive") in _rights(asked[1])
+
+
+@pytest.mark.parametrize("text", [
+    "We make ceramic tiles in Aveiro and sell to Japanese distributors from here; we have nothing in Japan.\n"
+    "1) Can Japan tax our profit on those sales today?\n2) Once our Osaka office is open, what changes?",
+    "Fabricamos moldes na Marinha Grande e vendemos para o Japão daqui, sem nada lá.\n1) O Japão pode tributar o "
+    "lucro dessas vendas?\n2) Assim que abrirmos um escritório em Nagoia, o que muda?",
+])
+def test_a_later_question_on_an_office_still_to_open_is_on_that_office(make_assistant, text):
+    """"Once our Osaka office is open, what changes?": the office is the supposition's, a fixed installation
+    there (PT-JP art. 7), so Japan may tax the profits attributable to it; today only Portugal does."""
+    answer = _scripted(make_assistant(), text, "business_profits", "permanent_establishment").ask(text)
+    today, office = [p for p in answer.parts if not p.alternative]
+    assert _rights(today) == {("PT", "exclusive"), ("JP", "none")}
+    assert office.rule_results.facts.attributable_to_pe is True
+    assert ("JP", "none") not in _rights(office)
