@@ -67,21 +67,26 @@ _RIGHT_FILLERS = {"que", "me", "lhe", "nos", "le", "les", "a", "o", "um", "uma",
                   "suele", "usually", "going", "is", "esta", "estao", "tem", "de"}
 
 
-_TOWN_PREPS = {"em", "no", "na", "num", "numa", "en", "in", "at", "near", "around"}
+_TOWN_PREPS = {"em", "no", "na", "num", "numa", "en", "in", "at", "near", "around", "from"}
 
 
-def _towns(tokens: list[Token], taken: set[int]) -> list[Mention]:
-    """Towns no list names ("viven en Bormujos"), read as a capitalised name right after "em"/"en"/"in"."""
+def _with_towns(tokens: list[Token], found: list[Mention]) -> list[Mention]:
+    """`found` with the towns no list names ("viven en Bormujos"), read as a capitalised name right after
+    "em"/"en"/"in"/"from"; a town of several words replaces a shorter place inside it ("from Ponte de Lima" is not
+    Lima, Peru)."""
     table = towns()
-    out: list[Mention] = []
+    out = list(found)
     i = 1
     while i < len(tokens):
-        if tokens[i - 1].norm in _TOWN_PREPS and tokens[i].orig[:1].isupper() and i not in taken:
+        if tokens[i - 1].norm in _TOWN_PREPS and tokens[i].orig[:1].isupper() and \
+                not any(m.start <= i < m.end for m in out):
             for n in range(min(MAX_WORDS, len(tokens) - i), 0, -1):
                 words = tokens[i:i + n]
+                name = " ".join(t.norm for t in words)
+                inside = [m for m in out if m.start < i + n and i < m.end]
                 if all(t.is_word for t in words) and words[-1].orig[:1].isupper() and \
-                        not taken & set(range(i, i + n)) and " ".join(t.norm for t in words) in table:
-                    out.append(Mention(i, i + n, table[" ".join(t.norm for t in words)]))
+                        all(i <= m.start and m.end <= i + n and m.end - m.start < n for m in inside) and name in table:
+                    out = [m for m in out if m not in inside] + [Mention(i, i + n, table[name])]
                     i += n - 1
                     break
         i += 1
@@ -118,7 +123,7 @@ def find_mentions(text: str, tokens: list[Token], language: str) -> list[Mention
         if not taken & span:
             found.append(m)
             taken |= span
-    found += _towns(tokens, taken)
+    found = _with_towns(tokens, found)
     if language == "en":
         found += _us_beside_a_country(tokens, found)
     kept = []
@@ -281,6 +286,11 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
                 return "residence", prep, company, possessive
             if skipped and role not in ("work", "move", "residence"):
                 break
+            if role == "pe" and company and \
+                    not any(t.norm in _IN_PREPS | {"no"} for t in tokens[s + 1:mentions[k].start]):
+                # "sucursal de la sociedad española", "the branch of a Lisbon company": the company's home, not
+                # where the branch is (unlike "a filial da nossa empresa no Brasil")
+                return "residence", prep, company, possessive
             before = g.categories_before(s - 1, 3)
             if role == "nationality" and denied(tokens, s):
                 return "not_nationality", prep, company, possessive   # "não tenho nacionalidade brasileira"
@@ -512,18 +522,41 @@ def _stay_before(g: Grammar, start: int) -> bool:
     return False
 
 
+# trips counted ("vou ao Brasil umas seis vezes por ano", "I fly to Tokyo twice a year"): visits
+_TRIPS = {"vezes", "veces", "times", "twice", "thrice"}
+
+
 def _visit_after(g: Grammar, end: int) -> bool:
-    """A destination followed, within its clause, by holiday words or a stay of a few weeks or days ("fui ao
-    Brasil duas semanas de férias", "went to Japan for ten days"): a visit, not where the person lives."""
+    """A destination followed, within its clause, by holiday words, trips counted or a stay of a few weeks or
+    days ("fui ao Brasil duas semanas de férias", "went to Japan for ten days", "vou ao Brasil seis vezes por
+    ano"): a visit, not where the person lives."""
     stay = _stay_after(g, end)
     if stay is not None and not stay[1].startswith(("mes", "month")):
         return stay[1].startswith(("semana", "week")) or stay[0] <= VISIT_DAYS   # "183 dias" is no visit
     for i in range(end, min(end + _CLAUSE_AFTER, len(g.tokens))):
         if not g.tokens[i].is_word:
             return False
-        if g.right(i)[1] == "visit":
+        if g.right(i)[1] == "visit" or g.tokens[i].norm in _TRIPS:
             return True
     return False
+
+
+_WHERE = {"onde", "where", "donde"}
+# the writer (or the writer's household) living there: "onde moro", "where we live", "donde vivo"
+_LIVE_HERE = {"moro", "moramos", "vivo", "vivemos", "vivimos", "resido", "residimos"}
+_WE = {"i", "we"}
+_LIVE_REACH = 3         # tokens from "onde"/"where" to the verb ("onde atualmente moro", "where I now live")
+
+
+def _lived_after(g: Grammar, end: int) -> bool:
+    """A place followed by ", onde moro", ", where I live", ", donde vivo": where the writer lives, whatever the
+    words before it made of it ("comprei um apartamento em Lisboa, onde moro com a minha mulher"); not where
+    someone else lives ("onde mora o meu filho", "where my parents live")."""
+    i = end + (end < len(g.tokens) and g.tokens[end].norm == ",")
+    if i >= len(g.tokens) or g.tokens[i].norm not in _WHERE:
+        return False
+    after = {t.norm for t in g.tokens[i + 1:i + 1 + _LIVE_REACH]}
+    return bool(after & _LIVE_HERE) or (bool(after & _WE) and "live" in after)
 
 
 def _company_after(g: Grammar, end: int) -> bool:
@@ -565,6 +598,8 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
         if role is None and _an_english_person(g.tokens, m.start):
             m.role, m.company = "nationality", False     # "he's a retired Portuguese civil servant"
             continue
+        if role in ("property", "home", None) and _lived_after(g, m.end):
+            role = "residence"                           # "um apartamento em Lisboa, onde moro"
         if role == "base" and _stay_after(g, m.end):
             role = "work"                                # "work from Florianópolis for 4 months": a stay, not home
         if prep not in (None, "from") and {"account", "contribute_verbs"} & set(g.categories_before(m.start - 1, 3)):

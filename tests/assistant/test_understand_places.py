@@ -463,3 +463,50 @@ def test_a_country_after_a_treaty_word_is_no_writers_nationality():
 ])
 def test_a_stay_length_before_a_destination_is_no_move_nor_payee(text, language, roles):
     assert _roles(text, language) == roles
+
+
+@pytest.mark.parametrize("text, lang, codes", [
+    # a town of several words wins over a shorter place inside it
+    ("We are a cork producer from Ponte de Lima and export to Osaka.", "en", ["PT", "JP"]),
+    ("Tenho uma casa em Ponte de Lima e outra em Recife.", "pt", ["PT", "BR"]),
+    ("Vivo en Lima desde 2019 y cobro una pensión del INSS.", "es", ["PE", "BR"]),
+])
+def test_a_town_of_several_words_is_not_the_shorter_place_inside_it(text, lang, codes):
+    assert [m.code for m in sorted(find_mentions(text, tokenize(text), lang), key=lambda m: m.start)] == codes
+
+
+@pytest.mark.parametrize("text, language, roles", [
+    # a place followed by "onde moro" / "where we live" is where the writer lives, whatever was bought there
+    ("Em 2021 comprei uma casa em Braga, onde moro com os miúdos.", "pt", [("PT", "residence")]),
+    ("We bought a flat in Kyoto, where we live most of the year.", "en", [("JP", "residence")]),
+    ("Compré un piso en Zaragoza, donde vivo desde 2018.", "es", [("ES", "residence")]),
+    # where someone else lives is not the writer's home
+    ("Tenho um apartamento em Natal, onde mora a minha irmã.", "pt", [("BR", "property")]),
+    ("I own a flat in Osaka, where my parents live.", "en", [("JP", "property")]),
+])
+def test_a_place_where_the_writer_lives_is_the_residence(text, language, roles):
+    assert _roles(text, language) == roles
+
+
+@pytest.mark.parametrize("text, language", [
+    # trips counted to a place are visits, not a move there
+    ("Moro em Coimbra e vou ao Brasil umas quatro vezes por ano para as reuniões do conselho.", "pt"),
+    ("Vivo en Sevilla y viajo a Brasil tres veces al año por trabajo.", "es"),
+    ("I live in Porto and fly to Japan twice a year for the board.", "en"),
+])
+def test_trips_counted_to_a_place_are_no_move_there(text, language):
+    roles = _roles(text, language)
+    assert roles[0][1] == "residence" and roles[1][1] != "residence"
+
+
+@pytest.mark.parametrize("text, language, owner", [
+    # the company a branch belongs to is at home where its demonym says, not where the branch is
+    ("A fábrica de Manaus vai funcionar como sucursal da sociedade portuguesa.", "pt", "PT"),
+    ("La planta de Recife operará como sucursal de la empresa española.", "es", "ES"),
+])
+def test_the_company_a_branch_belongs_to_is_not_where_the_branch_is(text, language, owner):
+    assert _roles(text, language)[-1] == (owner, "residence")
+
+
+def test_a_branch_of_our_company_in_a_place_is_there():
+    assert _roles("Vamos abrir uma sucursal da nossa empresa no Brasil.", "pt") == [("BR", "pe")]
