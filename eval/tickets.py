@@ -54,6 +54,7 @@ FACT_TYPES: dict[str, type | tuple[type, ...] | tuple[str, ...]] = {
     "employment_kind": ("general", "ship_aircraft", "director"),
     "student_payment_origin": ("abroad", "local"), "student_practical_training": bool,
     "student_annual_usd": (int, float), "stay_years": (int, float), "invited_to_teach_or_research": bool,
+    "exchange_programme_visit": bool,
     "national_of_paying_state": bool, "national_of_residence_state": bool,
     "services_in_residence_state": bool, "government_debt": bool, "government_business": bool,
     "public_funds_visit": bool, "paid_by_source_resident": bool, "fixed_base_in_source": bool,

@@ -704,6 +704,8 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         employment_kind=_sub_case(hits, "employment_kind"),
         student_payment_origin=_sub_case(hits, "student_payment_origin") if "students" in topic_list else None,
         invited_to_teach_or_research=_flag(hits, tokens, lang, "invited") if "professors" in topic_list else None,
+        exchange_programme_visit=_flag(hits, tokens, lang, "exchange_programme") if "professors" in topic_list
+        else None,
         student_practical_training=training,
         student_employment_for_studies=_study_job(hits, tokens, lang, training) if "students" in topic_list
         else None,
@@ -923,11 +925,11 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
     # a company said not to be in a country is not there ("a empresa não tem filial nem escritório no Brasil")
     there = [m for m in mentions if not _negated(tokens, m.start, lang, m.start - _clause_start(tokens, m.start))]
     employer_states = unique(m.code for m in there if m.role == "employer" and not _client(m, g))
+    companies: tuple[str, ...] = ()
     if not employer_states and is_employment(topic_list):
         # a client the employee works at ("num cliente japonês") is not the employer; a seat is a company's
         # ("his salary is paid by head office in Japan")
         companies = unique(m.code for m in there if (m.company or m.role == "seat") and not _client(m, g))
-        employer_states = companies if len(companies) == 1 else ()
     employer_in_work: bool | None = None
     if hits("employer_local"):
         employer_in_work = True
@@ -936,7 +938,11 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
     elif employer_states and work_state:
         employer_in_work = employer_states[0] == work_state
     elif work_state and _paid_from_elsewhere(hits, mentions, tokens, work_state):
-        employer_in_work = False                 # "las nóminas las seguimos pagando desde Bilbao"
+        # "las nóminas las seguimos pagando desde Bilbao", "her salary is paid by us here in Portugal" (whatever
+        # company the ticket names there: "a Japanese importer")
+        employer_in_work = False
+    elif len(companies) == 1 and work_state:
+        employer_in_work = companies[0] == work_state
     borne = None
     if "employment" in topic_list:
         for b in hits("borne"):

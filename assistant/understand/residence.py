@@ -63,6 +63,14 @@ def _distance(cue_start: int, cue_end: int, at: int) -> tuple[int, int]:
 _LIVES = ("lives", "lived")                   # a lives word, now or in the past
 _SHARED_PLACE = ("home", "family", "vital")   # a home or family named just before a clause with its own cue
 _NEAR = 3      # tokens between a home word and the words that say it is let (or lived in)
+# the words between "both" and the people it counts ("both of its directors", "ambos os seus filhos")
+_OF_THEM = {"of", "its", "the", "our", "their", "his", "her", "my", "os", "as", "seus", "suas", "nossos", "nossas",
+            "meus", "minhas", "de", "dos", "das", "los", "las", "sus", "nuestros", "nuestras", "mis"}
+
+
+def _of_them(tokens: list[Token], end: int, start: int) -> bool:
+    """Only words like "of its" between "both" (ending at `end`) and the cue at `start`."""
+    return 0 <= start - end <= 3 and all(t.norm in _OF_THEM for t in tokens[end:start])
 _IN_DAYS = {"days": 1.0, "weeks": 7.0, "months": 30.5, "years": 365.0}
 _HALF_YEAR_DAYS = 183
 _EACH_MIN_DAYS = 60     # "I spend about 5 months in each country": an abode in both (not "a week in each")
@@ -454,9 +462,10 @@ def read_residence(tokens: list[Token], mentions: list[Mention], parties: tuple[
                 if f.value == "management" and after:
                     attached[i] = [c for c in attached[i] if c in after]
             # "both" before a management or family word counts people, not States ("los dos administradores",
-            # "a minha esposa e os dois filhos vieram comigo")
+            # "a minha esposa e os dois filhos vieram comigo", "both of its directors live in Lisbon")
             for b in (m for m in here if m.value == "both" and parties and
-                      not any(f.start == m.end and f.value in ("management", "family") for f in here)):
+                      not any(f.value in ("management", "family") and _of_them(tokens, m.end, f.start)
+                              for f in here)):
                 i = min(range(len(facts)), key=lambda k: _distance(facts[k].start, facts[k].end, b.start))
                 attached[i] = list(parties)
         if countries:

@@ -166,6 +166,11 @@ def test_company_effective_management():
      "professors"),
     ("Doy clases de guitarra y este verano toco en tres festivales en Brasil; ¿Brasil se queda parte del caché?",
      "artistes_sportsmen"),
+    # a university's language lector teaches there
+    ("fui selecionada pro leitorado e vou passar dois anos dando aula de portugues numa universidade de madri, "
+     "espanha cobra imposto sobre a bolsa?", "professors"),
+    ("Catedrático en Sevilla, paso mi año sabático en la Universidad de Campinas, que me paga un complemento. "
+     "¿Tributa en Brasil?", "professors"),
 ])
 def test_topic(text, topic):
     r = q(text)
@@ -179,6 +184,9 @@ def test_topic(text, topic):
     ("Quanto pago de IRS em Portugal?", "domestic_rate"),
     ("Qual é a taxa do IRS para quem ganha 40 mil euros?", "domestic_rate"),
     ("Herdei um imóvel no Brasil, pago imposto sobre a herança?", "inheritance"),
+    # a tax on transferring property is no income tax
+    ("Si compro un piso en Málaga desde Brasil, ¿cuánto pago de ITP?", "wealth_property_tax"),
+    ("Buying a flat in Lisbon from Tokyo: how much property transfer tax will I pay?", "wealth_property_tax"),
 ])
 def test_out_of_scope(text, code):
     assert q(text).out_of_scope == code

@@ -821,3 +821,60 @@ def test_a_programmes_broadcast_licence_is_a_films_copyright(text):
     """Broadcast rights of a series or a soap opera are royalties for "filmes ou fitas de gravação de programas de
     televisão" (BR-ES 12(2)(a), PT-BR's protocol), not any other royalty."""
     assert understand(text, TREATIES, topic="royalties").facts.royalty_kind == "copyright_film"
+
+
+@pytest.mark.parametrize("text", [
+    "Vamos a mandar a tres ingenieros de Sevilla a la obra de Recife durante 120 días; su coste no se cargará a la "
+    "sucursal que tenemos allí. ¿Tributan sus sueldos en Brasil?",
+    "Two of our Porto engineers will spend 100 days at the São Paulo branch; their cost will not be charged to the "
+    "branch. Can Brazil tax their salaries?",
+])
+def test_a_cost_said_not_to_be_charged_to_the_branch_in_the_future_is_not_borne_by_it(text):
+    """"su coste no se cargará a la sucursal": the branch there will bear nothing (art. 15(2)(c))."""
+    assert understand(text, TREATIES, topic="employment").facts.employment.borne_by_pe is False
+
+
+@pytest.mark.parametrize("text", [
+    "Our sales rep Marta spent 12 days in Osaka at a trade fair; her salary is paid by us here in Portugal. Does "
+    "she owe tax in Japan?",
+    "Nuestro técnico pasó tres semanas en Curitiba montando una máquina, pagado por nosotros desde España. ¿Debe "
+    "tributar en Brasil?",
+])
+def test_pay_from_the_writers_company_in_a_named_place_is_not_the_work_states_employer(text):
+    """"paid by us here in Portugal" while the work was done in Japan: the employer is not of the work State."""
+    got = understand(text, TREATIES, topic="employment").facts.employment
+    assert got.employer_resident_in_work_state is False
+
+
+@pytest.mark.parametrize("text", [
+    "A nossa filial foi constituída em Campinas, mas ambos os seus administradores vivem no Porto e as reuniões do "
+    "conselho fazem-se aqui. De que Estado é residente a sociedade?",
+    "Our subsidiary is registered in Madrid, but both of its directors live in Curitiba and every board meeting is "
+    "held there. Where is the company resident under the treaty?",
+])
+def test_both_of_a_companys_directors_counts_people_not_states(text):
+    """"both of its directors": the directors, not both States; the management is where they meet."""
+    got = understand(text, TREATIES, topic="residence").facts.residence
+    expected = "PT" if "Porto" in text else "BR"
+    assert got is not None and got.effective_management_in == expected
+
+
+@pytest.mark.parametrize("text", [
+    "vou vender meu ap em curitiba q comprei em 2015, o brasil cobra imposto sobre o lucro mesmo eu morando em lisboa?",
+    "vendi o apto da minha mae em fortaleza, moro em madrid, quem tributa o ganho",
+])
+def test_a_flat_typed_short_is_immovable_property_in_a_gain(text):
+    assert understand(text, TREATIES, topic="capital_gains").facts.gain_kind == "immovable"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Sou leitor do programa Leitorado Guimarães Rosa e dou aulas de português na Universidade de Salamanca por dois "
+     "anos. O meu salário é tributado em Espanha?", True),
+    ("I'm a Spanish lecturer teaching at the University of Brasília for a year under an official cultural exchange "
+     "programme. Is my salary taxed in Brazil?", True),
+    ("Soy profesor de la Universidad de Vigo y daré clases un año en la USP. ¿Tributa mi sueldo en Brasil?", None),
+])
+def test_a_visit_under_an_exchange_programme_is_read(text, expected):
+    """BR-ES art. 20 exempts a visit at an institution's invitation or under an official programme of cultural
+    exchange: the programme is read when the ticket names one."""
+    assert understand(text, TREATIES, topic="professors").facts.exchange_programme_visit is expected
