@@ -935,12 +935,12 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
         employer_in_work = True
     elif work_state and hits("paid_from_home"):
         employer_in_work = False                 # "continuo a receber o ordenado cá" while working abroad
-    elif employer_states and work_state:
-        employer_in_work = employer_states[0] == work_state
     elif work_state and _paid_from_elsewhere(hits, mentions, tokens, work_state):
         # "las nóminas las seguimos pagando desde Bilbao", "her salary is paid by us here in Portugal" (whatever
-        # company the ticket names there: "a Japanese importer")
+        # company the ticket names there: "we sell through a Japanese importer")
         employer_in_work = False
+    elif employer_states and work_state:
+        employer_in_work = employer_states[0] == work_state
     elif len(companies) == 1 and work_state:
         employer_in_work = companies[0] == work_state
     borne = None

@@ -878,3 +878,11 @@ def test_a_visit_under_an_exchange_programme_is_read(text, expected):
     """BR-ES art. 20 exempts a visit at an institution's invitation or under an official programme of cultural
     exchange: the programme is read when the ticket names one."""
     assert understand(text, TREATIES, topic="professors").facts.exchange_programme_visit is expected
+
+
+def test_pay_sent_from_home_wins_over_a_local_company_the_ticket_names():
+    """"we sell through a Japanese importer … her salary is paid by us here in Portugal": the importer is a client,
+    the employer is the writer's company, not of the work State."""
+    text = ("We are a cork maker in Santa Maria da Feira and sell through a Japanese importer. Our sales manager spent "
+            "10 days in Osaka at a fair; her salary is paid by us here in Portugal. Does she owe tax in Japan?")
+    assert understand(text, TREATIES, topic="employment").facts.employment.employer_resident_in_work_state is False
