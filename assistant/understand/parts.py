@@ -423,13 +423,16 @@ def _told_before(span: Span, named: set[str], scores: TopicScores, told: list[Sp
                  language: str) -> TopicScores:
     """A question that names no topic and that the model reads unsure ("pode fazê-lo?", "is that allowed?") asks
     about what the sentence just before it tells, when that sentence names one topic only and the model ranks it
-    among its first few (`told`: the ticket's sentences)."""
+    among its first few (`told`: the ticket's sentences), or when it names only a tax the treaties do not cover
+    ("Me dicen que el comprador tendría que pagar ITP… ¿Es así?"): out of scope."""
     if named or scores.confidence >= ANAPHOR_UNSURE or scores.topic == OUT_OF_SCOPE:
         return scores
     before = [s for s in told if s.end <= span.start]
     if not before or before[-1].asks:
         return scores
     topics_before = {m.value for m in topic_matches(tokenize(before[-1].text), language)}
+    if not topics_before and _side_word(before[-1]):
+        return scores.read_as(OUT_OF_SCOPE)
     if len(topics_before) != 1:
         return scores
     topic = next(iter(topics_before))

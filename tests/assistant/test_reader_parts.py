@@ -1408,3 +1408,19 @@ def test_a_last_sentence_closed_by_a_question_after_a_comma_asks_without_its_mar
 ])
 def test_a_request_about_the_case_below_points_at_the_questions(text, asked):
     assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text", [
+    "Vendo desde Brasil mis participaciones de una SL de Valencia. ¿Tributa la ganancia en España? Me dicen que el "
+    "comprador tendría que pagar ITP por la compra. ¿Es así?",
+    "Moro em Braga e vendi um terreno em Goiânia. O Brasil tributa o ganho? O comprador diz que eu é que pago o "
+    "ITBI. É isso?",
+])
+def test_a_question_on_a_statement_naming_only_an_uncovered_tax_is_out_of_scope(text):
+    """"…tendría que pagar ITP… ¿Es así?": the unsure question asks about the tax the sentence before it names,
+    which no treaty covers."""
+    first, second = [s.text for s in asking(text)]
+    model = ScriptedTopics({first: (("capital_gains", 0.9),), second: (("pensions", 0.3), ("capital_gains", 0.25))})
+    parts = read_parts(text, model)
+    assert [p.topic for p in parts] == ["capital_gains", "out_of_scope"]
+    assert out_of_scope_code(text, parts[1]) == "wealth_property_tax"
