@@ -33,7 +33,9 @@ FOLLOW_UP = 0.2
 # quanto em Portugal e depois aqui no Brasil pago de novo?", "solicitamos confirmen si… y si la actividad…").
 CLAUSE = re.compile(r",\s+(?:and|or|e|ou|y|o)\s+|\s+(?:and|e|y)\s+(?=(?:how|what|which|where|who|when|can|do|does|is|"
                     r"como|qual|quais|quanto|onde|quem|quando|o que|posso|cómo|cuál|cuáles|cuánto|dónde|qué|quién|"
-                    r"cuándo|puedo|depois|then|luego|después|whether|si|se|if|aqui|aquí)(?!\w))|"
+                    r"cuándo|puedo|depois|then|luego|después|whether|si|se|if|aqui|aquí|"
+                    # a second yes/no question on what is exempt ("…sobre los dividendos y quedan exentos en España?")
+                    r"queda|quedan|quedo|fica|ficam|fico)(?!\w))|"
                     # "a pensao do inss vai ser tributada em portugal e a da prefeitura quem cobra o imposto": a few
                     # words that name what the second question asks about, then its interrogative
                     r"\s+(?:and|e|y)\s+(?=(?:[^\W\d]+\s+){1,4}(?:quem|qual|quais|quanto|onde|quién|quien|cuál|cual|"
