@@ -17,7 +17,9 @@ _LANG_WORDS = {
            "intereses", "al", "donde", "cuando", "ahora", "estoy", "ano", "anos", "sociedad", "pago", "trabajo"},
     "en": {"the", "i", "is", "am", "are", "my", "of", "and", "in", "what", "how", "do", "does", "to", "from",
            "for", "with", "live", "have", "which", "rate", "tax", "company", "receive", "resident", "pay",
-           "paid", "much", "interest", "dividends", "work", "years", "months", "can", "should", "will", "get"},
+           "paid", "much", "interest", "dividends", "work", "years", "months", "can", "should", "will", "get",
+           "it", "its", "our", "we", "us", "you", "your", "that", "this", "be", "was", "by", "an", "if", "would",
+           "could", "give", "need", "they", "their", "she", "his", "her", "any", "about"},
 }
 
 _LANG_OF = {w: tuple(lang for lang in LANGUAGES if w in _LANG_WORDS[lang]) for ws in _LANG_WORDS.values() for w in ws}
@@ -32,6 +34,8 @@ def detect_language(text: str, tokens: list[Token] | None = None) -> str:
             score[lang] += 1
     low = text.lower()
     score["pt"] += 2 * len(re.findall(r"ção|ções|ã|õ|ç|lh|nh|ê", low))
-    score["es"] += 2 * len(re.findall(r"ñ|¿|¡|ción|ll|ía\b", low))
+    # "ll" counts where Spanish has it and English does not: opening a word ("llevo", "allí" aside), not "will",
+    # "controlling", "wholly"
+    score["es"] += 2 * len(re.findall(r"ñ|¿|¡|ción|\bll|ía\b", low))
     best = max(LANGUAGES, key=lambda lang: (score[lang], lang == "pt"))
     return best if score[best] > score["pt"] else "pt"

@@ -22,6 +22,10 @@ def q(text: str, treaties=TREATIES) -> Query:
     ("Moro no Brasil e tenho ações de uma empresa espanhola, quanto de imposto retêm?", "pt"),
     ("Vivo en España y recibo intereses de un banco brasileño. ¿Cuál es el tipo máximo?", "es"),
     ("I live in Japan and receive dividends from a Portuguese company. What is the rate?", "en"),
+    # English words with a double l are no Spanish ("controlling", "wholly", "will sell")
+    ("Does controlling it give us a permanent establishment in Spain?", "en"),
+    ("Our Natal company owns a wholly owned subsidiary in Bilbao. Will we still be taxed there?", "en"),
+    ("¿Cuánto me retienen si llevo el dinero a Brasil?", "es"),
     ("royalties PT-BR", "pt"),          # unclear: Portuguese
     ("", "pt"),
 ])
