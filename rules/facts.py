@@ -74,8 +74,9 @@ GAIN_KINDS = ("immovable", "pe_assets", "ships_aircraft", "shares_immovable", "s
 # "auxiliary" = a place used only to store, display or deliver its goods, to buy goods or gather information,
 # or for another preparatory or auxiliary activity (PT-BR 5(4), BR-ES 5(3)): no PE; "independent_agent" = it
 # acts there only through a broker, general commission agent or other independent agent (PT-BR, BR-ES 5(6)):
-# no PE; "place_of_business" = a branch, an office, a factory or a workshop there (PT-BR, BR-ES 5(2)): a PE.
-PE_ACTIVITIES = ("auxiliary", "independent_agent", "place_of_business")
+# no PE; "place_of_business" = a branch, an office, a factory or a workshop there (PT-BR, BR-ES 5(2)): a PE;
+# "subsidiary" = it controls a company resident there (PT-BR, BR-ES 5(7)): by itself, no PE.
+PE_ACTIVITIES = ("auxiliary", "independent_agent", "place_of_business", "subsidiary")
 # employment_kind: "general" = art. 15(1)-(2); "ship_aircraft" = aboard a ship or aircraft in international
 # traffic (art. 15(3)); "director" = member of a board of a company (art. 16: directors' fees).
 EMPLOYMENT_KINDS = ("general", "ship_aircraft", "director")

@@ -15,8 +15,8 @@ from rules.results import Citation, Condition, Figure, NotCovered, RulesInputErr
 SITE_FIGURE = ".pe.construction-site"        # id suffix of the site-duration figure in every treaty file
 # id suffix of the figure that says whether an activity is a PE, by the pe_activity it applies to
 ACTIVITY_FIGURES = {"auxiliary": ".pe.auxiliary", "independent_agent": ".pe.independent-agent",
-                    "place_of_business": ".pe.places"}
-NOT_A_PE = ("auxiliary", "independent_agent")
+                    "place_of_business": ".pe.places", "subsidiary": ".pe.subsidiary"}
+NOT_A_PE = ("auxiliary", "independent_agent", "subsidiary")
 
 
 @dataclass(frozen=True)

@@ -115,8 +115,8 @@ def _enterprise_itself(m, tokens: list[Token], mentions: list[Mention]) -> bool:
 def _pe_activity(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...],
                  mentions: list[Mention]) -> str | None:
     """What the enterprise does in the other State, in the words art. 5 decides on: an independent agent, or a
-    warehouse, a representative office, advertising or information only (no PE), unless people conclude
-    contracts there or the words name a branch, a factory, an office opened there (a PE)."""
+    warehouse, a representative office, advertising or information only, or a company it controls there (no PE),
+    unless people conclude contracts there or the words name a branch, a factory, an office opened there (a PE)."""
     if not _PE_TOPICS & set(topic_list):
         return None
     place = any(not _negated(tokens, m.start, lang) and not _a_verb(tokens, m.start)
@@ -126,6 +126,8 @@ def _pe_activity(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[s
             return "independent_agent"
         if hits("pe_activity:auxiliary"):
             return "auxiliary"
+        if any(not _negated(tokens, m.start, lang) for m in hits("pe_activity:subsidiary")):
+            return "subsidiary"
     return "place_of_business" if place else None
 
 

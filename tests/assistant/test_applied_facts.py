@@ -65,6 +65,11 @@ def test_a_named_site_longer_than_the_figure_is_a_pe_whatever_else_is_denied(mak
      "no crea establecimiento permanente"),
     ("We're a Brazilian firm with a liaison office in Lisbon that only does market research. Is that a permanent "
      "establishment in Portugal?", "auxiliary", "Brazil", "is not a permanent establishment"),
+    # a company it controls there is no PE by itself (art. 5(7))
+    ("A nossa empresa de Leiria tem uma subsidiária em Joinville, detida a 100%. O facto de a controlarmos faz com "
+     "que tenhamos um estabelecimento estável no Brasil?", "subsidiary", "Portugal", "não faz, por si só"),
+    ("Our Curitiba company owns a wholly owned subsidiary in Valencia. Does controlling it give us a permanent "
+     "establishment in Spain?", "subsidiary", "Brazil", "does not of itself"),
 ])
 def test_an_activity_the_treaty_says_is_no_pe_decides_who_taxes_the_profits(make_assistant, question, activity,
                                                                             only, line):

@@ -109,8 +109,8 @@ def test_sentences_on_one_topic_make_one_part_and_a_close_second_topic_is_kept()
     # a second yes/no question on what is exempt
     ("¿Qué retención aplica Brasil a los dividendos y quedan exentos en España?",
      "¿Qué retención aplica Brasil a los dividendos", "quedan exentos en España?"),
-    ("Quanto retém o Brasil sobre os dividendos e fica isento em Portugal?", "Quanto retém o Brasil sobre os dividendos",
-     "fica isento em Portugal?"),
+    ("Quanto retém o Brasil sobre os dividendos e fica isento em Portugal?",
+     "Quanto retém o Brasil sobre os dividendos", "fica isento em Portugal?"),
 ])
 def test_a_second_question_joined_by_a_conjunction_is_a_part_of_its_own(text, first, second):
     model = ScriptedTopics({text: (("dividends", 0.6), ("double_taxation_relief", 0.3)),

@@ -347,6 +347,12 @@ def test_gain_kind(text, kind):
      "permanente?", "auxiliary"),
     ("We sell in Portugal only through an independent sales agent. Do we have a permanent establishment?",
      "independent_agent"),
+    # a company controlled there (art. 5(7)), unless a branch or a factory is named too
+    ("Temos uma subsidiária em Salvador, controlada a 100% a partir de Aveiro. Isso é um estabelecimento estável?",
+     "subsidiary"),
+    ("Nuestra sociedad controlada en Niterói, ¿nos da establecimiento permanente en Brasil?", "subsidiary"),
+    ("A nossa subsidiária em Campinas abriu uma fábrica. Temos estabelecimento estável?", "place_of_business"),
+    ("Não temos subsidiária no Brasil, só um armazém em Santos. Há estabelecimento estável?", "auxiliary"),
     # what the treaty makes a PE: contracts concluded there (no storage-only exception), a branch, a factory
     ("O armazém de Vigo tem dois vendedores que fecham contratos. Há estabelecimento estável?", None),
     ("Abrimos una sucursal con almacén en Recife. ¿Hay establecimiento permanente?", "place_of_business"),

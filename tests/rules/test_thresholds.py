@@ -41,6 +41,8 @@ def test_stated_days_against_the_short_stay_limit():
     ("BR-ES", "independent_agent", "5", "6", "estatuto"),
     ("PT-BR", "place_of_business", "5", "2", "sucursal"),
     ("BR-ES", "place_of_business", "5", "2", "sucursais"),
+    ("PT-BR", "subsidiary", "5", "7", "controlar ou ser controlada"),
+    ("BR-ES", "subsidiary", "5", "7", "ser controlada"),
 ])
 def test_an_activity_the_treaty_decides_on_is_cited_from_its_paragraph(treaty, activity, article, paragraph,
                                                                        words):
