@@ -191,6 +191,10 @@ def test_topic(text, topic):
     # a tax on transferring property is no income tax
     ("Si compro un piso en Málaga desde Brasil, ¿cuánto pago de ITP?", "wealth_property_tax"),
     ("Buying a flat in Lisbon from Tokyo: how much property transfer tax will I pay?", "wealth_property_tax"),
+    # where a line goes on the home return, or how to claim an excess back, is the tax office's procedure
+    ("Em que anexo do IRS ponho a pensão do INSS?", "procedure"),
+    ("Do I have to report my Japanese salary on my IRS return?", "procedure"),
+    ("Brasil me retuvo de más sobre los intereses, ¿cómo lo recupero?", "procedure"),
 ])
 def test_out_of_scope(text, code):
     assert q(text).out_of_scope == code
