@@ -34,8 +34,8 @@ def detect_language(text: str, tokens: list[Token] | None = None) -> str:
             score[lang] += 1
     low = text.lower()
     score["pt"] += 2 * len(re.findall(r"ção|ções|ã|õ|ç|lh|nh|ê", low))
-    # "ll" counts where Spanish has it and English does not: opening a word ("llevo", "allí" aside), not "will",
-    # "controlling", "wholly"
+    # "ll" counts only opening a word ("llevo", "llegué"): inside one it is as often English ("will", "controlling",
+    # "wholly") as Spanish ("allí")
     score["es"] += 2 * len(re.findall(r"ñ|¿|¡|ción|\bll|ía\b", low))
     best = max(LANGUAGES, key=lambda lang: (score[lang], lang == "pt"))
     return best if score[best] > score["pt"] else "pt"

@@ -288,7 +288,7 @@ def _left_role(k: int, mentions: list[Mention], g: Grammar,
                 break
             if role == "pe" and company and \
                     not any(t.norm in _IN_PREPS | {"no"} for t in tokens[s + 1:mentions[k].start]):
-                # "sucursal de la sociedad española", "the branch of a Lisbon company": the company's home, not
+                # "sucursal de la sociedad española", "sucursal da sociedade portuguesa": the company's home, not
                 # where the branch is (unlike "a filial da nossa empresa no Brasil")
                 return "residence", prep, company, possessive
             before = g.categories_before(s - 1, 3)
