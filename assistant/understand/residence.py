@@ -71,6 +71,8 @@ _OF_THEM = {"of", "its", "the", "our", "their", "his", "her", "my", "os", "as", 
 def _of_them(tokens: list[Token], end: int, start: int) -> bool:
     """Only words like "of its" between "both" (ending at `end`) and the cue at `start`."""
     return 0 <= start - end <= 3 and all(t.norm in _OF_THEM for t in tokens[end:start])
+
+
 _IN_DAYS = {"days": 1.0, "weeks": 7.0, "months": 30.5, "years": 365.0}
 _HALF_YEAR_DAYS = 183
 _EACH_MIN_DAYS = 60     # "I spend about 5 months in each country": an abode in both (not "a week in each")

@@ -305,7 +305,7 @@ def _unclosed_follow_ups(text: str, spans: list[Span], asked: list[Span]) -> lis
     after = spans.index(asked[-1]) + 1 if asked[-1] in spans else len(spans)
     out = [s for s in spans[after:-1][:1] if _follows_up(s) or _asks_what_is_paid(s)]
     if last not in asked and asked[-1].end <= last.start and \
-            (_asks_unmarked(last) or _asks_what_is_paid(last) or _opens_as_question(last) or
+            (_asks_unmarked(last) or _asks_what_is_paid(last) or _opens_as_question(last.text) or
              (bool(_SUPPOSES.match(last.text)) and not _COURTESY.match(last.text))):
         out.append(last)
     return out
@@ -320,20 +320,20 @@ _WHEN_YOU_CAN = re.compile(r"^\W*(?:quando|cuando|when)\s+(?:puder|puderem|possa
                            r"you can|you get|possible|possivel|posible)\b")
 
 
-def _opens_as_question(span: Span) -> bool:
+def _opens_as_question(text: str) -> bool:
     """Opens as a question does (see _OPENS_AS_QUESTION), and is neither the courtesy asking for a reply nor a
     sentence with thanks in it ("e quanto ao resto, obrigado")."""
-    folded = fold(span.text)
+    folded = fold(text)
     return bool(_OPENS_AS_QUESTION.match(folded)) and not _WHEN_YOU_CAN.match(folded) and \
-        not asking_words().small_talk.find([t for t in tokenize(span.text) if t.is_word])
+        not asking_words().small_talk.find([t for t in tokenize(text) if t.is_word])
 
 
 def _asks_after_colon(span: Span) -> bool:
     """What follows a colon opens as a question ("Our accountant asked two things: will Japan tax our profit…, and
     does Inês owe anything…", "a dúvida dele: quem tributa…")."""
-    head, colon, rest = span.text.partition(":")
-    after = Span(span.start + len(head) + 1 + len(rest) - len(rest.lstrip()), span.end, rest.strip())
-    return bool(colon and after.text) and (_opens_question(after.text) or _opens_as_question(after))
+    _, colon, rest = span.text.partition(":")
+    rest = rest.strip()
+    return bool(colon and rest) and (_opens_question(rest) or _opens_as_question(rest))
 
 
 # The first person's modals that open the words that ask what one pays ("posso abater", "tengo que pagar"), not a
@@ -357,7 +357,7 @@ def _asks_what_is_paid(span: Span) -> bool:
 _ASKS_INSIDE = re.compile(r",\s*(?:(?:e|y|and|mas|but|pero)\s+)?(?:qual|quais|quem|quanto|quanta|quantos|quantas|cual|"
                           r"cuales|cuanto|cuanta|cuantos|cuantas|what|how much|how many|"
                           # "…, ele tb mora ca em portugal, como fica o dele"
-                          r"como (?:fica|ficam|faco|faz|fazemos|funciona|e que|queda|quedan|hago|funciona)|"
+                          r"como (?:fica|ficam|faco|faz|fazemos|funciona|e que|queda|quedan|hago)|"
                           r"how (?:does|do|is|would|will))\b|"
                           r"\b(?:a partir de|desde|since|from) (?:quando|cuando|when)\W*$")
 
