@@ -114,6 +114,7 @@ class Topics:
     not_in_language: dict[str, frozenset[str]]    # folded words that are no topic in that language
     other_taxes: frozenset[str]                   # out-of-scope codes that are taxes the treaties do not cover
     income_tax: PhraseIndex[bool]                 # words naming a covered tax or who levies it ("IRS", "who taxes")
+    first: PhraseIndex[str]                       # phrases naming one article's subject: their topic ranks first
 
 
 @dataclass(frozen=True)
@@ -150,11 +151,13 @@ def asking_words() -> AskingWords:
 @lru_cache(maxsize=1)
 def topics() -> Topics:
     data = _load("topics.yaml")
-    entries = [(phrase, topic) for topic, phrases in data["topics"].items() for phrase in phrases]
+    first = [(phrase, topic) for topic, phrases in data["first"].items() for phrase in phrases]
+    entries = [(phrase, topic) for topic, phrases in data["topics"].items() for phrase in phrases] + first
     oos = [(phrase, code) for code, phrases in data["out_of_scope"].items() for phrase in phrases]
     not_in = {lang: frozenset(fold(w) for w in words) for lang, words in (data.get("not_in_language") or {}).items()}
     return Topics(PhraseIndex(entries), PhraseIndex(oos, fuzzy=False), tuple(data["priority"]), not_in,
-                  frozenset(data["other_taxes"]), PhraseIndex(((p, True) for p in data["income_tax"]), fuzzy=False))
+                  frozenset(data["other_taxes"]), PhraseIndex(((p, True) for p in data["income_tax"]), fuzzy=False),
+                  PhraseIndex(first))
 
 
 @dataclass(frozen=True)

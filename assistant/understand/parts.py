@@ -235,6 +235,13 @@ def _mechanism(named: set[str], scores: TopicScores) -> TopicScores:
     return scores.read_as(next(iter(named)))
 
 
+def _named_subject(span: Span, scores: TopicScores) -> TopicScores:
+    """A question whose own words name one article's subject exactly ("Fracionamento de contratos no MLI: qual o
+    número mínimo de dias…?") asks that article's topic, whatever else the instrument's name leans to."""
+    found = topics().first.find(tokenize(span.text))
+    return scores.read_as(found[0].value) if found else scores
+
+
 _ENTERPRISE = ("permanent_establishment", "business_profits")
 
 
@@ -470,7 +477,8 @@ def read_parts(text: str, model: TopicModel) -> list[PartTopic]:
         if other:
             scores = TopicScores(((OUT_OF_SCOPE, max(scores.confidence, SAME_TOPIC_KEPT)),))
         else:
-            scores = _mechanism(named, _in_force(named, _company_residence(scores, text, tokens, language)))
+            scores = _named_subject(span, _mechanism(named, _in_force(named, _company_residence(scores, text, tokens,
+                                                                                               language))))
         scores = _profit_not_pay(span, _self_employed(_study_pay(_public_pay(_special_pay(named, scores), hits, tokens),
                                                                 hits), hits), text, language)
         scores = _cap_follow_up(named, _side_question(span, named, scores), parts)

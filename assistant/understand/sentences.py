@@ -293,20 +293,30 @@ _COURTESY = re.compile(r"^\W*(?:se|si|if)\s+(?:(?:voc[eê]s?|you|ustedes)\s+)?(?
                        r"possible|poss[íi]vel|posible)\b", re.IGNORECASE)
 
 
+# … linked to the question before it, when more follows ("e se eu voltar…", not "Se agradece respuesta")
+_LINKED = re.compile(r"^\W*(?:(?:e|y|and|mas|pero|but)\s+(?:se|si|if)|what if)\s", re.IGNORECASE)
+
+
+def _supposes(text: str) -> bool:
+    return bool(_SUPPOSES.match(text)) and not _COURTESY.match(text)
+
+
 def _unclosed_follow_ups(text: str, spans: list[Span], asked: list[Span]) -> list[Span]:
     """In a ticket typed without a closing mark, the sentences after its last question that follow it up
     without their question mark: the last sentence, or a supposition of another case there ("e se eu ficar
     mais um semestre"), and the sentence right after the question, before a remark ("…por ese sueldo?? y en
-    colombia tengo q declarar algo igual. aca todo carisimo jaja"); either asks, too, in the words that ask
-    what one pays or may deduct ("…a um residente em portugal? depois no irs posso abater o que ja pagaram la")."""
+    colombia tengo q declarar algo igual. aca todo carisimo jaja", "…pra me aposentar?? e se eu voltar pro
+    brasil o tempo de portugal conta"); either asks, too, in the words that ask what one pays or may deduct
+    ("…a um residente em portugal? depois no irs posso abater o que ja pagaram la")."""
     if not asked or not spans or text.rstrip()[-1:] in ".!?:":
         return []
     last = spans[-1]
     after = spans.index(asked[-1]) + 1 if asked[-1] in spans else len(spans)
-    out = [s for s in spans[after:-1][:1] if _follows_up(s) or _asks_what_is_paid(s)]
+    out = [s for s in spans[after:-1][:1] if _follows_up(s) or _asks_what_is_paid(s) or
+           (_supposes(s.text) and _LINKED.match(s.text))]
     if last not in asked and asked[-1].end <= last.start and \
             (_asks_unmarked(last) or _asks_what_is_paid(last) or _opens_as_question(last.text) or
-             (bool(_SUPPOSES.match(last.text)) and not _COURTESY.match(last.text))):
+             _supposes(last.text)):
         out.append(last)
     return out
 

@@ -65,7 +65,7 @@ def lexicon_topics(tokens: list[Token], language: str) -> tuple[str, ...]:
     for m in matches:
         if m.value not in found:
             found.append(m.value)
-    ordered: list[str] = []
+    ordered: list[str] = list(dict.fromkeys(m.value for m in lex.first.find(tokens)))
     for slot in lex.priority:
         if slot == "INCOME":
             ordered += [t for t in found if t in ("dividends", "interest", "royalties") and t not in ordered]

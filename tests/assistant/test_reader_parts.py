@@ -1429,3 +1429,32 @@ def test_a_question_on_a_statement_naming_only_an_uncovered_tax_is_out_of_scope(
     parts = read_parts(text, model)
     assert [p.topic for p in parts] == ["capital_gains", "out_of_scope"]
     assert out_of_scope_code(text, parts[1]) == "wealth_property_tax"
+
+
+@pytest.mark.parametrize("text, asked", [
+    # a supposition linked to the question before it, typed without its mark, with a remark after it
+    ("trabalho no porto desde 2020, antes fiz 10 anos de inss\nquem tributa a minha pensao do inss?? e se eu voltar "
+     "pra bahia o portugal ainda cobra\nvaleu", ["quem tributa a minha pensao do inss??",
+                                                "e se eu voltar pra bahia o portugal ainda cobra"]),
+    ("cobro una pension de brasil y vivo en cadiz. quien la grava?? y si me mudo a sevilla cambia algo\nsaludos",
+     ["quien la grava??", "y si me mudo a sevilla cambia algo"]),
+    # not a sentence whose "se"/"si" opens no supposition linked to the question ("Se agradece respuesta")
+    ("Cobro una pensión de Brasil y vivo en Cádiz. ¿Quién la grava? Se agradece respuesta rápida\nSaludos",
+     ["¿Quién la grava?"]),
+    ("Recebo uma pensão do INSS e vivo no Porto. Quem a tributa? Se for o caso de pagar cá, conto com vocês\nabraço",
+     ["Quem a tributa?"]),
+])
+def test_a_supposition_linked_to_the_question_before_it_asks_without_its_mark(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("question", [
+    "Fracionamento de contratos no MLI: como se contam os períodos de uma obra dividida em três contratos?",
+    "How does the MLI's contract splitting rule add up the periods of a split building job?",
+    "¿El fraccionamiento de contratos del Convenio Multilateral suma los periodos de obra de nuestras filiales?",
+])
+def test_a_question_naming_an_articles_own_subject_asks_that_articles_topic(question):
+    """MLI art. 14 (splitting-up of contracts) is a permanent-establishment rule, whatever the instrument's name
+    leans to (anti-abuse, where its holding periods are)."""
+    parts = read_parts(question, ScriptedTopics({question: (("anti_abuse", 0.4), ("permanent_establishment", 0.3))}))
+    assert [p.topic for p in parts] == ["permanent_establishment"]
