@@ -56,6 +56,7 @@ from assistant.understand import (
 from assistant.understand.direction_model import DirectionModel, trained_direction
 from assistant.understand.exemplars import ExemplarClassifier
 from assistant.understand.language import detect_language
+from assistant.understand.options import own_option
 from assistant.understand.parts import QUESTION_OPENING, PartTopic, out_of_scope_code, read_parts, supposes
 from assistant.understand.places import Grammar, assign_roles, find_mentions, roles_of
 from assistant.understand.sentences import item_start, sentences
@@ -272,7 +273,9 @@ class Assistant:
         first = main.topic if main else None
         aside = _only_asked_about(question, asked) if main else set()
         read = self.direction_reader.residence
-        query = understand(question, rules.known_treaties(), self._decide_topic(question), topic=first,
+        # a question on one of the options the ticket weighs is read with that option's statement only
+        query = understand(own_option(question, main.question.text) if main else question, rules.known_treaties(),
+                           self._decide_topic(question), topic=first,
                            read_residence=_enterprise_residence(read, main.question.text, first) if main else read,
                            set_aside=aside)
         asked = _third_country_parts(asked, query)
@@ -319,7 +322,8 @@ class Assistant:
             # a second question on a topic already asked ("And hers?") is read without the other questions, so
             # its own words decide its facts (a fund's pension after an INSS one)
             repeated = not alternative and any(p.topic == topic for p in asked[:asked.index(part)])
-            text = context_of(question, part.question.text, asked_texts) if repeated else question
+            text = own_option(question, part.question.text)
+            text = context_of(text, part.question.text, asked_texts) if repeated else text
             q = dataclasses.replace(understand(text, rules.known_treaties(), topic=topic,
                                                read_residence=_enterprise_residence(settled, part.question.text,
                                                                                     topic)),

@@ -680,3 +680,26 @@ def test_a_later_question_on_an_office_still_to_open_is_on_that_office(make_assi
     assert _rights(today) == {("PT", "exclusive"), ("JP", "none")}
     assert office.rule_results.facts.attributable_to_pe is True
     assert ("JP", "none") not in _rights(office)
+
+
+@pytest.mark.parametrize("text, home", [
+    ("Uma empresa de calçado de São João da Madeira quer vender no Brasil e está a ponderar duas hipóteses:\n"
+     "(a) um agente comercial independente em Recife, que trabalha para várias marcas;\n"
+     "(b) um diretor comercial nosso, empregado em Recife, com poderes para assinar contratos em nome da empresa, o "
+     "que fará habitualmente.\nNa hipótese (a), o Brasil pode tributar os lucros dessas vendas? E na hipótese (b)?",
+     "PT"),
+    ("Una bodega de La Rioja quiere vender en Brasil y duda entre dos opciones.\n"
+     "Opción A: un comisionista independiente en Porto Alegre que representa a otras bodegas.\n"
+     "Opción B: un empleado nuestro en Porto Alegre con poderes para firmar contratos en nombre de la bodega, "
+     "cosa que hará habitualmente.\n¿Con la opción A puede Brasil gravar nuestros beneficios? ¿Y con la opción B?",
+     "ES"),
+])
+def test_each_question_on_an_option_is_read_with_that_options_statement(make_assistant, text, home):
+    """"(a) an independent agent…; (b) our own manager who signs contracts there. Under (a)…? And (b)?": the
+    independent agent of option (a) makes no PE (art. 5(6)), the signing employee of option (b) does (art. 5(5));
+    each question is read without the other option's statement."""
+    answer = _scripted(make_assistant(), text, "permanent_establishment", "permanent_establishment").ask(text)
+    first, second = [p for p in answer.parts if not p.alternative]
+    assert first.rule_results.facts.pe_activity == "independent_agent"
+    assert _rights(first) == {(home, "exclusive"), ("BR", "none")}
+    assert ("BR", "none") not in _rights(second)
