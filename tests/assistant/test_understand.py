@@ -355,6 +355,13 @@ def test_gain_kind(text, kind):
     ("Temos uma subsidiária em Salvador, controlada a 100% a partir de Aveiro. Isso é um estabelecimento estável?",
      "subsidiary"),
     ("Nuestra sociedad controlada en Niterói, ¿nos da establecimiento permanente en Brasil?", "subsidiary"),
+    ("O facto de controlar a Lda de Braga dá à nossa empresa de Manaus um estabelecimento estável em Portugal?",
+     "subsidiary"),
+    ("Nuestra filial de Campinas es 100% propiedad de la matriz de Sevilla. ¿Es un establecimiento permanente?",
+     "subsidiary"),
+    # an agent that is a firm of its own
+    ("Vendemos en Brasil por medio de una empresa independiente de Recife que solo busca clientes. ¿Hay "
+     "establecimiento permanente?", "independent_agent"),
     ("A nossa subsidiária em Campinas abriu uma fábrica. Temos estabelecimento estável?", "place_of_business"),
     ("Não temos subsidiária no Brasil, só um armazém em Santos. Há estabelecimento estável?", "auxiliary"),
     # what the treaty makes a PE: contracts concluded there (no storage-only exception), a branch, a factory
