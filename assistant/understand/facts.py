@@ -698,7 +698,7 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         attributable_to_pe=attributable,
         pe_activity=_pe_activity(hits, tokens, lang, topic_list, mentions),
         paid_to_pe_third_state=third,
-        free_zone_regime=_flag(hits, tokens, lang, "free_zone"),
+        free_zone_regime=_flag(hits, tokens, lang, "free_zone", "free_zone_false"),
         registered_central_bank=_flag(hits, tokens, lang, "central_bank"),
         direct_holding=_direct(_flag(hits, tokens, lang, "direct", "direct_false"), amounts.holding_pct),
         pension_kind=_pension_kind(hits, grammar, topic_list),

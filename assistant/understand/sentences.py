@@ -180,17 +180,24 @@ def _add(out: list[Span], text: str, start: int, end: int) -> None:
 ITEM_REACH = 3       # sentences from a list item's mark to the question that closes it
 
 
+# A sentence that counts off the question it leads to in prose ("Second, the group is considering…; would the
+# limits still apply?", "Em segundo lugar,", "Question 2:"): an item's mark in words.
+_COUNTED = re.compile(r"^\W*(?:second(?:ly)?|third(?:ly)?|finally|em segundo lugar|em terceiro lugar|por fim|"
+                      r"en segundo lugar|en tercer lugar|por [úu]ltimo|(?:question|pergunta|pregunta|quest[ãa]o|"
+                      r"cuesti[óo]n)\s*\d)\b", re.IGNORECASE)
+
+
 def item_start(text: str, span: Span) -> int:
     """Where the list item that the asking `span` closes starts ("1) Hiroshi worked 35 years at Osaka City Hall and
-    receives a kyosai pension. Which country taxes it?"): the sentence with its mark, on the question's line, when
-    no sentence between asks; else the span's own start."""
-    if _ITEM.match(span.text):
+    receives a kyosai pension. Which country taxes it?", "Second, the group is considering…; would…?"): the
+    sentence with its mark, on the question's line, when no sentence between asks; else the span's own start."""
+    if _ITEM.match(span.text) or _COUNTED.match(span.text):
         return span.start
     before = [s for s in sentences(text) if s.end <= span.start][-ITEM_REACH:]
     for s in reversed(before):
         if s.asks or "\n" in text[s.end:span.start]:
             break                                 # the item is on the question's line
-        if _ITEM.match(s.text):
+        if _ITEM.match(s.text) or _COUNTED.match(s.text):
             return s.start
     return span.start
 

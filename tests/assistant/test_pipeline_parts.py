@@ -225,6 +225,25 @@ def test_a_free_zone_a_later_question_supposes_is_not_the_storys(make_assistant)
     assert [w.rate for w in first.rule_results.withholding] == [10.0]
 
 
+@pytest.mark.parametrize("text, topics", [
+    # a counted-off statement before the question that supposes the regime
+    ("A nossa SGPS de Braga detém diretamente 35% de uma S.A. de Curitiba desde 2020. Primeiro, qual a retenção "
+     "máxima no Brasil sobre os dividendos? Em segundo lugar, pensamos passar a participação para uma sociedade da "
+     "Zona Franca da Madeira; os limites da convenção continuariam a aplicar-se?", ("dividends", "anti_abuse")),
+    # the later question names a holding under no special regime, after a story on a free-zone one
+    ("We are weighing a Madeira free zone holding for our stake in a Recife company. Question 1: could it claim the "
+     "treaty's limits on the dividends? Question 2: if we used a Porto holding company outside any special regime, "
+     "holding 30% of the Recife company directly for four years, what is the maximum Brazilian withholding?",
+     ("anti_abuse", "dividends")),
+])
+def test_a_free_zone_regime_is_the_case_of_the_question_whose_statement_names_it(make_assistant, text, topics):
+    """The holding as it is keeps the 10% cap (PT-BR art. 10(2)(a)); a free-zone holding is another question's
+    case (Protocol 9), stated in the sentence that counts that question off or denied in its own words."""
+    answer = _scripted(make_assistant(), text, *topics).ask(text)
+    dividends = [p for p in answer.parts if p.topic == "dividends" and not p.alternative]
+    assert dividends and [w.rate for w in dividends[0].rule_results.withholding] == [10.0]
+
+
 @pytest.mark.parametrize("text", [
     "Trabajo en Sevilla para una empresa andaluza y cada año paso unos 100 días en Brasil con clientes. ¿Brasil "
     "puede gravar ese sueldo?",

@@ -476,6 +476,8 @@ def test_free_zone_and_central_bank():
     assert q("A minha empresa está na Zona Franca da Madeira").facts.free_zone_regime is True
     assert q("beneficio da SUDENE").facts.free_zone_regime is True
     assert q("recebo dividendos do Brasil").facts.free_zone_regime is None
+    assert q("a holding company in Porto outside any special regime").facts.free_zone_regime is False
+    assert q("una sociedad de Vigo sin régimen especial").facts.free_zone_regime is False
     assert q("o investimento está registado no Banco Central").facts.registered_central_bank is True
     assert q("o contrato não está registrado no Banco Central").facts.registered_central_bank is False
     assert q("the loan is registered with the Banco Central do Brasil").facts.registered_central_bank is True
