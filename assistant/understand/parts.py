@@ -288,10 +288,15 @@ def _other_treaty(span: Span, language: str) -> tuple[str, ...] | None:
     if any(set(parties) <= named for parties in treaties):
         return None
     outside = tuple(sorted(named - {c for parties in treaties for c in parties}))
-    if outside or (len(named) >= 2 and (any(t.norm in cues().treaty_words for t in tokens)
-                                        or not mentions_mli(fold(span.text)))):
+    # a treaty word that is the MLI's own name ("el artículo 8 del Convenio Multilateral") names no other treaty
+    treaty_word = any(t.norm in cues().treaty_words and not _mli_name(tokens, k) for k, t in enumerate(tokens))
+    if outside or (len(named) >= 2 and (treaty_word or not mentions_mli(fold(span.text)))):
         return outside
     return None
+
+
+def _mli_name(tokens: list[Token], k: int) -> bool:
+    return any(t.norm == "multilateral" for t in tokens[max(0, k - 1):k + 2])
 
 
 def _named(span: Span, language: str) -> set[str]:

@@ -321,6 +321,10 @@ def test_a_job_held_to_pay_the_studies_is_a_students(text, topic):
     ("A reforma espanhola é tributada em Espanha ou em Portugal?", True),      # …without a treaty word
     ("Does Japan or Spain tax my royalties?", True),
     ("Segundo o MLI, a Espanha ou Portugal decide o meu caso?", False),       # the MLI may still answer
+    # …named with a treaty word that is its own name, not another treaty's
+    ("Que prazo de detenção exige o artigo 8.º da Convenção Multilateral a uma SL de Vigo sócia de uma Lda?", False),
+    ("How long must a Madrid company hold its Portuguese shares under the Multilateral Convention's art. 8?", False),
+    ("E pelo convénio entre Espanha e Portugal, aplicado com a Convenção Multilateral, qual a taxa?", True),
     ("As a US citizen living in Lisbon, who taxes my Brazilian dividends?", False),   # PT-BR named: covered
     ("O Japão pode tributar o meu salário?", False),
 ])
