@@ -912,6 +912,17 @@ def _paid_from_elsewhere(hits: Hits, mentions: list[Mention], tokens: list[Token
     return any(code != work_state for code in named_after(hits("paid_from"), mentions, tokens, 1))
 
 
+def _on_payroll(hits: Hits, mentions: list[Mention], tokens: list[Token]) -> list[str]:
+    """The States of the places named right before or after a payroll ("the Porto payroll", "na folha de pagamento
+    de Curitiba"), in the clause."""
+    out = []
+    for cue in hits("payroll"):
+        near = [m for m in mentions if (0 <= cue.start - m.end <= 1 or 0 <= m.start - cue.end <= 1)
+                and same_clause(tokens, min(cue.start, m.start), max(cue.end, m.end) - 1)]
+        out += [m.code for m in near[:1]]
+    return out
+
+
 _PAY_CUES = frozenset({"payment", "borne", "funded_by", "wage_words", "paid_from_home", "not_recharged"})
 
 
@@ -941,6 +952,8 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
         # "las nóminas las seguimos pagando desde Bilbao", "her salary is paid by us here in Portugal" (whatever
         # company the ticket names there: "we sell through a Japanese importer")
         employer_in_work = False
+    elif work_state and (payroll := _on_payroll(hits, mentions, tokens)):
+        employer_in_work = payroll[0] == work_state
     elif employer_states and work_state:
         employer_in_work = employer_states[0] == work_state
     elif len(companies) == 1 and work_state:

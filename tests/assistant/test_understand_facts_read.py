@@ -888,3 +888,28 @@ def test_pay_sent_from_home_wins_over_a_local_company_the_ticket_names():
     text = ("We are a cork maker in Santa Maria da Feira and sell through a Japanese importer. Our sales manager spent "
             "10 days in Osaka at a fair; her salary is paid by us here in Portugal. Does she owe tax in Japan?")
     assert understand(text, TREATIES, topic="employment").facts.employment.employer_resident_in_work_state is False
+
+
+@pytest.mark.parametrize("text, employer_there", [
+    ("Our engineer lives in Aveiro and is seconded to our Osaka subsidiary for five months, but he stays on the "
+     "Aveiro payroll. Can Japan tax his salary?", False),
+    ("Moro em Braga e a empresa vai destacar-me para a filial de Curitiba durante 4 meses, mas continuo na folha de "
+     "pagamento de Braga. O Brasil tributa o salário?", False),
+    ("Vivo en Bilbao. Trabajaré cuatro meses en São Paulo y durante ese tiempo estaré en la nómina de São Paulo. "
+     "¿Brasil grava el sueldo?", True),
+])
+def test_the_payroll_the_pay_is_on_names_the_employer_over_the_host_of_a_secondment(text, employer_there):
+    """"seconded to our Osaka subsidiary … but he stays on the Aveiro payroll": the company whose payroll
+    pays employs him (art. 15(2)(b)), not the group company he works at."""
+    got = understand(text, TREATIES, topic="employment").facts.employment
+    assert got.employer_resident_in_work_state is employer_there
+
+
+@pytest.mark.parametrize("text", [
+    "Trabajo cuatro meses en la filial de Recife y la filial no reembolsa mi sueldo a la matriz de Vigo. ¿Brasil "
+    "puede gravarlo?",
+    "I'm spending 100 days at our São Paulo branch; the branch does not reimburse my salary to head office in Porto. "
+    "Can Brazil tax it?",
+])
+def test_a_host_that_does_not_reimburse_the_pay_does_not_bear_it(text):
+    assert understand(text, TREATIES, topic="employment").facts.employment.borne_by_pe is False
