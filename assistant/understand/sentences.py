@@ -38,8 +38,12 @@ _ASKING_WORDS = (r"what|who|which|how|where|when|why|qual|quais|quem|onde|quando
                  r"donde|cuando")
 _LOW_OPENS = rf"is|are|can|could|do|does|did|will|would|should|may|must|posso|pode|podem|devo|puedo|puede|pueden|" \
              rf"debo|{_ASKING_WORDS}"
+# What labels the questions that follow ("Duas perguntas:", "my questions:", "dudas:")
+_LABEL_BODY = (r"(?:(?:duas|dos|two|tr[êe]s|three|algumas|algunas|some|a|as|la|las|the|my|our|minha|minhas|"
+               r"nossa|nossas|mi|mis|nuestra|nuestras)\s+)?(?:perguntas?|quest(?:[õo]es|[ãa]o)|consultas?|"
+               r"preguntas?|cuesti[óo]n|cuestiones|questions?|d[úu]vidas?|dudas?)")
 _END = re.compile(rf"[?!]+|;|\n+|(?:\.{{3}}|…)(?=\s)|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|:(?=\s*{_MARK}\s)|"
-                  rf"\.(?=\s+{_MARK}\s)|(?P<dash>(?<=\S)\s+[—–-](?=\s+(?i:{_ASKING_WORDS})\W))|(?P<opens>(?<=[^\W\d_]{{2}})\.(?=\s+(?:{_LOW_OPENS})\s))|"
+                  rf"\.(?=\s+{_MARK}\s)|\.(?=\s+(?i:{_LABEL_BODY})\s*:)|(?P<dash>(?<=\S)\s+[—–-](?=\s+(?i:{_ASKING_WORDS})\W))|(?P<opens>(?<=[^\W\d_]{{2}})\.(?=\s+(?:{_LOW_OPENS})\s))|"
                   rf"(?P<low>(?:(?<=[^\W\d_]{{2}})|(?<=%))\.(?=\s+[a-zà-ÿ]))|"
                   rf"(?:(?<=[a-zà-ÿ]{{2}})|(?<=[A-ZÀ-Ý%]))(?=\s+(?:{_OPENS})[\s,])")
 # A title before a name ("el salario del Dr. Tanaka", "Mrs. Sato"): its full stop ends no sentence
@@ -204,9 +208,7 @@ def item_start(text: str, span: Span) -> int:
 
 # A sentence labelled as the question or questions ("Pergunta: quem tributa…", "Duas questões: os lucros…",
 # "dudas: ¿puede…"); the word alone is no request ("tengo la consulta principal en Vigo")
-_LABEL = (r"^(?:(?:duas|dos|two|tr[êe]s|three|algumas|algunas|some|a|as|la|las|the|my|our|minha|minhas|"
-          r"nossa|nossas|mi|mis|nuestra|nuestras)\s+)?(?:perguntas?|quest(?:[õo]es|[ãa]o)|consultas?|"
-          r"preguntas?|cuesti[óo]n|cuestiones|questions?|d[úu]vidas?|dudas?)\s*:")
+_LABEL = rf"^{_LABEL_BODY}\s*:"
 _LABELLED = re.compile(_LABEL + r"\s*\S", re.IGNORECASE)
 _LABEL_ALONE = re.compile(_LABEL + r"$", re.IGNORECASE)      # "dos dudas:" before the list of them
 

@@ -1462,3 +1462,15 @@ def test_a_question_naming_an_articles_own_subject_asks_that_articles_topic(ques
     leans to (anti-abuse, where its holding periods are)."""
     parts = read_parts(question, ScriptedTopics({question: (("anti_abuse", 0.4), ("permanent_establishment", 0.3))}))
     assert [p.topic for p in parts] == ["permanent_establishment"]
+
+
+@pytest.mark.parametrize("text, asked", [
+    # a label after a full stop opens the sentence that asks, though typed in lower case after a bracket or a figure
+    ("meu pai mora em Braga (tem autorização de residência). duas perguntas: o Brasil tributa a aposentadoria do "
+     "INSS dele? e a renda do apartamento de Recife?",
+     ["duas perguntas: o Brasil tributa a aposentadoria do INSS dele?", "e a renda do apartamento de Recife?"]),
+    ("sold the Porto flat for €410k, gain about €150k. my questions: can Portugal tax it while I live in Osaka?",
+     ["my questions: can Portugal tax it while I live in Osaka?"]),
+])
+def test_a_question_label_after_a_full_stop_opens_a_sentence(text, asked):
+    assert [s.text for s in asking(text)] == asked
