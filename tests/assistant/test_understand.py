@@ -195,9 +195,21 @@ def test_topic(text, topic):
     ("Em que anexo do IRS ponho a pensão do INSS?", "procedure"),
     ("Do I have to report my Japanese salary on my IRS return?", "procedure"),
     ("Brasil me retuvo de más sobre los intereses, ¿cómo lo recupero?", "procedure"),
+    # the option to aggregate investment income, not whether the income is taxed there at all
+    ("Os juros do CDB brasileiro: posso optar pelo englobamento ou fico pela taxa liberatória?", "domestic_rate"),
+    ("Vivo em Faro e recebo juros do Brasil. Compensa englobar?", "domestic_rate"),
 ])
 def test_out_of_scope(text, code):
     assert q(text).out_of_scope == code
+
+
+@pytest.mark.parametrize("text", [
+    "Vivo em Setúbal e recebo a aposentadoria do INSS. Tenho de a englobar no IRS?",
+    "A pensão da Previ que recebo em Braga deve ser englobada no IRS?",
+])
+def test_whether_an_income_must_be_aggregated_at_home_is_a_treaty_question(text):
+    """"Tenho de a englobar no IRS?" of an INSS pension asks whether Portugal taxes it (PT-BR art. 18)."""
+    assert q(text).out_of_scope is None
 
 
 def test_domestic_wording_inside_a_treaty_question_stays_in_scope():
