@@ -52,8 +52,9 @@ def test_a_government_that_pays_is_not_the_beneficiary():
     ("Sou aposentado pelo INSS e moro em Setúbal; quem tributa?", "social_security"),
     ("Recibo una pensión de la Seguridad Social española y vivo en Brasil. ¿Dónde tributa?", "social_security"),
     ("Recebo do fundo de pensões da minha antiga empresa portuguesa e vivo em Recife.", "private"),
-    ("Vivo en Vigo y cobro la pensión de la empresa brasileña donde trabajé. ¿Dónde tributa?", "private"),
-    ("Vivo en Lugo y cobro del fondo de la empresa de São Paulo. ¿Dónde tributa esa pensión?", "private"),
+    # the company's own pension, named by a short follow-up's words alone
+    ("¿Y la pensión de la empresa, quién la grava?", "private"),
+    ("Vivo en Ourense. ¿Y la pensión del fondo de la empresa, dónde tributa?", "private"),
     ("I receive an annuity from a Spanish insurer and live in Brazil. Who taxes it?", "annuity"),
     ("Sou ex-funcionário público português, aposentado pela CGA, moro em Fortaleza. Quem tributa a pensão?",
      "government"),
