@@ -509,6 +509,11 @@ def _signature_start(text: str, spans: list[Span]) -> int:
     return closing if closing < k or k == len(spans) else len(spans)
 
 
+def _in_header(text: str, span: Span) -> bool:
+    """The sentence is (the end of) a header line ("Subject: FW: Nagoya secondment – which country taxes Tiago?")."""
+    return bool(_HEADER.match(text[text.rfind("\n", 0, span.start) + 1:span.end]))
+
+
 def asking(text: str, last_if_none: bool = True) -> list[Span]:
     """The sentences that ask, in order: a question mark (not small talk: "tudo bem?"), a request phrase, or an
     item of a list of questions, but not a subject line when the body asks; failing those, the sentences that
@@ -536,7 +541,7 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
     asked = [s for s in spans if s in asked or s in unmarked_items]
     asked = [*asked, *_unclosed_follow_ups(text, spans, asked)]
     # a subject or title that asks restates the body's question ("Assunto: Dividendos – quem tributa?")
-    asked = [s for s in asked if not _HEADER.match(s.text)] or asked
+    asked = [s for s in asked if not _in_header(text, s)] or asked
     if asked or not last_if_none:
         return asked
     # the last sentence that says something, not the closing under it ("Atenciosamente, Departamento Fiscal")

@@ -1474,3 +1474,16 @@ def test_a_question_naming_an_articles_own_subject_asks_that_articles_topic(ques
 ])
 def test_a_question_label_after_a_full_stop_opens_a_sentence(text, asked):
     assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    # a subject line whose question follows a dash restates the body's question
+    ("Subject: Porto flat – who taxes the rent?\n\nI live in Osaka and let a flat in Porto. Can Portugal tax the "
+     "rent?", ["Can Portugal tax the rent?"]),
+    ("Assunto: Reforma do INSS — quem tributa?\nMoro em Coimbra e recebo do INSS. O Brasil pode tributar?",
+     ["O Brasil pode tributar?"]),
+    # alone, it is the question
+    ("Asunto: Pensión de Brasil – ¿quién la grava?", ["Asunto: Pensión de Brasil – ¿quién la grava?"]),
+])
+def test_a_subject_lines_question_after_a_dash_restates_the_body(text, asked):
+    assert [s.text for s in asking(text)] == asked
