@@ -912,15 +912,18 @@ def _paid_from_elsewhere(hits: Hits, mentions: list[Mention], tokens: list[Token
     return any(code != work_state for code in named_after(hits("paid_from"), mentions, tokens, 1))
 
 
+_PAYROLL_REACH = 3    # tokens from a payroll to the place after it ("the payroll of our Brazilian subsidiary")
+
+
 def _on_payroll(hits: Hits, mentions: list[Mention], tokens: list[Token]) -> list[str]:
-    """The States of the places named right before or after a payroll ("the Porto payroll", "na folha de pagamento
-    de Curitiba"), in the clause."""
+    """The State of the place named right before or just after a payroll ("the Porto payroll", "na folha de
+    pagamento de Curitiba"), in the clause; none when the pay is split over payrolls of both States."""
     out = []
     for cue in hits("payroll"):
-        near = [m for m in mentions if (0 <= cue.start - m.end <= 1 or 0 <= m.start - cue.end <= 1)
+        near = [m for m in mentions if (0 <= cue.start - m.end <= 1 or 0 <= m.start - cue.end <= _PAYROLL_REACH)
                 and same_clause(tokens, min(cue.start, m.start), max(cue.end, m.end) - 1)]
         out += [m.code for m in near[:1]]
-    return out
+    return out if len(set(out)) == 1 else []
 
 
 _PAY_CUES = frozenset({"payment", "borne", "funded_by", "wage_words", "paid_from_home", "not_recharged"})

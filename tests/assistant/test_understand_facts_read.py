@@ -898,6 +898,10 @@ def test_pay_sent_from_home_wins_over_a_local_company_the_ticket_names():
      "pagamento de Braga. O Brasil tributa o salário?", False),
     ("Vivo en Bilbao. Trabajaré cuatro meses en São Paulo y durante ese tiempo estaré en la nómina de São Paulo. "
      "¿Brasil grava el sueldo?", True),
+    # pay split over payrolls of both States: the payrolls decide nothing, the employer named does
+    ("Our site manager lives in Valencia and spends about 90 days a year on works in Brazil. The Brazil part of his "
+     "salary goes through the payroll of our Brazilian subsidiary in Salvador and the rest stays on the Spanish "
+     "payroll. Can Brazil tax the part the subsidiary pays?", True),
 ])
 def test_the_payroll_the_pay_is_on_names_the_employer_over_the_host_of_a_secondment(text, employer_there):
     """"seconded to our Osaka subsidiary … but he stays on the Aveiro payroll": the company whose payroll
