@@ -296,6 +296,7 @@ def _other_treaty(span: Span, language: str) -> tuple[str, ...] | None:
 
 
 def _mli_name(tokens: list[Token], k: int) -> bool:
+    """The treaty word at `k` is part of the MLI's name ("Convenção Multilateral", "Multilateral Convention")."""
     return any(t.norm == "multilateral" for t in tokens[max(0, k - 1):k + 2])
 
 

@@ -43,7 +43,9 @@ _LABEL_BODY = (r"(?:(?:duas|dos|two|tr[êe]s|three|algumas|algunas|some|a|as|la|
                r"nossa|nossas|mi|mis|nuestra|nuestras)\s+)?(?:perguntas?|quest(?:[õo]es|[ãa]o)|consultas?|"
                r"preguntas?|cuesti[óo]n|cuestiones|questions?|d[úu]vidas?|dudas?)")
 _END = re.compile(rf"[?!]+|;|\n+|(?:\.{{3}}|…)(?=\s)|\.(?=\s+[A-ZÀ-Ý¿¡\"'(])|\.\s*$|:(?=\s*{_MARK}\s)|"
-                  rf"\.(?=\s+{_MARK}\s)|\.(?=\s+(?i:{_LABEL_BODY})\s*:)|(?P<dash>(?<=\S)\s+[—–-](?=\s+(?i:{_ASKING_WORDS})\W))|(?P<opens>(?<=[^\W\d_]{{2}})\.(?=\s+(?:{_LOW_OPENS})\s))|"
+                  rf"\.(?=\s+{_MARK}\s)|\.(?=\s+(?i:{_LABEL_BODY})\s*:)|"
+                  rf"(?P<dash>(?<=\S)\s+[—–-](?=\s+(?i:{_ASKING_WORDS})\W))|"
+                  rf"(?P<opens>(?<=[^\W\d_]{{2}})\.(?=\s+(?:{_LOW_OPENS})\s))|"
                   rf"(?P<low>(?:(?<=[^\W\d_]{{2}})|(?<=%))\.(?=\s+[a-zà-ÿ]))|"
                   rf"(?:(?<=[a-zà-ÿ]{{2}})|(?<=[A-ZÀ-Ý%]))(?=\s+(?:{_OPENS})[\s,])")
 # A title before a name ("el salario del Dr. Tanaka", "Mrs. Sato"): its full stop ends no sentence
@@ -307,6 +309,7 @@ _LINKED = re.compile(r"^\W*(?:(?:e|y|and|mas|pero|but)\s+(?:se|si|if)|what if)\s
 
 
 def _supposes(text: str) -> bool:
+    """Opens as a supposition (see _SUPPOSES), not as the courtesy that closes a ticket."""
     return bool(_SUPPOSES.match(text)) and not _COURTESY.match(text)
 
 
