@@ -920,9 +920,8 @@ def _on_payroll(hits: Hits, mentions: list[Mention], tokens: list[Token]) -> lis
     pagamento de Curitiba"), in the clause; none when the pay is split over payrolls of both States."""
     out = []
     for cue in hits("payroll"):
-        near = [m for m in mentions if (0 <= cue.start - m.end <= 1 or 0 <= m.start - cue.end <= _PAYROLL_REACH)
-                and same_clause(tokens, min(cue.start, m.start), max(cue.end, m.end) - 1)]
-        out += [m.code for m in near[:1]]
+        before = [m for m in mentions if 0 <= cue.start - m.end <= 1 and same_clause(tokens, m.start, cue.end - 1)]
+        out += [before[0].code] if before else named_after([cue], mentions, tokens, _PAYROLL_REACH)
     return out if len(set(out)) == 1 else []
 
 
