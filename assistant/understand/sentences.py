@@ -215,6 +215,16 @@ _LABELLED = re.compile(_LABEL + r"\s*\S", re.IGNORECASE)
 _LABEL_ALONE = re.compile(_LABEL + r"$", re.IGNORECASE)      # "dos dudas:" before the list of them
 
 
+def _introduces_facts(span: Span, after: Span | None) -> bool:
+    """A request that introduces the facts of the question right after it ("Aproveito para perguntar outra coisa:
+    estamos a negociar uma obra em Campinas de oito meses." / "Nesse caso o Brasil pode tributar o lucro?"): what
+    follows its colon states, and the next sentence asks with its mark."""
+    head, colon, rest = span.text.partition(":")
+    return bool(colon and rest.strip()) and after is not None and after.asks and not span.asks and \
+        bool(asking_words().requests.find(tokenize(head))) and not _opens_question(rest.strip()) and \
+        not _opens_as_question(rest.strip())
+
+
 def _requests(span: Span) -> bool:
     """A request phrase ("gostaria de saber", "quisiera saber", "please confirm") in a sentence that does not
     introduce a list of questions (which ends in a colon)."""
@@ -526,7 +536,8 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
     listed = _listed_questions(spans)
     small_talk = asking_words().is_small_talk
     asked = [s for k, s in enumerate(spans)
-             if (s.asks and not small_talk(tokenize(s.text))) or _requests(s) or k in listed or _tagged(s)]
+             if (s.asks and not small_talk(tokenize(s.text))) or k in listed or _tagged(s) or
+             (_requests(s) and not _introduces_facts(s, spans[k + 1] if k + 1 < len(spans) else None))]
     # "can you answer the below for our CFO?" before the questions it points at asks nothing itself
     pointers = asking_words().pointers
     asked = [s for k, s in enumerate(asked) if k == len(asked) - 1 or not pointers.find(tokenize(s.text))]

@@ -1487,3 +1487,27 @@ def test_a_question_label_after_a_full_stop_opens_a_sentence(text, asked):
 ])
 def test_a_subject_lines_question_after_a_dash_restates_the_body(text, asked):
     assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    # a request that sets out the facts after its colon points at the question after it
+    ("Temos uma obra no Recife. Já agora pergunto outra coisa: vamos montar uma fábrica em Salvador durante sete "
+     "meses. Nesse caso pagamos imposto no Brasil sobre o lucro?",
+     ["Nesse caso pagamos imposto no Brasil sobre o lucro?"]),
+    ("Quisiera saber otra cosa: mi hermano cobra una pensión del INSS y vive en Sevilla. En ese caso, ¿quién la "
+     "grava?", ["En ese caso, ¿quién la grava?"]),
+    # what follows the colon asks: it is a question of its own
+    ("Queria perguntar: quem tributa a pensão do INSS. E a renda do apartamento de Recife?",
+     ["Queria perguntar: quem tributa a pensão do INSS.", "E a renda do apartamento de Recife?"]),
+])
+def test_a_request_that_sets_out_the_facts_points_at_the_question_after_it(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+@pytest.mark.parametrize("text, asked", [
+    ("FW from our Osaka office. Can you help? Our engineer works 100 days in Setúbal. Does Portugal tax his pay?",
+     ["Does Portugal tax his pay?"]),
+    ("Me pueden ayudar? Cobro una pensión del INSS y vivo en Vigo. ¿Quién la grava?", ["¿Quién la grava?"]),
+])
+def test_a_plea_for_help_before_the_question_asks_nothing(text, asked):
+    assert [s.text for s in asking(text)] == asked
