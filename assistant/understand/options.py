@@ -16,8 +16,8 @@ _OPTION_WORDS = (r"option|opção|opcao|opción|opcion|hipótese|hipotese|hipót
 _STATED = re.compile(rf"(?:^|(?<=[:;]))[ \t>*•-]*(?:\(([a-dA-D])\)|([a-dA-D])\)|(?:{_OPTION_WORDS})[ \t]+"
                      rf"\(?([a-dA-D1-3])\)?[ \t]*[:.)–-])[ \t]", re.M | re.I)
 # A question names an option by its name and label ("Under option B", "Na hipótese (a)", "opción b") or by its
-# bracketed letter alone ("E na (b), …?").
-_NAMED = re.compile(rf"\b(?:{_OPTION_WORDS})[ \t]+\(?([a-d1-3])\b\)?|\(([a-d])\)", re.I)
+# bracketed letter alone ("E na (b), …?"), not an article's subparagraph ("art. 10(2)(a)").
+_NAMED = re.compile(rf"\b(?:{_OPTION_WORDS})[ \t]+\(?([a-d1-3])\b\)?|(?<![\w)])\(([a-d])\)", re.I)
 
 
 @lru_cache(maxsize=256)

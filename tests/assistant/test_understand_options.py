@@ -19,6 +19,9 @@ LINES = ("Two options:\n> (A) I stay on the Porto payroll;\n> (B) I sign a local
     ("Em que cenário 2 pago menos?", "2"),
     ("Quem tributa a pensão?", None),
     ("And what about a bonus?", None),
+    # an article's subparagraph is no option
+    ("Does art. 10(2)(a) cap it at 10%?", None),
+    ("Aplica-se o n.º 2(b) do artigo 12?", None),
 ])
 def test_the_option_a_question_names(question, label):
     assert named_option(question) == label
