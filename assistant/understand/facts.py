@@ -217,11 +217,20 @@ def _dotted_form(tokens: list[Token], i: int) -> int | None:
     return j if "".join(reversed(letters)) in _DOTTED_FORMS else None
 
 
+_STUDY_AID_REACH = 5    # words from "para ayudarme" to the studies it pays for ("con los gastos del máster")
+
+
 def _study_job(hits: Hits, tokens: list[Token], lang: str, training: bool | None) -> bool | None:
     """A student's job held to help the studies ("trabajo en una tienda para ayudarme a pagar los estudios"), or
     a traineeship tied to the course (its training): BR-ES 21(2)'s "emprego … com a finalidade de ajudar os seus
     estudos ou a sua formação". `training`: the traineeship flag, already read."""
-    return True if _flag(hits, tokens, lang, "study_help") or training else None
+    if _flag(hits, tokens, lang, "study_help") or training:
+        return True
+    # said in other words: a purpose of help or payment, then the studies within a few words of it ("para
+    # ayudarme con los gastos del máster", "to help cover my tuition fees")
+    return True if any(0 <= c.start - a.end <= _STUDY_AID_REACH and same_clause(tokens, a.end, c.start)
+                       and not _negated(tokens, a.start, lang)
+                       for a in hits("study_aid") for c in hits("study_costs")) else None
 
 
 def _company_holds(g: Grammar, verb: int) -> bool:
@@ -470,6 +479,7 @@ def _counting_window(folded: str, q) -> bool:
 
 _STAY_PLACE_NEAR = 4     # words between a stay's number and the place it is spent in
 _IN_PLACE = {"em", "no", "na", "nos", "nas", "en", "in", "at"}
+_CLAUSE_JOINS = {"e", "y", "and", "mas", "but", "pero"}
 
 
 def _stay_state(tokens: list[Token], mentions: list[Mention], at: int | None) -> str | None:
@@ -484,9 +494,10 @@ def _stay_state(tokens: list[Token], mentions: list[Mention], at: int | None) ->
     near = [(m.start - at, m.code) for m in places
             if 0 < m.start - at <= _STAY_PLACE_NEAR and same_clause(tokens, at + 1, m.start)]
     # before the number, only a place said as one ("cá", "en Brasil pasé"), not "Portuguese resident working 4
-    # months"
+    # months", nor one a conjunction leaves in the clause before ("mora em Braga e vai passar 100 dias na filial")
     near += [(at - m.end, m.code) for m in places
              if 0 <= at - m.end < _STAY_PLACE_NEAR and same_clause(tokens, m.end, at)
+             and not any(t.norm in _CLAUSE_JOINS for t in tokens[m.end:at])
              and (m in here or (m.start > 0 and tokens[m.start - 1].norm in _IN_PLACE))]
     return min(near)[1] if near else None
 
@@ -925,6 +936,14 @@ def _on_payroll(hits: Hits, mentions: list[Mention], tokens: list[Token]) -> lis
     return out if len(set(out)) == 1 else []
 
 
+def _paid_by(hits: Hits, mentions: list[Mention], g: Grammar) -> list[str]:
+    """The State of the payer named right after the words that say who pays ("their salaries are paid only by HQ in
+    Japan", "o salário é pago pela empresa portuguesa"), not a client; none when the payers are of both States."""
+    payers = [m for m in mentions if not _client(m, g)]
+    out = named_after(hits("paid_by"), payers, g.tokens, _PAYROLL_REACH)
+    return out if len(set(out)) == 1 else []
+
+
 _PAY_CUES = frozenset({"payment", "borne", "funded_by", "wage_words", "paid_from_home", "not_recharged"})
 
 
@@ -954,7 +973,7 @@ def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[st
         # "las nóminas las seguimos pagando desde Bilbao", "her salary is paid by us here in Portugal" (whatever
         # company the ticket names there: "we sell through a Japanese importer")
         employer_in_work = False
-    elif work_state and (payroll := _on_payroll(hits, mentions, tokens)):
+    elif work_state and (payroll := _on_payroll(hits, mentions, tokens) or _paid_by(hits, mentions, g)):
         employer_in_work = payroll[0] == work_state
     elif employer_states and work_state:
         employer_in_work = employer_states[0] == work_state

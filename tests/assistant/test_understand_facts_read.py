@@ -918,3 +918,45 @@ def test_the_payroll_the_pay_is_on_names_the_employer_over_the_host_of_a_secondm
 ])
 def test_a_host_that_does_not_reimburse_the_pay_does_not_bear_it(text):
     assert understand(text, TREATIES, topic="employment").facts.employment.borne_by_pe is False
+
+
+@pytest.mark.parametrize("text, employer_there", [
+    ("Two of our technicians from Nagoya work about 100 days a year at our subsidiary in Setúbal; their salaries are "
+     "paid only by the parent company in Japan. Can Portugal tax them?", False),
+    # the stay is the branch's, not the home's the clause before names ("mora em Braga e vai passar 100 dias…")
+    ("O nosso técnico mora em Braga e vai passar 100 dias na nossa filial brasileira de Curitiba; o salário dele é "
+     "pago apenas pela empresa-mãe em Portugal. O Brasil pode tributá-lo?", False),
+    ("Vivo en Sevilla y trabajaré tres meses en Recife; el sueldo de esos meses será pagado por la filial brasileña. "
+     "¿Brasil puede gravarlo?", True),
+])
+def test_the_payer_named_after_the_pay_is_the_employer_over_the_company_worked_at(text, employer_there):
+    """"they travel to our subsidiary in Setúbal … their salaries are paid only by the parent company in Japan":
+    the payer employs them (art. 15(2)(b)), not the group company they work at."""
+    got = understand(text, TREATIES, topic="employment").facts.employment
+    assert got.employer_resident_in_work_state is employer_there
+
+
+@pytest.mark.parametrize("text", [
+    "Sou de Goiânia, estudo em Valência e trabalho aos fins de semana numa loja para ajudar a cobrir as despesas do "
+    "mestrado. Quem tributa esse salário?",
+    "I'm from Recife, studying in Madrid, and I do shifts at a bookshop to help cover my PhD costs. Who taxes it?",
+    "Soy de Curitiba, estudio en Granada y trabajo en un bar para financiarme la carrera. ¿Tributa en España?",
+])
+def test_a_students_job_that_pays_for_the_course_in_other_words_is_for_the_studies(text):
+    assert read(text)["student_employment_for_studies"] is True
+
+
+def test_a_job_for_other_costs_is_not_one_for_the_studies():
+    got = read("Estudo em Salamanca e trabalho num bar para pagar a renda do carro; sou de Recife. Quem tributa?")
+    assert "student_employment_for_studies" not in got
+
+
+@pytest.mark.parametrize("text, vital", [
+    # "contrato indefinido" is a permanent contract, not a centre of life that cannot be told
+    ("Soy brasileña, me voy a Barcelona con contrato indefinido; alquilo un piso allí y conservo mi casa en Belém. "
+     "Mi marido y la niña vienen conmigo a Barcelona. ¿De qué país soy residente?", "ES"),
+    ("Tengo un contrato indefinido en Madrid y un piso alquilado allí, y mi casa en Natal. Mi mujer y los niños "
+     "siguen en Natal. ¿De qué país soy residente?", "BR"),
+])
+def test_a_permanent_contract_leaves_the_family_to_decide_the_centre_of_life(text, vital):
+    assert read(text)["vital_interests_in"] == vital
