@@ -784,7 +784,16 @@ def _others_kinds(facts: Facts, asking: str, topic: str, asked: Sequence[PartTop
         # short words do not name it
         theirs.update({k: None for k, value in TOPIC_KINDS.get(other.topic, {}).items()
                        if getattr(own, k) is None and getattr(facts, k) == value})
+    for other in (p for p in asked if p.topic == topic and p.question.text != asking):
+        # "¿Puede Brasil gravar los intereses del CDB…? ¿Y los intereses del Tesouro…?": the public debt the
+        # story names is the question's that names it, not the other's on the same income
+        named = _asked_facts(other.question.text, topic)
+        theirs.update({k: None for k in _SAME_TOPIC_FLAGS if getattr(named, k) and getattr(own, k) is None})
     return dataclasses.replace(facts, **theirs) if theirs else facts
+
+
+# A flag of the income itself that one of two questions on the same income names for itself.
+_SAME_TOPIC_FLAGS = ("government_debt",)
 
 
 # The kind of income a topic is about, which a question on another topic does not take from the story.

@@ -722,3 +722,18 @@ def test_each_question_on_an_option_is_read_with_that_options_statement(make_ass
     assert first.rule_results.facts.pe_activity == "independent_agent"
     assert _rights(first) == {(home, "exclusive"), ("BR", "none")}
     assert ("BR", "none") not in _rights(second)
+
+
+@pytest.mark.parametrize("text", [
+    "Vivo em Vigo desde 2022. Tenho no Brasil um CDB do Itaú e títulos do Tesouro Direto.\n- Qual o limite de IR que "
+    "o Brasil pode reter sobre os juros do CDB?\n- E os juros do Tesouro Direto, quem os tributa?",
+    "I moved to Madrid last year and kept a bank deposit at Bradesco and some Brazilian treasury bonds. How much can "
+    "Brazil withhold on the deposit's interest? And on the treasury bonds' interest, who may tax it?",
+])
+def test_the_public_debt_the_story_names_is_the_question_s_that_names_it(make_assistant, text):
+    """"a CDB and Tesouro bonds … the CDB's interest? And the Tesouro's?": the bank's interest is capped at 15%
+    (BR-ES 11(2)); only the public debt's is Brazil's alone (11(4)(b))."""
+    answer = _scripted(make_assistant(), text, "interest", "interest").ask(text)
+    asked = [p for p in answer.parts if not p.alternative]
+    assert [p.rule_results.facts.government_debt for p in asked] == [None, True]
+    assert ("BR", "capped") in _rights(asked[0]) and ("BR", "exclusive") in _rights(asked[1])
