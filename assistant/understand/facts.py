@@ -101,26 +101,29 @@ _OF = {"de", "do", "da", "dos", "das", "of"}
 _OWN_PLANT_REACH = 4     # words between a factory word and the place that says whose it is
 
 
-def _enterprise_itself(m, tokens: list[Token], mentions: list[Mention]) -> bool:
+def _enterprise_itself(m, tokens: list[Token], mentions: list[Mention], home: str | None) -> bool:
     """A place word that names the enterprise itself, by its home ("agente de uma fábrica de móveis de Caxias do
-    Sul", "a factory from Minas Gerais"): a place in its clause shortly after it, after "from", or after "de"
-    past what the factory makes (not "a sucursal de Lisboa", the branch there), that no word makes the PE's."""
+    Sul", "a factory from Minas Gerais") or as one in its residence State `home` ("Temos uma fábrica de calçados
+    em Franca/SP e vamos vender para Portugal"): a place in its clause shortly after it, after "from", after "de"
+    past what the factory makes (not "a sucursal de Lisboa", the branch there), or after "em"/"in" in the home
+    State, that no word makes the PE's."""
     def origin(c: Mention) -> bool:
         before = tokens[c.start - 1].norm
-        return before == "from" or (before in _OF and c.start - 1 > m.end)
+        return before == "from" or (before in _OF and c.start - 1 > m.end) or \
+            (home is not None and c.code == home and before in _IN_PLACE)
     return any(0 < c.start - m.end <= _OWN_PLANT_REACH and origin(c) and c.role != "pe"
                and all(t.is_word for t in tokens[m.end:c.start]) for c in mentions)
 
 
 def _pe_activity(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...],
-                 mentions: list[Mention]) -> str | None:
+                 mentions: list[Mention], home: str | None) -> str | None:
     """What the enterprise does in the other State, in the words art. 5 decides on: an independent agent, or a
     warehouse, a representative office, advertising or information only, or a company it controls there (no PE),
     unless people conclude contracts there or the words name a branch, a factory, an office opened there (a PE)."""
     if not _PE_TOPICS & set(topic_list):
         return None
     place = any(not _negated(tokens, m.start, lang) and not _a_verb(tokens, m.start)
-                and not _enterprise_itself(m, tokens, mentions) for m in hits("pe_listed_place"))
+                and not _enterprise_itself(m, tokens, mentions, home) for m in hits("pe_listed_place"))
     if not place and not any(not _negated(tokens, m.start, lang) for m in hits("pe_contracts")):
         if hits("pe_activity:independent_agent"):
             return "independent_agent"
@@ -667,9 +670,9 @@ class StatedFacts:
 
 def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_list: tuple[str, ...],
                grammar: Grammar, mentions: list[Mention], roles: dict[str, tuple[str, ...]], parties: set[str],
-               work_state: str | None, today: date | None = None) -> StatedFacts:
+               work_state: str | None, today: date | None = None, home: str | None = None) -> StatedFacts:
     """Every fact the question states, given the countries' roles and the treaty's parties (`hits`: the
-    question's fact cues, found once by understand())."""
+    question's fact cues, found once by understand(); `home`: the residence State read)."""
     employment = "employment" in topic_list and not set(topic_list) & set(INCOME_TYPES)
     fiscal_year = fiscal_year_of(folded)
     holding = not topic_list or bool(set(topic_list) & set(HOLDING_TOPICS))  # "vivo en Madrid desde 2017": none
@@ -707,7 +710,7 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         interest_on_equity=True if hits("interest_on_equity") else None,
         royalty_kind=_sub_case(hits, "kind") if kinds else None,
         attributable_to_pe=attributable,
-        pe_activity=_pe_activity(hits, tokens, lang, topic_list, mentions),
+        pe_activity=_pe_activity(hits, tokens, lang, topic_list, mentions, home),
         paid_to_pe_third_state=third,
         free_zone_regime=_flag(hits, tokens, lang, "free_zone", "free_zone_false"),
         registered_central_bank=_flag(hits, tokens, lang, "central_bank"),

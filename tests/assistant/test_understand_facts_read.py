@@ -960,3 +960,17 @@ def test_a_job_for_other_costs_is_not_one_for_the_studies():
 ])
 def test_a_permanent_contract_leaves_the_family_to_decide_the_centre_of_life(text, vital):
     assert read(text)["vital_interests_in"] == vital
+
+
+@pytest.mark.parametrize("text, activity", [
+    # the enterprise's own plant at home is no place of business in the other State
+    ("We are a Japanese company with a factory in Osaka and we will sell to shops in Portugal through an independent "
+     "agent who represents several brands. Do we have a permanent establishment in Portugal?", "independent_agent"),
+    ("Tenemos una fábrica de muebles en Valencia y vamos a vender en Brasil por medio de un representante autónomo "
+     "que trabaja para otras empresas. ¿Tendremos un establecimiento permanente en Brasil?", "independent_agent"),
+    # an office opened in the other State is one, whatever plant the enterprise has at home
+    ("Temos uma fábrica em Braga e abrimos um escritório em São Paulo com dois vendedores. Temos estabelecimento "
+     "estável no Brasil?", "place_of_business"),
+])
+def test_a_plant_in_the_enterprise_s_own_state_is_not_the_pe(text, activity):
+    assert read(text)["pe_activity"] == activity
