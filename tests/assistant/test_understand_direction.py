@@ -117,3 +117,16 @@ def test_a_state_one_lives_outside_is_the_source(text, source):
     assert q.out_of_scope is None and q.residence_state != source
     assert ({r.source_state for r in q.readings} or {q.source_state}) == {source}
 
+
+
+@pytest.mark.parametrize("text", [
+    "Sou professor da rede estadual de São Paulo e estou três semanas em Coimbra num intercâmbio; continuo a receber "
+    "o meu salário normal. Portugal pode tributar esse salário?",
+    "sou professora da rede municipal de curitiba, vou passar 10 dias em lisboa numa formação e a prefeitura segue me "
+    "pagando. portugal pode cobrar imposto desse salario?",
+])
+def test_a_town_s_or_a_state_s_teacher_is_paid_by_the_state_of_that_place(text):
+    """"professora da rede municipal de Curitiba": art. 19 pay of a Brazilian local authority, so Brazil is the
+    paying State (the source), whatever State the visit is to."""
+    query = understand(text, TREATIES, topic="government_service")
+    assert (query.source_state, query.residence_state) == ("BR", "PT")
