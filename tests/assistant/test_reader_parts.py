@@ -1508,6 +1508,10 @@ def test_a_request_that_sets_out_the_facts_points_at_the_question_after_it(text,
     ("FW from our Osaka office. Can you help? Our engineer works 100 days in Setúbal. Does Portugal tax his pay?",
      ["Does Portugal tax his pay?"]),
     ("Me pueden ayudar? Cobro una pensión del INSS y vivo en Vigo. ¿Quién la grava?", ["¿Quién la grava?"]),
+    # a forum's call for others' experience
+    ("Pessoal, alguém já passou por isso? Recebo a aposentadoria do INSS e moro em Braga. Quem tributa?",
+     ["Quem tributa?"]),
+    ("Has anyone been through this? I get a kosei nenkin and live in Porto. Who taxes it?", ["Who taxes it?"]),
 ])
 def test_a_plea_for_help_before_the_question_asks_nothing(text, asked):
     assert [s.text for s in asking(text)] == asked
