@@ -974,3 +974,11 @@ def test_a_permanent_contract_leaves_the_family_to_decide_the_centre_of_life(tex
 ])
 def test_a_plant_in_the_enterprise_s_own_state_is_not_the_pe(text, activity):
     assert read(text)["pe_activity"] == activity
+
+
+@pytest.mark.parametrize("text, pct", [
+    ("E se a sociedade mineira tiver só 12% da Lda. de Aveiro, qual a retenção sobre os dividendos?", 12.0),
+    ("¿Y si la sociedad española tuviera solo el 20% de la brasileña? ¿Cuánto retendría Brasil?", 20.0),
+])
+def test_a_supposed_holding_is_read(text, pct):
+    assert read(text)["holding_pct"] == pct
