@@ -244,7 +244,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         # work done, where one lives; the employer's State is not where the work is
         work_state = way.residence
         stated = read_facts(tokens, hits, folded, lang, topic_list, grammar, mentions, roles, parties, work_state,
-                        home=way.residence)
+                            home=way.residence)
     elif first in ("employment", None) and employment and work_state == way.residence and \
             way.source in parties and not stay_home and \
             (stay.stays or stay.stay_days is not None or stay.stay_months is not None) and \
@@ -253,7 +253,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         # other State's (art. 15(2)), not the one where one lives and works
         work_state = way.source
         stated = read_facts(tokens, hits, folded, lang, topic_list, grammar, mentions, roles, parties, work_state,
-                        home=way.residence)
+                            home=way.residence)
     host_state = inviting_state(topic_list, mentions, parties, hits)
     if host_state is None and trained and first in VISITING_TOPICS and way.source:
         host_state = way.source     # the trained reader's residence of a student is the home State (the treaty's)

@@ -599,7 +599,7 @@ def _dates(hits: Hits, folded: str, tokens: list[Token], fiscal_year: int | None
     mentions = dates(folded, today)
     ranges = date_ranges(folded, mentions, fiscal_year)
     in_range = {id(a) for a, _, _, _ in ranges} | {id(b) for _, b, _, _ in ranges}
-    since_cues, pay_cues = hits("holding_since"), hits("payment")
+    since_cues, pay_cues = hits("holding_since"), hits("payment") + hits("paid_by")   # "pago pela Ltda em…"
     holding_since = payment = None
     for d in mentions:
         if id(d) in in_range or d.year is None or (d.day is None and not months):
@@ -947,7 +947,7 @@ def _paid_by(hits: Hits, mentions: list[Mention], g: Grammar) -> list[str]:
     return out if len(set(out)) == 1 else []
 
 
-_PAY_CUES = frozenset({"payment", "borne", "funded_by", "wage_words", "paid_from_home", "not_recharged"})
+_PAY_CUES = frozenset({"payment", "paid_by", "borne", "funded_by", "wage_words", "paid_from_home", "not_recharged"})
 
 
 def _employment(hits: Hits, tokens: list[Token], lang: str, topic_list: tuple[str, ...],

@@ -982,3 +982,11 @@ def test_a_plant_in_the_enterprise_s_own_state_is_not_the_pe(text, activity):
 ])
 def test_a_supposed_holding_is_read(text, pct):
     assert read(text)["holding_pct"] == pct
+
+
+def test_a_payment_said_with_its_payer_still_dates_the_payment():
+    """"os dividendos são pagos pela Ltda a 30 de junho de 2025": the words that name the payer are a payment's
+    words too, so the date after them is the payment's (15 months held, not 33)."""
+    got = read("A nossa SGPS detém 40% da Ltda brasileira desde 10 de março de 2024; os dividendos são pagos pela "
+               "Ltda a 30 de junho de 2025. Qual a retenção máxima?")
+    assert got["payment_date"] == "2025-06-30" and got["holding_months"] < 16
