@@ -221,6 +221,7 @@ def _dotted_form(tokens: list[Token], i: int) -> int | None:
 
 
 _STUDY_AID_REACH = 5    # words from "para ayudarme" to the studies it pays for ("con los gastos del máster")
+_PURPOSE = {"para", "pra", "to"}     # before a payment word, what it is for ("para pagar el máster")
 
 
 def _study_job(hits: Hits, tokens: list[Token], lang: str, training: bool | None) -> bool | None:
@@ -231,9 +232,10 @@ def _study_job(hits: Hits, tokens: list[Token], lang: str, training: bool | None
         return True
     # said in other words: a purpose of help or payment, then the studies within a few words of it ("para
     # ayudarme con los gastos del máster", "to help cover my tuition fees")
+    aids = hits("study_aid") + [m for m in hits("payment") if m.start and tokens[m.start - 1].norm in _PURPOSE]
     return True if any(0 <= c.start - a.end <= _STUDY_AID_REACH and same_clause(tokens, a.end, c.start)
                        and not _negated(tokens, a.start, lang)
-                       for a in hits("study_aid") for c in hits("study_costs")) else None
+                       for a in aids for c in hits("study_costs")) else None
 
 
 def _company_holds(g: Grammar, verb: int) -> bool:

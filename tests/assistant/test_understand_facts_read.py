@@ -984,9 +984,13 @@ def test_a_supposed_holding_is_read(text, pct):
     assert read(text)["holding_pct"] == pct
 
 
-def test_a_payment_said_with_its_payer_still_dates_the_payment():
-    """"os dividendos são pagos pela Ltda a 30 de junho de 2025": the words that name the payer are a payment's
-    words too, so the date after them is the payment's (15 months held, not 33)."""
-    got = read("A nossa SGPS detém 40% da Ltda brasileira desde 10 de março de 2024; os dividendos são pagos pela "
-               "Ltda a 30 de junho de 2025. Qual a retenção máxima?")
-    assert got["payment_date"] == "2025-06-30" and got["holding_months"] < 16
+@pytest.mark.parametrize("text, paid", [
+    # the words that name the payer are a payment's words too
+    ("A nossa SGPS detém 40% da Ltda brasileira desde 10 de março de 2024; os dividendos são pagos pela Ltda a 30 de "
+     "junho de 2025. Qual a retenção máxima?", "2025-06-30"),
+    # "to pay" is a payment, whatever a student's job pays for elsewhere
+    ("We have held 30% of a Goiânia company since March 2019 and it intends to pay a dividend in April 2026. What is "
+     "the cap?", "2026-04-01"),
+])
+def test_a_payment_said_with_its_payer_or_purpose_still_dates_the_payment(text, paid):
+    assert read(text)["payment_date"] == paid
