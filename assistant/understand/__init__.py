@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Callable, Collection, Mapping
 
 from assistant.lexicon.text import fold, tokenize
-from assistant.understand.facts import Hits, read_facts
+from assistant.understand.facts import Hits, StatedFacts, read_facts
 from assistant.understand.language import LANGUAGES, detect_language
 from assistant.understand.places import Grammar, assign_roles, find_mentions, roles_of, unique
 from assistant.understand.query import Query, Reading
@@ -235,16 +235,19 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
     work_state = (role("work") or role("base") or (None,))[0]
     if work_state is None and employment:
         work_state = way.source
-    stated = read_facts(tokens, hits, folded, lang, topic_list, grammar, mentions, roles, parties, work_state,
-                        home=way.residence)
+
+    def read_at(work: str | None) -> StatedFacts:
+        """The stated facts with the work done in `work` (read again when the stay moves the work)."""
+        return read_facts(tokens, hits, folded, lang, topic_list, grammar, mentions, roles, parties, work,
+                          home=way.residence)
+    stated = read_at(work_state)
     stay = stated.facts.employment
     stay_home = stated.stay_state is not None and stated.stay_state == way.residence
     if employment and stay_home and not (role("work") or role("base")) and work_state != way.residence:
         # "moro no Porto e trabalho para uma empresa de BH; já estou cá há 250 dias": the days are spent, and the
         # work done, where one lives; the employer's State is not where the work is
         work_state = way.residence
-        stated = read_facts(tokens, hits, folded, lang, topic_list, grammar, mentions, roles, parties, work_state,
-                            home=way.residence)
+        stated = read_at(work_state)
     elif first in ("employment", None) and employment and work_state == way.residence and \
             way.source in parties and not stay_home and \
             (stay.stays or stay.stay_days is not None or stay.stay_months is not None) and \
@@ -252,8 +255,7 @@ def understand(text: str, treaties: Mapping[str, tuple[str, ...]], decide_topic:
         # "trabajo en Madrid … y viajo a Brasil 120 días al año": the stay, and so the 183-day test, is the
         # other State's (art. 15(2)), not the one where one lives and works
         work_state = way.source
-        stated = read_facts(tokens, hits, folded, lang, topic_list, grammar, mentions, roles, parties, work_state,
-                            home=way.residence)
+        stated = read_at(work_state)
     host_state = inviting_state(topic_list, mentions, parties, hits)
     if host_state is None and trained and first in VISITING_TOPICS and way.source:
         host_state = way.source     # the trained reader's residence of a student is the home State (the treaty's)
