@@ -17,7 +17,7 @@ from assistant.understand.language import detect_language
 from assistant.understand.places import find_mentions
 from assistant.understand.rights_facts import works_at_mission
 from assistant.understand.safety import mentions_mli
-from assistant.understand.sentences import Span, asking, sentences
+from assistant.understand.sentences import Span, asking, opens_question, sentences
 from assistant.understand.topic_model import OUT_OF_SCOPE, TopicModel, TopicScores, context_of
 from assistant.understand.topics import topic_matches
 
@@ -58,6 +58,26 @@ LISTED = re.compile(rf",\s+(?={_INTERROGATIVE}|{_MODAL})", re.IGNORECASE)
 # "…e ainda tenho de manter lá um representante fiscal?": the same modal after "and" once the sentence has asked
 LISTED_AND = re.compile(rf"\s+(?:and|e|y)\s+(?={_MODAL})", re.IGNORECASE)
 _ASKS = re.compile(rf"(?<!\w)(?:{_INTERROGATIVE}|{_MODAL})", re.IGNORECASE)
+# A clause after the cut that opens a yes/no question of its own ("Will Brazil tax that grant, and will I still owe
+# IRS in Portugal on it?", "…is the limit counted per calendar year, and does Portugal get to tax my salary?",
+# "como peço o certificado…, e ainda é preciso mandar o formulário à AT?"): a second question, even on the same
+# topic; not a clause that goes on stating ("…, and I was paid in Japan?"), nor the other answer to the same question
+# ("Is this pension taxable only in Portugal, or can Japan keep taxing it?").
+_ASKS_AGAIN = re.compile(rf"^\W*(?:(?:still|also|then|ainda|também|tambem|todavía|todavia|también|tambien)\s+)?"
+                         rf"(?:(?i:{_MODAL})|(?i:will|does|do|did|can|could|should|would|may|must|is|are)\s+"
+                         r"(?:(?i:i|we|you|he|she|they|it|there|the|my|our|his|her|their|this|that|these|those)\b|"
+                         r"[A-ZÀ-Ý])|(?i:(?:é|e|será|sera) (?:preciso|necessário|necessario|obrigatório|obrigatorio)|"
+                         r"(?:hace falta|es necesario|será necesario|sera necesario|hay que|tengo que|tenemos que)))")
+_OR = re.compile(r"(?<!\w)(?:or|ou|o)(?!\w)", re.IGNORECASE)     # "…only in Portugal, or can Japan…": the alternative
+_GREETED = re.compile(r"^\W*(?:[^\W\d_]+\s+){0,2}[^\W\d_]+\s*,\s*")       # "Boa tarde, como peço…", "Hi Rui, can I…"
+
+
+def _asks(clause: str) -> bool:
+    """The clause opens as a question (after a greeting), so a story told before it is no part of it: a clause
+    cut off after it is read apart without losing the facts ("Will Brazil tax that grant, and will I…")."""
+    return any(opens_question(c) or bool(_ASKS_AGAIN.match(c)) for c in (clause, _GREETED.sub("", clause, 1)))
+
+
 # The second of questions counted off in one sentence ("…nos indicaran, en primer lugar, si …, y, en segundo lugar,
 # si la beca…", "…and, secondly, whether…"): a part of its own, on its topic or the same one
 ORDINAL = re.compile(r",?\s*(?:(?:and|e|y)\s*,?\s*)?(?:en|em|in)\s+(?:segundo|tercer|terceiro|third|second|"
@@ -137,7 +157,10 @@ def _split(text: str, spans: list[Span], model: TopicModel, language: str) -> li
             # the same topic under other facts
             supposed = all(supposes(c.text) for c in clauses[1:])
             counted_off = bool(ORDINAL.search(span.text))      # "…, y, en segundo lugar, si…": asked apart
-            if (len({s.topic for s in scored}) > 1 or supposed or counted_off) and \
+            asked_again = _asks(clauses[0].text) and \
+                all(_ASKS_AGAIN.match(c.text) and not _OR.search(span.text, b.end - span.start, c.start - span.start)
+                    for b, c in zip(clauses, clauses[1:]))
+            if (len({s.topic for s in scored}) > 1 or supposed or counted_off or asked_again) and \
                     min(s.confidence for s in scored) >= SPLIT_CONFIDENCE:
                 out += list(zip(clauses, scored))
                 continue

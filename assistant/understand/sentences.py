@@ -221,7 +221,7 @@ def _introduces_facts(span: Span, after: Span | None) -> bool:
     follows its colon states, and the next sentence asks with its mark."""
     head, colon, rest = span.text.partition(":")
     return bool(colon and rest.strip()) and after is not None and after.asks and not span.asks and \
-        bool(asking_words().requests.find(tokenize(head))) and not _opens_question(rest.strip()) and \
+        bool(asking_words().requests.find(tokenize(head))) and not opens_question(rest.strip()) and \
         not _opens_as_question(rest.strip())
 
 
@@ -232,7 +232,7 @@ def _requests(span: Span) -> bool:
                                             bool(asking_words().requests.find(tokenize(span.text))))
 
 
-def _opens_question(item: str) -> bool:
+def opens_question(item: str) -> bool:
     """An interrogative first, after an item's mark and any lead-in words ("E, já agora, como…")."""
     words = [t for t in tokenize(_ITEM.sub("", item)) if t.is_word]
     lex = asking_words()
@@ -280,7 +280,7 @@ def _listed_questions(spans: list[Span]) -> set[int]:
         words = tokenize(intro.text)
         requested = bool(asking_words().requests.find(words) or asking_words().list_intros.find(words) or
                          _LABEL_ALONE.search(intro.text))
-        opening = [j for j in items if _opens_question(spans[j].text)]
+        opening = [j for j in items if opens_question(spans[j].text)]
         if items and requested:
             out.update(items)
         elif opening:
@@ -365,7 +365,7 @@ def _asks_after_colon(span: Span) -> bool:
     does Inês owe anything…", "a dúvida dele: quem tributa…")."""
     _, colon, rest = span.text.partition(":")
     rest = rest.strip()
-    return bool(colon and rest) and (_opens_question(rest) or _opens_as_question(rest))
+    return bool(colon and rest) and (opens_question(rest) or _opens_as_question(rest))
 
 
 # The first person's modals that open the words that ask what one pays ("posso abater", "tengo que pagar"), not a
@@ -499,7 +499,7 @@ def _run_on_questions(text: str, spans: list[Span], asked: list[Span]) -> list[S
         if (before in asked or before in out) and span not in asked and not small_talk(tokenize(span.text)):
             out.append(span)
         elif unmarked and span in asked and before not in asked and \
-                (_CONNECTIVE.match(span.text) or _opens_question(span.text)) and not small_talk(tokenize(before.text)):
+                (_CONNECTIVE.match(span.text) or opens_question(span.text)) and not small_talk(tokenize(before.text)):
             out.append(before)
     return out
 
@@ -545,11 +545,11 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
         # typed with no question mark at all: what opens as a question or asks what a State may tax, and the
         # other items of a list one of them opens (every item of a list, when nothing else asks)
         unmarked = asking_words().unmarked
-        asked = [s for s in spans if s in asked or _opens_question(s.text) or _asks_unmarked(s) or
+        asked = [s for s in spans if s in asked or opens_question(s.text) or _asks_unmarked(s) or
                  (not _HEADER.match(s.text) and (unmarked.find(tokenize(s.text)) or _asks_after_colon(s)))] or asked
         items = _unmarked_items(text, spans, asked)
         asked = [s for s in spans if s in asked or s in items]
-    asked = asked or [s for s in spans if _opens_question(s.text)]
+    asked = asked or [s for s in spans if opens_question(s.text)]
     unmarked_items = _items_after_a_question(text, spans, asked) + _run_on_questions(text, spans, asked) + \
         _items_before_a_question(spans, asked)
     asked = [s for s in spans if s in asked or s in unmarked_items]

@@ -191,6 +191,43 @@ def test_questions_counted_off_in_one_sentence_are_parts_even_on_one_topic(text,
     assert len(read_parts(text, unsure)) == 1
 
 
+@pytest.mark.parametrize("text, first, second", [
+    ("Shall I expect Japan to withhold on my lecture fees, and do I then declare them again in Portugal?",
+     "Shall I expect Japan to withhold on my lecture fees", "do I then declare them again in Portugal?"),
+    ("Hi Marta, can the Spanish company deduct it, and does Brazil still tax the royalty there?",
+     "Hi Marta, can the Spanish company deduct it", "does Brazil still tax the royalty there?"),
+    ("Olá, quem retém o imposto sobre a renda da casa de Natal, e é preciso nomear um representante lá?",
+     "Olá, quem retém o imposto sobre a renda da casa de Natal", "é preciso nomear um representante lá?"),
+    ("Buenas, ¿quién grava mi pensión de Vigo, y hace falta presentar algo en Brasil?",
+     "Buenas, ¿quién grava mi pensión de Vigo", "hace falta presentar algo en Brasil?"),
+])
+def test_a_second_yes_no_question_after_a_comma_is_a_part_even_on_one_topic(text, first, second):
+    """"…, and do I then declare them again in Portugal?": a clause that opens a yes/no question of its own, after
+    one that opens as a question (behind a greeting), is a part of its own on the same topic."""
+    sure = ScriptedTopics({text: (("pensions", 0.6), ("out_of_scope", 0.2)),
+                           first: (("pensions", 0.8), ("out_of_scope", 0.1)),
+                           second: (("pensions", 0.7), ("out_of_scope", 0.1))})
+    assert [p.question.text for p in read_parts(text, sure)] == [first, second]
+
+
+@pytest.mark.parametrize("text, first, second", [
+    # the first clause tells the story: the question is the sentence, as one part
+    ("I taught in Osaka for a year, and will I owe tax in Portugal on it?", "I taught in Osaka for a year",
+     "will I owe tax in Portugal on it?"),
+    # the clause after the comma states, it does not ask
+    ("Can Portugal tax my pension, and the company pays it monthly?", "Can Portugal tax my pension",
+     "the company pays it monthly?"),
+    # the other answer to the same question
+    ("Is my nenkin taxed only where I live, or can Japan keep withholding on it?", "Is my nenkin taxed only where I "
+     "live", "can Japan keep withholding on it?"),
+])
+def test_a_clause_that_tells_or_states_is_not_a_second_question(text, first, second):
+    sure = ScriptedTopics({text: (("pensions", 0.6), ("out_of_scope", 0.2)),
+                           first: (("pensions", 0.8), ("out_of_scope", 0.1)),
+                           second: (("pensions", 0.7), ("out_of_scope", 0.1))})
+    assert [p.question.text for p in read_parts(text, sure)] == [text]
+
+
 @pytest.mark.parametrize("whole, clauses", [
     ("Juros pagos pela filial de Braga ao banco japonês: qual a retenção máxima, desde quando vale a convenção, e "
      "há imposto do selo?", ["Juros pagos pela filial de Braga ao banco japonês: qual a retenção máxima",
@@ -1512,6 +1549,11 @@ def test_a_request_that_sets_out_the_facts_points_at_the_question_after_it(text,
     ("Pessoal, alguém já passou por isso? Recebo a aposentadoria do INSS e moro em Braga. Quem tributa?",
      ["Quem tributa?"]),
     ("Has anyone been through this? I get a kosei nenkin and live in Porto. Who taxes it?", ["Who taxes it?"]),
+    # a colleague asked to take a forwarded ticket
+    ("Could you take a look? Customer below: she lives in Coimbra and rents out a flat in Osaka. Who taxes the "
+     "rent?", ["Who taxes the rent?"]),
+    ("Podes ver isto? O cliente mora em Vigo e recebe juros de um CDB. Qual a retenção máxima?",
+     ["Qual a retenção máxima?"]),
 ])
 def test_a_plea_for_help_before_the_question_asks_nothing(text, asked):
     assert [s.text for s in asking(text)] == asked
