@@ -8,7 +8,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, timedelta
 from functools import lru_cache
 
 from rules.exchange import Money
@@ -311,9 +311,14 @@ def _relative(folded: str, end: int, today: date | None) -> tuple[int, int] | No
     return today.year + (1 if m.group("next") else -1 if m.group("last") else 0), m.end()
 
 
+# A month said relative to today ("bought 25% of Oi last month", "comprei no mês passado"): last month.
+_LAST_MONTH = re.compile(r"\b(?:last month|the previous month|(?:no |o )?mes passado|el mes pasado|"
+                         r"el mes anterior|no mes anterior)\b")
+
+
 def dates(folded: str, today: date | None = None) -> list[DateMention]:
     """Dates and months, non-overlapping, earlier patterns (more precise) winning; with `today`, a year said
-    relative to it ("deste ano", "del año que viene", "last year") completes the date."""
+    relative to it ("deste ano", "del año que viene", "last year") completes the date, and "last month" is one."""
     taken: list[tuple[int, int]] = []
     found: list[DateMention] = []
     for pattern in _DATE_PATTERNS:
@@ -336,6 +341,10 @@ def dates(folded: str, today: date | None = None) -> list[DateMention]:
                 year, end = relative
             taken.append((m.start(), end))
             found.append(DateMention(m.start(), end, year, month, day))
+    if today is not None:
+        last = date(today.year, today.month, 1) - timedelta(days=1)
+        found += [DateMention(m.start(), m.end(), last.year, last.month, None) for m in _LAST_MONTH.finditer(folded)
+                  if not any(m.start() < e and s < m.end() for s, e in taken)]
     return sorted(found, key=lambda d: d.start)
 
 

@@ -313,6 +313,8 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
         return "company"                               # "a nossa sociedade", "somos una ingeniería de Valencia"
     if hits("person"):
         return "individual"                            # "I live in Kobe … I bought 12% of a Portuguese company"
+    if any(_titled_holder(g.tokens, m.start) for m in hits("holding")):
+        return "individual"                            # "o Sr. Joaquim Almeida, residente em Viseu, que é sócio (30%)"
     if set(topic_list[:1]) & _ENTERPRISE_TOPICS and any(cat == "company" for _, cat in g.by_start.values()):
         return "company"                               # "uma construtora brasileira vai montar…": the enterprise
     if any("company" in g.categories_before(m.start - 1, 2) for m in hits("holding")):
@@ -321,7 +323,45 @@ def _beneficiary_kind(hits: Hits, g: Grammar, mentions: list[Mention], employmen
         return "company"
     if any(_company_holds(g, m.start) for m in hits("holding") if g.tokens[m.start].norm in _HOLD_VERBS):
         return "company"
+    if any(_held_by_company(g, m.end) for m in hits("holding") if {t.norm for t in g.tokens[m.start:m.end]} & _HELD):
+        return "company"                               # "100% owned by the Brazilian parent", "detida pela SGPS"
     return None
+
+
+# A person's title before the name ("Sr.", "Mrs", "Dña."): a holder so named is an individual
+_PERSON_TITLES = {"sr", "sra", "snr", "snra", "senhor", "senhora", "mr", "mrs", "ms", "don", "dona", "dña", "sres",
+                  "senor", "senora"}
+# words from the title to the holding cue ("o Sr. Joaquim Almeida, residente em Viseu, que é sócio")
+_TITLED_REACH = 15
+
+
+def _titled_holder(tokens: list[Token], cue: int) -> bool:
+    """A title and a capitalised name before the holding cue in its sentence, no company word between."""
+    for i in range(cue - 1, max(-1, cue - _TITLED_REACH), -1):
+        norm = tokens[i].norm
+        if norm in ("?", "!", ";", ":") or (norm == "." and not (i > 0 and tokens[i - 1].norm in _PERSON_TITLES)):
+            return False
+        if norm in _PERSON_TITLES and i + 1 < cue:
+            after = i + 2 if tokens[i + 1].norm == "." else i + 1
+            return after < cue and tokens[after].orig[:1].isupper()
+    return False
+
+
+_HELD = {"owned", "held", "detida", "detido", "detidas", "detidos", "participada", "participado", "poseida",
+         "poseido"}
+_HELD_BY_REACH = 4      # words from "by"/"pela" to the company word: "by the Brazilian parent"
+
+
+def _held_by_company(g: Grammar, end: int) -> bool:
+    """A holding said in the passive names its holder after "by" ("owned by the Brazilian parent", "detida pela
+    sociedade-mãe", "detida a 100% pela SGPS"): a company word there is the shareholder."""
+    by = next((i for i in range(end, min(end + _HELD_BY_REACH, len(g.tokens))) if g.right(i)[1] == "from_preps"),
+              None)
+    if by is None or any(t.norm in ",.;:?!" for t in g.tokens[end:by]):
+        return False
+    after = g.right(by)[0]
+    return any(g.right(i)[1] == "company" for i in range(after, min(after + _HELD_BY_REACH, len(g.tokens)))
+               if g.tokens[i].is_word)
 
 
 _WE_ARE_REACH = 5    # "somos una pequeña productora", "we're a small Lisbon software studio"

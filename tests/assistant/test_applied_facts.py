@@ -70,6 +70,11 @@ def test_a_named_site_longer_than_the_figure_is_a_pe_whatever_else_is_denied(mak
      "que tenhamos um estabelecimento estável no Brasil?", "subsidiary", "Portugal", "não faz, por si só"),
     ("Our Curitiba company owns a wholly owned subsidiary in Valencia. Does controlling it give us a permanent "
      "establishment in Spain?", "subsidiary", "Brazil", "does not of itself"),
+    # controlling the "filial" the question names, in words other than a subsidiary's
+    ("Somos uma Lda. de Viseu e criámos uma sociedade em Goiânia. O simples facto de controlarmos a filial de "
+     "Goiânia dá-nos um estabelecimento estável no Brasil?", "subsidiary", "Portugal", "não faz, por si só"),
+    ("Somos una SL de Burgos con una sociedad en Fortaleza. ¿Controlar la filial de Fortaleza nos da un "
+     "establecimiento permanente en Brasil?", "subsidiary", "España", "no convierte por sí solo"),
 ])
 def test_an_activity_the_treaty_says_is_no_pe_decides_who_taxes_the_profits(make_assistant, question, activity,
                                                                             only, line):

@@ -994,3 +994,48 @@ def test_a_supposed_holding_is_read(text, pct):
 ])
 def test_a_payment_said_with_its_payer_or_purpose_still_dates_the_payment(text, paid):
     assert read(text)["payment_date"] == paid
+
+
+@pytest.mark.parametrize("text, pct", [
+    ("Our Lisbon subsidiary, 100% owned by the Brazilian parent since 2012, will pay a dividend. What is the "
+     "maximum withholding in Portugal?", 100),
+    ("A filial de Sevilha é detida a 100% pela sociedade-mãe brasileira desde 2015. Qual a retenção sobre os "
+     "dividendos?", 100),
+])
+def test_a_subsidiary_owned_by_a_parent_company_is_a_company_holding(text, pct):
+    """"100% owned by the Brazilian parent": a holding, held by a company (PT-BR 10(2)(a))."""
+    got = read(text)
+    assert got["holding_pct"] == pct and got["beneficiary_kind"] == "company"
+
+
+def test_a_holding_owned_by_a_person_is_no_company_holding():
+    got = read("My Lisbon company is 60% owned by my brother, who lives in São Paulo. Dividend withholding?")
+    assert got["holding_pct"] == 60 and got.get("beneficiary_kind") != "company"
+
+
+@pytest.mark.parametrize("text", [
+    "Escrevo pelo meu cliente, o Sr. Paulo Serra, residente em Braga, que detém 35% de uma Ltda. de Recife. Qual "
+    "o limite da retenção sobre os dividendos?",
+    "Our client Mrs. Ito, who lives in Osaka, holds 40% of a Lisbon company. What is the dividend withholding cap?",
+    "La Sra. Gómez, residente en Sevilla, posee el 30% de una empresa de Natal. ¿Cuánto puede retener Brasil de "
+    "los dividendos?",
+])
+def test_a_holder_named_with_a_title_is_an_individual(text):
+    assert read(text)["beneficiary_kind"] == "individual"
+
+
+def test_a_holding_bought_last_month_has_lasted_under_a_month():
+    got = read("Our Porto company bought 30% of a Brazilian Ltda last month. What can Brazil withhold on the "
+               "first dividend?")
+    assert got["holding_pct"] == 30 and got["holding_months"] < 1
+    today = date.today()
+    assert [(d.month, d.year) for d in dates("comprei no mes passado", today)] == \
+        [((today.month - 2) % 12 + 1, today.year - (today.month == 1))]
+
+
+@pytest.mark.parametrize("text", [
+    "Penso comprar ações de uma cotada do Porto morando em Curitiba. Quanto Portugal retém nos dividendos?",
+    "Investing in Lisbon-listed shares while living in Recife: what dividend withholding applies?",
+])
+def test_someone_living_somewhere_said_in_passing_is_an_individual(text):
+    assert read(text)["beneficiary_kind"] == "individual"
