@@ -198,6 +198,8 @@ def test_topic(text, topic):
     # the option to aggregate investment income, not whether the income is taxed there at all
     ("Os juros do CDB brasileiro: posso optar pelo englobamento ou fico pela taxa liberatória?", "domestic_rate"),
     ("Vivo em Faro e recebo juros do Brasil. Compensa englobar?", "domestic_rate"),
+    # the non-residents' tax's own rate
+    ("Soy no residente: ¿a qué tipo del IRNR tributa en España?", "domestic_rate"),
 ])
 def test_out_of_scope(text, code):
     assert q(text).out_of_scope == code
