@@ -105,11 +105,12 @@ def _enterprise_itself(m, tokens: list[Token], mentions: list[Mention], home: st
     """A place word that names the enterprise itself, by its home ("agente de uma fábrica de móveis de Caxias do
     Sul", "a factory from Minas Gerais") or as one in its residence State `home` ("Temos uma fábrica de calçados
     em Franca/SP e vamos vender para Portugal"): a place in its clause shortly after it, after "from", after "de"
-    past what the factory makes (not "a sucursal de Lisboa", the branch there), or after "em"/"in" in the home
-    State, that no word makes the PE's."""
+    past what the factory makes (not "a sucursal de Lisboa", the branch there, nor "um campo de gás na bacia de
+    Santos", placed), or after "em"/"in" in the home State, that no word makes the PE's."""
     def origin(c: Mention) -> bool:
         before = tokens[c.start - 1].norm
-        return before == "from" or (before in _OF and c.start - 1 > m.end) or \
+        placed = any(t.norm in _IN_PLACE for t in tokens[m.end:c.start - 1])    # "campo de gás na bacia de Santos"
+        return before == "from" or (before in _OF and c.start - 1 > m.end and not placed) or \
             (home is not None and c.code == home and before in _IN_PLACE)
     return any(0 < c.start - m.end <= _OWN_PLANT_REACH and origin(c) and c.role != "pe"
                and all(t.is_word for t in tokens[m.end:c.start]) for c in mentions)

@@ -99,6 +99,24 @@ def test_a_branch_opened_there_is_a_pe_and_both_may_tax(make_assistant):
     assert "Uma sucursal, um escritório, uma fábrica ou uma oficina são estabelecimento estável" in answer.card
 
 
+@pytest.mark.parametrize("question", [
+    "Somos uma empresa de Lisboa com participação num campo de gás na bacia de Santos, com pessoal nosso na "
+    "plataforma há três anos. Temos estabelecimento estável no Brasil?",
+    "Our Madrid company operates an oil well in the Campos basin with its own crew. Does that give us a permanent "
+    "establishment in Brazil?",
+    "Una empresa de Oviedo explota un yacimiento de gas en Bahía con sus propios técnicos. ¿Tiene establecimiento "
+    "permanente en Brasil?",
+])
+def test_a_place_of_extraction_is_a_pe_and_both_may_tax(make_assistant, question):
+    """Art. 5(2)(f): "minas, poços de petróleo ou de gás, pedreiras ou qualquer outro local de extracção de
+    recursos naturais" are a PE, also one placed in a basin named after a town ("na bacia de Santos")."""
+    run = make_assistant().ask(question).rule_results
+    assert run.activity is not None and run.activity.permanent_establishment
+    profits = [r for r in run.rights if r.income == "business_profits"]
+    assert profits and {r.role: r.right for r in profits[0].cases[0].rights} == {"residence": "shared",
+                                                                                "source": "shared"}
+
+
 def test_contracts_concluded_there_are_not_an_auxiliary_activity(make_assistant):
     answer = make_assistant().ask("A nossa empresa de São Paulo tem um armazém em Lisboa e dois vendedores que "
                                   "fecham contratos com clientes portugueses. Há estabelecimento estável?")
