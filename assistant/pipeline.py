@@ -693,12 +693,16 @@ def _item_words(question: str, part: PartTopic) -> str:
 
 # Who a question is about when it is not the writer: a colleague, or a person by name ("¿Y el de la Dra. Mori?")
 _PEERS = {"colleague", "colleagues", "coworker", "colega", "colegas", "companero", "companera", "companeros"}
+# …or one of several the story counts off ("- La primera participa en un campo de gas…", "¿la primera filial…?")
+_ORDINALS = {"primeira", "primeiro", "primera", "primero", "first", "segunda", "segundo", "second", "terceira",
+             "terceiro", "tercera", "tercero", "third"}
 _NAME_LETTERS = 3
 
 
 def _person_words(question: str, part: PartTopic) -> str:
-    """The ticket's sentences on the person a question names, by name or as a colleague ("- La Dra. Mori se queda
-    hasta diciembre, unos 240 días" for "¿Y el de la Dra. Mori?"): that person's stay, not the one the ticket tells
+    """The ticket's sentences on the person a question names, by name, as a colleague or by its rank in a list ("- La
+    Dra. Mori se queda hasta diciembre, unos 240 días" for "¿Y el de la Dra. Mori?", "- La segunda sólo mantiene una
+    oficina…" for "¿Y la oficina de la segunda filial?"): that one's stay or activity, not the one the ticket tells
     first. Empty when the question names nobody the story tells of."""
     asking = part.question.text
     tokens = tokenize(asking)
@@ -707,7 +711,7 @@ def _person_words(question: str, part: PartTopic) -> str:
                 if k > 0 and t.orig[:1].isupper() and not t.orig.isupper() and len(t.norm) >= _NAME_LETTERS}
     if capitals:      # a capitalised word that names a place is no person ("Portugal", "Évora")
         capitals -= {i for m in find_mentions(asking, tokens, detect_language(asking)) for i in range(m.start, m.end)}
-    names = {t.norm for i, t in words if t.norm in _PEERS or i in capitals}
+    names = {t.norm for i, t in words if t.norm in _PEERS or t.norm in _ORDINALS or i in capitals}
     if not names:
         return ""
     told = [s.text for s in sentences(question) if not part.question.start <= s.start < part.question.end and

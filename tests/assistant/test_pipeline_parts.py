@@ -737,3 +737,21 @@ def test_the_public_debt_the_story_names_is_the_question_s_that_names_it(make_as
     asked = [p for p in answer.parts if not p.alternative]
     assert [p.rule_results.facts.government_debt for p in asked] == [None, True]
     assert ("BR", "capped") in _rights(asked[0]) and ("BR", "exclusive") in _rights(asked[1])
+
+
+@pytest.mark.parametrize("text", [
+    ("Dos filiales nuestras, de Bilbao, trabajan en Brasil:\n- La primera explota un pozo de petróleo en Sergipe "
+     "con personal propio.\n- La segunda sólo tiene una oficina en Recife para recoger información y hacer "
+     "publicidad.\n¿La primera filial tiene establecimiento permanente en Brasil? ¿Y la segunda filial?"),
+    ("Two of our Porto companies work in Brazil:\n- The first runs a quarry in Minas Gerais with its own crew.\n"
+     "- The second only keeps a liaison office in Recife that does market research.\nDoes the first one have a "
+     "permanent establishment in Brazil? And the second one?"),
+])
+def test_a_question_on_one_of_the_companies_a_list_counts_off_reads_that_one_s_activity(make_assistant, text):
+    """"¿La primera filial…? ¿Y la segunda?": each question reads the activity its list item tells (a place of
+    extraction is a PE, art. 5(2)(f); an office for information only is not, art. 5(4)), not the first one the
+    ticket tells for both."""
+    answer = _scripted(make_assistant(), text, "permanent_establishment", "permanent_establishment").ask(text)
+    first, second = [p for p in answer.parts if not p.alternative]
+    assert first.rule_results.activity.permanent_establishment
+    assert second.rule_results.activity.activity == "auxiliary"
