@@ -337,7 +337,7 @@ _TITLED_REACH = 15
 
 
 def _titled_holder(tokens: list[Token], cue: int) -> bool:
-    """A title and a capitalised name before the holding cue in its sentence, no company word between."""
+    """A title and a capitalised name before the holding cue, in its sentence: the first title met going back."""
     for i in range(cue - 1, max(-1, cue - _TITLED_REACH), -1):
         norm = tokens[i].norm
         if norm in ("?", "!", ";", ":") or (norm == "." and not (i > 0 and tokens[i - 1].norm in _PERSON_TITLES)):
