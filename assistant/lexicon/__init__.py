@@ -46,6 +46,7 @@ def inflect(adjective: str) -> list[str]:
 
 PLACE_CATEGORIES = ("places", "institutions", "taxes", "company_forms", "listed_companies", "ids", "currencies")
 LANGUAGES = ("pt", "es", "en")
+REQUEST_FILLERS = 3      # small words between a request's courtesy and its verb ("Agradecíamos também que nos…")
 
 
 @dataclass(frozen=True)
@@ -121,13 +122,31 @@ class Topics:
 class AskingWords:
     lead_ins: PhraseIndex[bool]
     interrogatives: PhraseIndex[bool]
-    requests: PhraseIndex[bool]
+    request_phrases: PhraseIndex[bool]      # phrases that ask wherever they are ("gostaria de saber", "let me know")
     small_talk: PhraseIndex[bool]
     list_intros: PhraseIndex[bool]
     pointers: PhraseIndex[bool]
     unmarked: PhraseIndex[bool]             # what asks in a ticket typed without a question mark
     tags: PhraseIndex[bool]                 # a statement's closing tag that asks ("…, né", "…, right")
     changes: PhraseIndex[bool]              # whether the answer before would change ("a resposta seria diferente?")
+    request_openers: PhraseIndex[bool]      # a courtesy asking someone to do something ("me podrían", "could you")
+    request_fillers: frozenset[str]         # small words between it and the verb ("também", "nos", "please")
+    request_verbs: PhraseIndex[bool]        # verbs of telling ("indicar", "confirmassem", "let us know")
+
+    def requests(self, tokens: list[Token]) -> bool:
+        """The sentence holds a request: a request phrase, or a courtesy, up to REQUEST_FILLERS small words and a
+        verb of telling ("Agradecíamos também que nos indicassem a taxa…")."""
+        if self.request_phrases.find(tokens):
+            return True
+        words = [t for t in tokens if t.is_word]
+        for opener in self.request_openers.find(words):
+            k = opener.end
+            while k < len(words) and k - opener.end < REQUEST_FILLERS and words[k].norm in self.request_fillers:
+                k += 1
+            verb = self.request_verbs.find(words[k:k + 3])
+            if verb and verb[0].start == 0:
+                return True
+        return False
 
     def is_small_talk(self, tokens: list[Token]) -> bool:
         """A question mark that asks nothing: the sentence's words are small talk, but for a name or two."""
@@ -143,9 +162,14 @@ def asking_words() -> AskingWords:
 
     def index(key: str) -> PhraseIndex[bool]:
         return PhraseIndex(((str(p), True) for p in raw[key]), fuzzy=False)
+    frames = raw["request_frames"]
+
+    def phrases(key: str) -> PhraseIndex[bool]:
+        return PhraseIndex(((str(p), True) for p in frames[key]), fuzzy=False)
     return AskingWords(index("lead_ins"), index("interrogatives"), index("requests"), index("small_talk"),
                        index("list_intros"), index("pointers"), index("unmarked"), index("tags"),
-                       index("changes"))
+                       index("changes"), phrases("openers"),
+                       frozenset(w for p in frames["fillers"] for w in phrase_key(str(p))), phrases("verbs"))
 
 
 @lru_cache(maxsize=1)

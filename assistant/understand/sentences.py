@@ -221,7 +221,7 @@ def _introduces_facts(span: Span, after: Span | None) -> bool:
     follows its colon states, and the next sentence asks with its mark."""
     head, colon, rest = span.text.partition(":")
     return bool(colon and rest.strip()) and after is not None and after.asks and not span.asks and \
-        bool(asking_words().requests.find(tokenize(head))) and not opens_question(rest.strip()) and \
+        bool(asking_words().requests(tokenize(head))) and not opens_question(rest.strip()) and \
         not _opens_as_question(rest.strip())
 
 
@@ -229,7 +229,7 @@ def _requests(span: Span) -> bool:
     """A request phrase ("gostaria de saber", "quisiera saber", "please confirm") in a sentence that does not
     introduce a list of questions (which ends in a colon)."""
     return not span.text.endswith(":") and (bool(_LABELLED.match(span.text)) or
-                                            bool(asking_words().requests.find(tokenize(span.text))))
+                                            bool(asking_words().requests(tokenize(span.text))))
 
 
 def opens_question(item: str) -> bool:
@@ -278,7 +278,7 @@ def _listed_questions(spans: list[Span]) -> set[int]:
                 break
             items.append(j)
         words = tokenize(intro.text)
-        requested = bool(asking_words().requests.find(words) or asking_words().list_intros.find(words) or
+        requested = bool(asking_words().requests(words) or asking_words().list_intros.find(words) or
                          _LABEL_ALONE.search(intro.text))
         opening = [j for j in items if opens_question(spans[j].text)]
         if items and requested:

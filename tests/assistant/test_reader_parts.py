@@ -74,6 +74,32 @@ def test_a_request_phrase_asks_without_a_question_mark(text, asked):
     assert [s.text for s in asking(text)] == asked
 
 
+@pytest.mark.parametrize("text, asked", [
+    # a courtesy, a few small words and a verb of telling, ended with a full stop, before questions that have
+    # their mark: each one asks
+    ("Tenemos una oficina de ventas en Recife. Nos podrían aclarar si eso ya es un establecimiento permanente. "
+     "¿Y si contratamos a un agente exclusivo?",
+     ["Nos podrían aclarar si eso ya es un establecimiento permanente.", "¿Y si contratamos a un agente exclusivo?"]),
+    ("A Verde Lda. cobra juros de um mútuo a uma empresa de Santos. Queríamos que nos confirmassem a taxa máxima "
+     "de retenção no Brasil. E o IOF entra nisso?",
+     ["Queríamos que nos confirmassem a taxa máxima de retenção no Brasil.", "E o IOF entra nisso?"]),
+    ("Sou sócia de uma empresa em Osaka. Agradecia ainda que me explicassem como se eliminam os dois impostos. "
+     "Quem tributa os dividendos?",
+     ["Agradecia ainda que me explicassem como se eliminam os dois impostos.", "Quem tributa os dividendos?"]),
+    ("We hold bonds issued by a Portuguese company. Could you please explain how much Portugal may withhold. "
+     "Does it matter that we are a pension fund?",
+     ["Could you please explain how much Portugal may withhold.", "Does it matter that we are a pension fund?"]),
+    ("I rent out a flat in Braga. Kindly let us know whether Japan also taxes that rent. Thanks, Ken.",
+     ["Kindly let us know whether Japan also taxes that rent."]),
+    # the same words telling what someone did ask nothing; a courtesy before a list introduces it
+    ("O contabilista pediu que lhe indicassemos o NIF. Quem tributa a pensão?", ["Quem tributa a pensão?"]),
+    ("Agradeceríamos que nos indicaran:\n1) ¿Quién grava el alquiler?\n2) ¿Y la venta del piso?",
+     ["1) ¿Quién grava el alquiler?", "2) ¿Y la venta del piso?"]),
+])
+def test_a_request_made_of_a_courtesy_and_a_verb_of_telling_asks(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
 def test_lexicon_features_tell_the_asking_sentence_from_the_context():
     text = "Trabalho em Braga há 5 meses. Quem tributa os dividendos da empresa brasileira?"
     index = _label_index()
