@@ -679,10 +679,10 @@ _IN_THAT_CASE = re.compile(QUESTION_OPENING + r"(?:nesse|neste|nessa|nesta|naque
                            r" (?:caso|cenario|hipotese|supuesto|escenario|case|scenario|event)\b")
 
 
-def _asking_words(question: str, part: PartTopic) -> str:
+def _asking_words(question: str, part: PartTopic) -> tuple[str, str]:
     """What a question's own facts are read from: its item's words, and the story's sentences on the person it
     names."""
-    return f"{_item_words(question, part)} {_person_words(question, part)}".strip()
+    return _item_words(question, part), _person_words(question, part)
 
 
 def _item_words(question: str, part: PartTopic) -> str:
@@ -827,11 +827,18 @@ def _amount_kind(story: str, usd: bool) -> str | None:
     return None
 
 
-def _own_kinds(facts: Facts, asking: str, topic: str, residence: str | None, story: str) -> Facts:
+def _own_kinds(facts: Facts, words: tuple[str, str], topic: str, residence: str | None, story: str) -> Facts:
     """The facts with the kinds of income the asking words themselves name ("o complemento do fundo de
     pensões", "the company pension") over those the rest of the ticket names (an INSS pension beside it), and
-    the stay, holding or activity they state over the story's."""
+    the stay, holding or activity they state over the story's. `words`: the question's item and the story's
+    sentences on whom it names; what the item's words say the enterprise does there ("o simples facto de a
+    controlarmos a 100%") wins over what those sentences tell (a branch it may open instead)."""
+    item, person = words
+    asking = f"{item} {person}".strip()
     own = _asked_facts(asking, topic)
+    said = _asked_facts(item, topic) if person else own
+    if said.pe_activity is not None:
+        own = dataclasses.replace(own, pe_activity=said.pe_activity, attributable_to_pe=said.attributable_to_pe)
     kinds: dict[str, Any] = {k: getattr(own, k) for k in OWN_KINDS if getattr(own, k) is not None
                              and getattr(facts, k) not in _REFINED.get((k, getattr(own, k)), ())}
     kinds.update(_lengths(facts, own, asking))

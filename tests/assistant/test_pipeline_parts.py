@@ -724,6 +724,25 @@ def test_each_question_on_an_option_is_read_with_that_options_statement(make_ass
     assert ("BR", "none") not in _rights(second)
 
 
+@pytest.mark.parametrize("text, home", [
+    ("A Marques Têxtil, de Guimarães, vai entrar no Brasil: ou abre uma sucursal em Fortaleza ou compra uma empresa "
+     "local. 1) Com a sucursal, o Brasil tributa os lucros? 2) Se comprarmos a empresa, o facto de a Marques Têxtil "
+     "a controlar torna-a um estabelecimento estável no Brasil?", "PT"),
+    ("Bodegas Arganza, de León, duda entre abrir una sucursal en Recife o crear una sociedad brasileña propia. "
+     "1) ¿Con la sucursal, Brasil grava los beneficios? 2) ¿Y el solo hecho de que Bodegas Arganza controle esa "
+     "sociedad le da un establecimiento permanente en Brasil?", "ES"),
+])
+def test_what_a_question_says_the_enterprise_does_wins_over_the_story_on_it(make_assistant, text, home):
+    """"…a branch or a company of its own. 1) With the branch…? 2) Does controlling the company make a PE?": the
+    second question names the enterprise, whose story opens a branch, but says it controls a company there: by
+    itself no PE (art. 5(7)); the first question keeps the branch (art. 5(2)(b))."""
+    answer = _scripted(make_assistant(), text, "business_profits", "permanent_establishment").ask(text)
+    first, second = [p for p in answer.parts if not p.alternative]
+    assert first.rule_results.facts.pe_activity == "place_of_business"
+    assert second.rule_results.facts.pe_activity == "subsidiary"
+    assert ("BR", "none") in _rights(second) and (home, "exclusive") in _rights(second)
+
+
 @pytest.mark.parametrize("text", [
     "Vivo em Vigo desde 2022. Tenho no Brasil um CDB do Itaú e títulos do Tesouro Direto.\n- Qual o limite de IR que "
     "o Brasil pode reter sobre os juros do CDB?\n- E os juros do Tesouro Direto, quem os tributa?",
