@@ -63,12 +63,22 @@ def _nearest(spans: list[Match[bool]], i: int, bounds: tuple[int, int], window: 
     return best
 
 
-def _flag(hits: Hits, tokens: list[Token], lang: str, true_list: str, false_list: str | None = None) -> bool | None:
+def _flag(hits: Hits, tokens: list[Token], lang: str, true_list: str, false_list: str | None = None,
+          chosen: bool = False) -> bool | None:
+    """A yes/no fact: its false cues, else its true cue unless negated. `chosen`: a regime one opts into, unknown
+    where its sentence, or the next one, says the choice is not made yet ("ainda não decidiu se a sociedade ficará
+    no regime do CINM ou no regime geral", "…licensed in the Madeira free zone; the board has not decided yet
+    whether it will opt into it")."""
     if false_list and hits(false_list):
         return False
     found = hits(true_list)
     if not found:
         return None
+    for f in found if chosen else ():
+        start, end = _sentence_bounds(tokens, f.start)
+        end = _sentence_bounds(tokens, end + 1)[1] if end + 1 < len(tokens) else end
+        if any(start <= u.start < end for u in hits("undecided")):
+            return None
     return not _negated(tokens, found[0].start, lang)
 
 
@@ -755,7 +765,7 @@ def read_facts(tokens: list[Token], hits: Hits, folded: str, lang: str, topic_li
         attributable_to_pe=attributable,
         pe_activity=_pe_activity(hits, tokens, lang, topic_list, mentions, home),
         paid_to_pe_third_state=third,
-        free_zone_regime=_flag(hits, tokens, lang, "free_zone", "free_zone_false"),
+        free_zone_regime=_flag(hits, tokens, lang, "free_zone", "free_zone_false", chosen=True),
         registered_central_bank=_flag(hits, tokens, lang, "central_bank"),
         direct_holding=_direct(_flag(hits, tokens, lang, "direct", "direct_false"), amounts.holding_pct),
         pension_kind=_pension_kind(hits, grammar, topic_list),
@@ -1063,15 +1073,16 @@ def _tiebreaker(roles: dict[str, tuple[str, ...]], facts: Facts, clauses: Reside
     vital = clauses.vital or (roles.get("vital", ()) or (None,))[0]
     # a seat named ("com sede em BH") is where the company is managed only when nothing says where its
     # decisions are taken
+    asked = "company_asked" in clauses.cues      # "…treat the company as resident, which one wins?"
     management = roles.get("management", ()) or \
-        (clauses.management if company_named and not clauses.personal else ()) or roles.get("seat", ())
+        (clauses.management if company_named and (asked or not clauses.personal) else ()) or roles.get("seat", ())
     if homes is None and not (abodes or nations or vital or management):
         return None
     # a crew member's employer is managed somewhere; the person asking is still an individual
     # a company's seat beside a person's home and family ("trabalhei para uma empresa com sede em São Paulo
     # … a casa de família em Matosinhos") is the employer's, not the asker's
     company = (bool(management) and facts.employment_kind != "ship_aircraft"
-               and not (clauses.personal and homes)) or \
+               and (asked or not (clauses.personal and homes))) or \
         (facts.beneficiary_kind == "company" and not clauses.personal)
     return TiebreakerFacts(
         person="company" if company else "individual",

@@ -579,6 +579,18 @@ def test_santa_maria_da_feira_is_a_town_not_the_azores_free_zone():
                 "taxa máxima sobre os dividendos?")["free_zone_regime"] is True
 
 
+@pytest.mark.parametrize("text", [
+    "A nossa SGPS pediu licença na Zona Franca da Madeira, mas ainda não decidimos se vamos ficar no regime do "
+    "CINM ou no regime geral. Detém 40% de uma Ltda. de Joinville: qual a retenção máxima sobre os dividendos?",
+    "Our holding is being licensed in the Madeira free zone; the board has not decided yet whether it will opt into "
+    "that regime. It owns 40% of a Brazilian company. What is the maximum withholding on the dividends?",
+])
+def test_a_free_zone_regime_not_yet_chosen_is_not_stated(text):
+    """"ainda não decidimos se vamos ficar no regime do CINM ou no regime geral": whether the company enjoys the
+    free zone's regime (PT-BR Protocol 9) is open, not stated."""
+    assert read(text).get("free_zone_regime") is None
+
+
 def test_a_holding_since_a_date_lasts_at_least_until_the_year_whose_profits_are_paid():
     """"desde fevereiro de 2018" and "os lucros do exercício de 2024": the dividend is paid in 2024 or later, so
     the holding has lasted at least until 1 January 2024 (over 24 months: PT-BR 10(2)(a))."""
@@ -824,6 +836,35 @@ def test_a_programmes_broadcast_licence_is_a_films_copyright(text):
     """Broadcast rights of a series or a soap opera are royalties for "filmes ou fitas de gravação de programas de
     televisão" (BR-ES 12(2)(a), PT-BR's protocol), not any other royalty."""
     assert understand(text, TREATIES, topic="royalties").facts.royalty_kind == "copyright_film"
+
+
+@pytest.mark.parametrize("text", [
+    "hi - my company back home is sending me to osaka for a project, about 150 days this yr, salary still paid by "
+    "them and they dont have any office or branch in japan. do i owe japanese tax??",
+    "My employer back home is posting me to Recife for 140 days this year; I'm still paid by my company and it "
+    "doesn't have a branch in Brazil. Will Brazil tax my salary?",
+])
+def test_a_company_back_home_that_has_no_branch_there_neither_employs_nor_bears_the_pay_there(text):
+    """"my company back home … salary still paid by them … they dont have any office or branch in japan": the
+    employer is not of the work State and no PE there bears the pay (art. 15(2)(b), (c)); the days fall in one
+    year ("this yr")."""
+    got = understand(text, TREATIES, topic="employment").facts.employment
+    assert got.employer_resident_in_work_state is False and got.borne_by_pe is False
+    assert got.stay_in_one_year is True
+
+
+@pytest.mark.parametrize("text", [
+    "I live in Porto and a Tokyo house bought the rights to a Japanese translation of my first novel. What can "
+    "Japan withhold on the royalties?",
+    "Moro em Curitiba e uma editora de Lisboa vai publicar o meu romance; pagam-me royalties duas vezes por ano. "
+    "Quanto pode Portugal reter?",
+    "Vivo en Vigo y una editorial de São Paulo publica mis poemas. ¿Cuánto me puede retener Brasil por los "
+    "derechos de traducción?",
+])
+def test_a_writers_book_is_a_copyright(text):
+    """A novel, poems or their translation rights, paid by a publisher, are royalties for "obras literárias"
+    (PT-BR 12(2)(a)'s "direitos de autor sobre obras literárias"), not any other royalty."""
+    assert understand(text, TREATIES, topic="royalties").facts.royalty_kind == "copyright"
 
 
 @pytest.mark.parametrize("text", [

@@ -189,6 +189,22 @@ def test_where_a_company_takes_its_decisions(text, treaty, management):
     assert tb.effective_management_in == management
 
 
+@pytest.mark.parametrize("text, treaty, management", [
+    ("I'm Japanese and live in Lisbon with my wife. I own all of a trading company in Osaka, but every decision is "
+     "taken by me here in Lisbon. If both States treat the company as resident, which one wins?", "PT-JP", "PT"),
+    ("Sou brasileira e moro em Braga com os meus filhos. Tenho 80% de uma Ltda em Fortaleza e todas as decisões "
+     "são tomadas por mim aqui em Braga. Qual é a residência fiscal da empresa pela convenção?", "PT-BR", "PT"),
+    ("Soy español y vivo en Valencia con mi familia. Mi sociedad está registrada en Recife, pero las decisiones se "
+     "toman en Valencia. ¿Dónde es residente la sociedad según el convenio?", "BR-ES", "ES"),
+])
+def test_the_owners_story_does_not_hide_where_the_company_asked_about_is_managed(text, treaty, management):
+    """The owner's home, family and nationality are told, but the question asks where the company is resident:
+    art. 4(3) decides it by its place of effective management, where its decisions are taken."""
+    tb = understand(text, TREATIES).facts.residence
+    assert tb is not None and tb.person == "company"
+    assert tb.effective_management_in == management
+
+
 def test_a_person_who_manages_a_business_stays_a_person():
     tb = understand("Sou gestor numa empresa em Lisboa, tenho casa lá e a família vive comigo; o Brasil ainda me "
                     "considera residente. De que país sou residente?", TREATIES).facts.residence
