@@ -149,6 +149,11 @@ def test_company_effective_management():
     ("Recebo uma pensão de reforma portuguesa e moro no Brasil", "pensions"),
     ("O Brasil concede tax sparing / crédito presumido?", "tax_sparing"),
     ("Como elimino a dupla tributação? Tenho crédito de imposto em Portugal?", "double_taxation_relief"),
+    # deducting at home what the other State kept, through the home return's channel
+    ("Moro em Recife e a empresa de Braga reteve IRS. No carnê-leão posso abater o que Portugal ficou?",
+     "double_taxation_relief"),
+    ("Vivo en Murcia y Brasil me retuvo en los alquileres; ¿en la renta puedo restar lo que me quitaron allí?",
+     "double_taxation_relief"),
     ("Como iniciar um procedimento amigável?", "mutual_agreement"),
     ("Vendi ações de uma empresa espanhola, há mais-valias tributáveis no Brasil?", "capital_gains"),
     ("Arrendo um apartamento em Espanha e moro no Brasil", "immovable_property"),
@@ -200,6 +205,9 @@ def test_topic(text, topic):
     ("Vivo em Faro e recebo juros do Brasil. Compensa englobar?", "domestic_rate"),
     # the non-residents' tax's own rate
     ("Soy no residente: ¿a qué tipo del IRNR tributa en España?", "domestic_rate"),
+    # a company's own domestic rate
+    ("If our Lda ends up Portuguese resident, what IRC rate would it pay?", "domestic_rate"),
+    ("Se a empresa passar a ser brasileira, qual a alíquota do IRPJ?", "domestic_rate"),
 ])
 def test_out_of_scope(text, code):
     assert q(text).out_of_scope == code
