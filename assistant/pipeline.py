@@ -174,9 +174,9 @@ class Assistant:
         if len(asked) > 1 and in_scope:
             query = dataclasses.replace(query, facts=_story_lengths(query.facts, question, in_scope[0], asked))
         if in_scope:      # what kind of income the first question itself names wins; its own words
-            query = dataclasses.replace(query, facts=_own_kinds(query.facts, _asking_words(question, in_scope[0]),
-                                                                 in_scope[0].topic, query.residence_state,
-                                                                 question),
+            words = _asking_words(question, in_scope[0], asked)
+            query = dataclasses.replace(query, facts=_own_kinds(query.facts, words, in_scope[0].topic,
+                                                                 query.residence_state, question),
                                         asked=in_scope[0].question.text)
         try:
             facts = merge_facts(_others_kinds(query.facts, in_scope[0].question.text, in_scope[0].topic, asked)
@@ -331,7 +331,7 @@ class Assistant:
             if repeated and topic == "pensions":
                 q = _own_scheme(q, part.question.text)
             if not alternative:   # what kind of income the question itself names wins ("E a do fundo de pensões?")
-                own = _own_kinds(q.facts, _asking_words(question, part), topic, q.residence_state, question)
+                own = _own_kinds(q.facts, _asking_words(question, part, asked), topic, q.residence_state, question)
                 q = dataclasses.replace(q, facts=_others_kinds(own, part.question.text, topic, asked),
                                         asked=part.question.text)
             q = _relief_of_first(q, topic, asked[0].topic, part.question.text)
@@ -631,6 +631,10 @@ def _lengths(facts: Facts, stated: Facts, asking: str = "") -> dict[str, Any]:
         out["stay_years"] = stated.stay_years
     if stated.pe_activity is not None:
         out.update(pe_activity=stated.pe_activity, attributable_to_pe=stated.attributable_to_pe)
+    elif stated.attributable_to_pe is not None:
+        # "…an employee there who habitually signs contracts. Would that change anything in that case?": the PE its
+        # own words state, over the activity the story tells (an independent agent)
+        out.update(pe_activity=None, attributable_to_pe=stated.attributable_to_pe)
     return out
 
 
@@ -674,15 +678,25 @@ def _asked_facts(asking: str, topic: str) -> Facts:
 
 # A question that asks about the case the sentences before it suppose ("A administração pondera passar a marca
 # para a Zona Franca da Madeira. Nesse caso, o Brasil continua obrigado…?", "In that case, …?").
-_IN_THAT_CASE = re.compile(QUESTION_OPENING + r"(?:nesse|neste|nessa|nesta|naquele|"
-                           r"em tal|en ese|en este|en tal|en dicho|in that|in this|in such a)"
-                           r" (?:caso|cenario|hipotese|supuesto|escenario|case|scenario|event)\b")
+_THAT_CASE = (r"(?:nesse|neste|nessa|nesta|naquele|em tal|en ese|en este|en tal|en dicho|in that|in this|in such a)"
+              r" (?:caso|cenario|hipotese|supuesto|escenario|case|scenario|event)")
+_IN_THAT_CASE = re.compile(QUESTION_OPENING + _THAT_CASE + r"\b")
+# ... or a short question that ends on it ("¿Cambiaría algo en ese caso?", "What changes in that case?")
+_THAT_CASE_LAST = re.compile(r"\b" + _THAT_CASE + r"\W*$")
+THAT_CASE_WORDS = 8
 
 
-def _asking_words(question: str, part: PartTopic) -> tuple[str, str]:
-    """What a question's own facts are read from: its item's words, and the story's sentences on the person it
-    names."""
-    return _item_words(question, part), _person_words(question, part)
+def _asks_that_case(question: str) -> bool:
+    """The question asks about the case the sentences before it suppose."""
+    folded = fold(question)
+    return bool(_IN_THAT_CASE.match(folded) or
+                (_THAT_CASE_LAST.search(folded) and len(folded.split()) <= THAT_CASE_WORDS))
+
+
+def _asking_words(question: str, part: PartTopic, asked: list[PartTopic]) -> tuple[str, str]:
+    """What a question's own facts are read from: its own words (its item's, or the case it asks about: "¿Cambiaría
+    algo en ese caso?" after the employee it supposes), and the story's sentences on the person it names."""
+    return _own_words(question, part, asked), _person_words(question, part)
 
 
 def _item_words(question: str, part: PartTopic) -> str:
@@ -723,7 +737,7 @@ def _own_words(question: str, part: PartTopic, asked: list[PartTopic]) -> str:
     """A later question's own words: the question with the statement of the list item it closes ("2. O diretor de
     obra estará no Brasil 107 dias … O seu salário pode ser tributado no Brasil?"), and when it asks about the case
     the sentences before it suppose, those sentences too, back to the question before it."""
-    if not _IN_THAT_CASE.match(fold(part.question.text)):
+    if not _asks_that_case(part.question.text):
         return _item_words(question, part)
     before = max((p.question.end for p in asked if p.question.end <= part.question.start), default=None)
     return part.question.text if before is None else question[before:part.question.end]

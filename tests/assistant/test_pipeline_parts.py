@@ -725,6 +725,28 @@ def test_each_question_on_an_option_is_read_with_that_options_statement(make_ass
 
 
 @pytest.mark.parametrize("text, home", [
+    ("Somos uma empresa de cortiça de Santa Maria da Feira e vendemos no Brasil através de um agente comercial "
+     "independente em Campinas, que representa outras marcas. Com esse agente, temos estabelecimento estável no "
+     "Brasil?\nMais tarde queremos ter lá um empregado nosso com poderes para concluir contratos em nome da "
+     "empresa, o que fará habitualmente. Muda alguma coisa nesse caso?", "PT"),
+    ("We are a Lisbon wine exporter selling in Brazil through an independent commission agent in Recife who also "
+     "works for other wineries. Does that agent give us a permanent establishment in Brazil? Later we may hire our "
+     "own employee there with authority to conclude contracts in our name, which he would habitually exercise. "
+     "What changes in that case?", "PT"),
+])
+def test_a_short_question_on_that_case_reads_the_case_it_supposes(make_assistant, text, home):
+    """"…an independent agent: a PE? … our own employee who habitually concludes contracts. What changes in that
+    case?": the first question is the independent agent's (no PE, art. 5(6)); the second, ending on "in that
+    case", is the supposed employee's (a PE, art. 5(5))."""
+    answer = _scripted(make_assistant(), text, "permanent_establishment", "permanent_establishment").ask(text)
+    first, second = [p for p in answer.parts if not p.alternative]
+    assert first.rule_results.facts.pe_activity == "independent_agent"
+    assert ("BR", "none") in _rights(first)
+    assert second.rule_results.facts.attributable_to_pe is True
+    assert ("BR", "none") not in _rights(second)
+
+
+@pytest.mark.parametrize("text, home", [
     ("A Marques Têxtil, de Guimarães, vai entrar no Brasil: ou abre uma sucursal em Fortaleza ou compra uma empresa "
      "local. 1) Com a sucursal, o Brasil tributa os lucros? 2) Se comprarmos a empresa, o facto de a Marques Têxtil "
      "a controlar torna-a um estabelecimento estável no Brasil?", "PT"),
