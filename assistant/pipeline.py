@@ -853,6 +853,10 @@ def _own_kinds(facts: Facts, words: tuple[str, str], topic: str, residence: str 
     said = _asked_facts(item, topic) if person else own
     if said.pe_activity is not None:
         own = dataclasses.replace(own, pe_activity=said.pe_activity, attributable_to_pe=said.attributable_to_pe)
+    elif own.pe_activity is None:
+        # a PE only the story's sentences on the person deny ("Inês … no office there") is the story's, which the
+        # question's own words ("Does Inês signing the contracts create a PE?") do not restate
+        own = dataclasses.replace(own, attributable_to_pe=said.attributable_to_pe)
     kinds: dict[str, Any] = {k: getattr(own, k) for k in OWN_KINDS if getattr(own, k) is not None
                              and getattr(facts, k) not in _REFINED.get((k, getattr(own, k)), ())}
     kinds.update(_lengths(facts, own, asking))

@@ -724,6 +724,22 @@ def test_each_question_on_an_option_is_read_with_that_options_statement(make_ass
     assert ("BR", "none") not in _rights(second)
 
 
+@pytest.mark.parametrize("text", [
+    "We are a software company run from Lisbon. Since March, Rafael works for us from his flat in Recife (we have no "
+    "Brazilian entity and no office there). He is our sales lead and habitually concludes the contracts in our "
+    "name.\n1. Does Rafael concluding those contracts give us a permanent establishment in Brazil?\n2. Where is his "
+    "salary taxed?",
+])
+def test_what_the_story_denies_of_the_person_a_question_names_does_not_undo_the_story(make_assistant, text):
+    """"Rafael … (no entity, no office there) … habitually concludes contracts in our name. Does Rafael concluding
+    those contracts give us a PE?": the sentences on Rafael deny an office, not the agent's PE (art. 5(5)); the
+    question's own words state nothing that replaces the story's reading."""
+    answer = _scripted(make_assistant(), text, "permanent_establishment", "employment").ask(text)
+    first = [p for p in answer.parts if not p.alternative][0]
+    assert first.rule_results.facts.attributable_to_pe is True
+    assert ("BR", "none") not in _rights(first)
+
+
 @pytest.mark.parametrize("text, home", [
     ("Somos uma empresa de cortiça de Santa Maria da Feira e vendemos no Brasil através de um agente comercial "
      "independente em Campinas, que representa outras marcas. Com esse agente, temos estabelecimento estável no "

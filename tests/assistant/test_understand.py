@@ -208,6 +208,9 @@ def test_topic(text, topic):
     # a company's own domestic rate
     ("If our Lda ends up Portuguese resident, what IRC rate would it pay?", "domestic_rate"),
     ("Se a empresa passar a ser brasileira, qual a alíquota do IRPJ?", "domestic_rate"),
+    # a home scale or a minimum tax
+    ("Moro em Recife; esse novo imposto mínimo de alta renda também me pega?", "domestic_rate"),
+    ("Si vuelvo a Brasil, ¿qué tabla progresiva me aplican allí?", "domestic_rate"),
 ])
 def test_out_of_scope(text, code):
     assert q(text).out_of_scope == code
