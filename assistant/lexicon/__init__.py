@@ -149,8 +149,9 @@ class AskingWords:
         return False
 
     def is_small_talk(self, tokens: list[Token]) -> bool:
-        """A question mark that asks nothing: the sentence's words are small talk, but for a name or two."""
-        words = [t for t in tokens if t.is_word]
+        """A question mark that asks nothing: the sentence's words are small talk, but for a name or two (a chat's
+        time stamp, "[14:02] oi, td bem?", is no word)."""
+        words = [t for t in tokens if t.is_word and not t.norm.isdigit()]
         found = self.small_talk.find(words)
         return bool(found) and len(words) - sum(m.end - m.start for m in found) <= 2
 

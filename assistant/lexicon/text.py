@@ -61,7 +61,7 @@ class Token(NamedTuple):
 # tbm"): pt-BR and Spanish chat; nothing that is also a word or an abbreviation in a tax text.
 _SHORTHAND = {"q": "que", "qto": "quanto", "qnto": "quanto", "qdo": "quando", "qnd": "quando", "pq": "porque",
               "xq": "porque", "vc": "voce", "vcs": "voces", "tbm": "tambem", "tb": "tambem", "tmb": "tambien",
-              "hj": "hoje", "msm": "mesmo", "pra": "para"}
+              "hj": "hoje", "msm": "mesmo", "pra": "para", "td": "tudo"}
 
 
 # "ir" typed in lower case before where one goes or what one goes to do is the verb ("para ir trabalhar", "ir

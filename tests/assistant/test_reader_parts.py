@@ -100,6 +100,16 @@ def test_a_request_made_of_a_courtesy_and_a_verb_of_telling_asks(text, asked):
     assert [s.text for s in asking(text)] == asked
 
 
+@pytest.mark.parametrize("text, asked", [
+    ("[09:14] oi, td bem?\n[09:15] tenho uma LCI no Brasil e moro em Braga\n[09:16] Portugal cobra IRS sobre os "
+     "juros?", ["[09:16] Portugal cobra IRS sobre os juros?"]),
+    ("10:02 hola, ¿qué tal?\n10:03 vivo en Málaga y cobro una pensión del INSS\n10:04 ¿quién la grava?",
+     ["10:04 ¿quién la grava?"]),
+])
+def test_a_chats_time_stamp_does_not_turn_a_greeting_into_a_question(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
 def test_lexicon_features_tell_the_asking_sentence_from_the_context():
     text = "Trabalho em Braga há 5 meses. Quem tributa os dividendos da empresa brasileira?"
     index = _label_index()

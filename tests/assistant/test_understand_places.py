@@ -119,13 +119,13 @@ def test_one_country_named_gives_a_reading_per_candidate_treaty():
 
 
 @pytest.mark.parametrize("text", [
-    "moro fora faz 3 anos, ja fiz a saida definitiva. quanto o banco pode reter de IR nos juros?",
+    "moro fora faz 3 anos e deixei uns investimentos no Nubank. quanto o banco pode reter de IR nos juros?",
     "Tenho um CDB rendendo e moro na Europa desde 2022. Qual o limite de retenção sobre os juros?",
     "I emigrated in 2021 and keep some LCI and Tesouro Selic. How much can be withheld on the interest?",
 ])
 def test_what_only_a_brazilian_saver_names_names_brazil(text):
-    """"fiz a saída definitiva", a CDB, an LCI or Tesouro Selic are Brazil's: the interest is Brazilian, read under
-    each treaty Brazil has in the corpus."""
+    """Nubank, a CDB, an LCI or Tesouro Selic are Brazil's: the interest is Brazilian, read under each treaty Brazil
+    has in the corpus."""
     r = q(text)
     assert r.treaty is None and {x.treaty for x in r.readings} == {"PT-BR", "BR-ES"}
 
