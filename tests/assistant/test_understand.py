@@ -155,6 +155,8 @@ def test_company_effective_management():
     ("Vivo en Murcia y Brasil me retuvo en los alquileres; ¿en la renta puedo restar lo que me quitaron allí?",
      "double_taxation_relief"),
     ("Como iniciar um procedimento amigável?", "mutual_agreement"),
+    ("Until when can I ask both tax authorities to fix double taxation of my royalties?", "mutual_agreement"),
+    ("Tributan dos veces mis regalías: ¿pueden ambas administraciones ponerse de acuerdo?", "mutual_agreement"),
     ("Vendi ações de uma empresa espanhola, há mais-valias tributáveis no Brasil?", "capital_gains"),
     ("Arrendo um apartamento em Espanha e moro no Brasil", "immovable_property"),
     ("Sou funcionário público português destacado na embaixada em Tóquio", "government_service"),
