@@ -683,7 +683,7 @@ _THAT_CASE = (r"(?:nesse|neste|nessa|nesta|naquele|em tal|en ese|en este|en tal|
 _IN_THAT_CASE = re.compile(QUESTION_OPENING + _THAT_CASE + r"\b")
 # ... or a short question that ends on it ("¿Cambiaría algo en ese caso?", "What changes in that case?")
 _THAT_CASE_LAST = re.compile(r"\b" + _THAT_CASE + r"\W*$")
-THAT_CASE_WORDS = 8
+THAT_CASE_WORDS = 8     # the longest such question that ends on it, in words
 
 
 def _asks_that_case(question: str) -> bool:
