@@ -161,16 +161,14 @@ def asking_words() -> AskingWords:
     """What makes a ticket's sentence ask (asking.yaml): for the parts and for the retrieval query."""
     raw = _load("asking.yaml")
 
-    def index(key: str) -> PhraseIndex[bool]:
-        return PhraseIndex(((str(p), True) for p in raw[key]), fuzzy=False)
     frames = raw["request_frames"]
 
-    def phrases(key: str) -> PhraseIndex[bool]:
-        return PhraseIndex(((str(p), True) for p in frames[key]), fuzzy=False)
+    def index(key: str, lists: dict[str, Any] = raw) -> PhraseIndex[bool]:
+        return PhraseIndex(((str(p), True) for p in lists[key]), fuzzy=False)
     return AskingWords(index("lead_ins"), index("interrogatives"), index("requests"), index("small_talk"),
                        index("list_intros"), index("pointers"), index("unmarked"), index("tags"),
-                       index("changes"), phrases("openers"),
-                       frozenset(w for p in frames["fillers"] for w in phrase_key(str(p))), phrases("verbs"))
+                       index("changes"), index("openers", frames),
+                       frozenset(w for p in frames["fillers"] for w in phrase_key(str(p))), index("verbs", frames))
 
 
 @lru_cache(maxsize=1)
