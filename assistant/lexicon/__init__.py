@@ -127,16 +127,18 @@ class AskingWords:
     list_intros: PhraseIndex[bool]
     pointers: PhraseIndex[bool]
     unmarked: PhraseIndex[bool]             # what asks in a ticket typed without a question mark
-    tags: PhraseIndex[bool]                 # a statement's closing tag that asks ("…, né", "…, right")
+    tags: PhraseIndex[bool]                 # a statement's closing tag that asks ("…, né", "…, is that right")
+    comma_tags: PhraseIndex[bool]           # a tag only after a comma ("…, right", "…, certo")
     changes: PhraseIndex[bool]              # whether the answer before would change ("a resposta seria diferente?")
     request_openers: PhraseIndex[bool]      # a courtesy asking someone to do something ("me podrían", "could you")
     request_fillers: frozenset[str]         # small words between it and the verb ("também", "nos", "please")
     request_verbs: PhraseIndex[bool]        # verbs of telling ("indicar", "confirmassem", "let us know")
+    next_question: PhraseIndex[bool]        # another question after the first ("outra coisa", "one more thing")
 
     def requests(self, tokens: list[Token]) -> bool:
         """The sentence holds a request: a request phrase, or a courtesy, up to REQUEST_FILLERS small words and a
         verb of telling ("Agradecíamos também que nos indicassem a taxa…")."""
-        if self.request_phrases.find(tokens):
+        if self.request_phrases.find(tokens) or self.next_question.find(tokens):
             return True
         words = [t for t in tokens if t.is_word]
         for opener in self.request_openers.find(words):
@@ -167,8 +169,9 @@ def asking_words() -> AskingWords:
         return PhraseIndex(((str(p), True) for p in lists[key]), fuzzy=False)
     return AskingWords(index("lead_ins"), index("interrogatives"), index("requests"), index("small_talk"),
                        index("list_intros"), index("pointers"), index("unmarked"), index("tags"),
-                       index("changes"), index("openers", frames),
-                       frozenset(w for p in frames["fillers"] for w in phrase_key(str(p))), index("verbs", frames))
+                       index("comma_tags"), index("changes"), index("openers", frames),
+                       frozenset(w for p in frames["fillers"] for w in phrase_key(str(p))), index("verbs", frames),
+                       index("next_question"))
 
 
 @lru_cache(maxsize=1)

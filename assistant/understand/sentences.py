@@ -219,10 +219,19 @@ def _introduces_facts(span: Span, after: Span | None) -> bool:
     """A request that introduces the facts of the question right after it ("Aproveito para perguntar outra coisa:
     estamos a negociar uma obra em Campinas de oito meses." / "Nesse caso o Brasil pode tributar o lucro?"): what
     follows its colon states, and the next sentence asks with its mark."""
+    if after is None or not after.asks or span.asks:
+        return False
     head, colon, rest = span.text.partition(":")
-    return bool(colon and rest.strip()) and after is not None and after.asks and not span.asks and \
-        bool(asking_words().requests(tokenize(head))) and not opens_question(rest.strip()) and \
-        not _opens_as_question(rest.strip())
+    if colon and rest.strip() and asking_words().requests(tokenize(head)):
+        return not opens_question(rest.strip()) and not _opens_as_question(rest.strip())
+    # "outra coisa, a gente pensa em alugar o apê uns 2 anos." before "Portugal cobra imposto desse aluguel?"
+    tokens = tokenize(span.text)
+    lex = asking_words()
+    marker = lex.next_question.find(tokens)
+    if not marker or lex.request_phrases.find(tokens) or lex.requests(tokens[marker[0].end:]):
+        return False
+    told = span.text[tokens[marker[0].end - 1].end:].lstrip(" ,:;-–—") if marker[0].end else ""
+    return bool(told) and not opens_question(told) and not _opens_as_question(told)
 
 
 def _requests(span: Span) -> bool:
@@ -291,8 +300,12 @@ def _listed_questions(spans: list[Span]) -> set[int]:
 def _tagged(span: Span) -> bool:
     """A statement closed by a tag that asks for confirmation ("e continuo residente de portugal, né", "sigo siendo
     residente en España, ¿verdad", "so only Japan taxes it, right")."""
-    last = [t for t in tokenize(span.text) if t.is_word][-4:]
-    return any(m.end == len(last) for m in asking_words().tags.find(last))
+    tokens = [t for t in tokenize(span.text) if t.is_word or t.norm in (",", "-", "–", "—")][-5:]
+    last = [t for t in tokens if t.is_word][-4:]
+    if any(m.end == len(last) for m in asking_words().tags.find(last)):
+        return True
+    found = asking_words().comma_tags.find(tokens)
+    return any(m.end == len(tokens) and m.start > 0 and not tokens[m.start - 1].is_word for m in found)
 
 
 FOLLOW_UP_REACH = 8     # words from a follow-up's lead-in to its interrogative ("e a da prefeitura quem cobra")
@@ -545,7 +558,11 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
         # typed with no question mark at all: what opens as a question or asks what a State may tax, and the
         # other items of a list one of them opens (every item of a list, when nothing else asks)
         unmarked = asking_words().unmarked
-        asked = [s for s in spans if s in asked or opens_question(s.text) or _asks_unmarked(s) or
+        # a list of questions a request introduces holds the questions: a sentence of the story before it that
+        # opens like one ("Continuo a trabalhar para a mesma empresa…" before "Gostaria de saber três coisas:") states
+        story = range(min(listed)) if listed else range(0)
+        asked = [s for k, s in enumerate(spans)
+                 if s in asked or (opens_question(s.text) and k not in story) or _asks_unmarked(s) or
                  (not _HEADER.match(s.text) and (unmarked.find(tokenize(s.text)) or _asks_after_colon(s)))] or asked
         items = _unmarked_items(text, spans, asked)
         asked = [s for s in spans if s in asked or s in items]

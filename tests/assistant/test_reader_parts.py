@@ -110,6 +110,31 @@ def test_a_chats_time_stamp_does_not_turn_a_greeting_into_a_question(text, asked
     assert [s.text for s in asking(text)] == asked
 
 
+@pytest.mark.parametrize("text, asked", [
+    # "another thing" before the facts of the question that follows it tells, it does not ask
+    ("[14:03] ana: o imposto do selo, pagamos?\n[14:04] ana: outra coisa, a gente pensa em alugar o apê do Porto uns "
+     "2 anos.\n[14:05] ana: Portugal cobra imposto desse aluguel?",
+     ["[14:03] ana: o imposto do selo, pagamos?", "[14:05] ana: Portugal cobra imposto desse aluguel?"]),
+    ("Vivo em Vigo. Otra cosa, mi hijo estudia en Coimbra con una beca de la Xunta. ¿Portugal grava la beca?",
+     ["¿Portugal grava la beca?"]),
+    # ... but asks when no question follows it, or when it opens a question itself
+    ("Recebo a pensão do INSS em Lisboa. E outra coisa, o meu contador falou pra eu continuar pagando o INSS.",
+     ["E outra coisa, o meu contador falou pra eu continuar pagando o INSS."]),
+    ("Quem tributa a pensão? Outra coisa, quem tributa o aluguel do apartamento? Obrigada",
+     ["Quem tributa a pensão?", "Outra coisa, quem tributa o aluguel do apartamento?"]),
+])
+def test_another_thing_before_the_facts_of_a_question_tells_them(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
+def test_a_story_sentence_that_opens_like_a_question_does_not_ask_before_a_list_a_request_introduces():
+    text = ("Mudei-me para Lisboa em fevereiro. Continuo a trabalhar para a mesma empresa de São Paulo, que me paga "
+            "no Brasil. Gostaria de saber duas coisas:\n- se o Brasil ainda pode tributar o meu ordenado;\n"
+            "- e se tenho de me inscrever na Segurança Social.")
+    assert [s.text for s in asking(text)] == ["- se o Brasil ainda pode tributar o meu ordenado;",
+                                            "- e se tenho de me inscrever na Segurança Social."]
+
+
 def test_lexicon_features_tell_the_asking_sentence_from_the_context():
     text = "Trabalho em Braga há 5 meses. Quem tributa os dividendos da empresa brasileira?"
     index = _label_index()
@@ -966,6 +991,11 @@ def test_a_list_typed_on_one_line_asks_in_each_item(text, asked):
     # a tag word that does not close the statement asks nothing
     ("Moro em Aveiro e recebo royalties de Osaka. Quanto retém o Japão? Certo dia a AT pediu-me o certificado",
      ["Quanto retém o Japão?"]),
+    # a word that is a tag only after its comma: closing a statement without one, it asks nothing
+    ("My employer says Japan withholds; my accountant says Portugal taxes it all. They can't both be right. "
+     "Who is right?", ["Who is right?"]),
+    ("Recebo 2.000 reais do INSS e o valor está certo. Quem tributa a pensão?", ["Quem tributa a pensão?"]),
+    ("So only Japan taxes my nenkin, right", ["So only Japan taxes my nenkin, right"]),
 ])
 def test_a_statement_closed_by_a_confirmation_tag_asks(text, asked):
     assert [s.text for s in asking(text)] == asked
