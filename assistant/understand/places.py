@@ -454,9 +454,23 @@ def _nationality_apposition(m: Mention, tokens: list[Token]) -> bool:
     # typed without accents, "e" after a person's noun is "é" ("a minha sogra e brasileira"): no one writes
     # "my mother-in-law and Brazilian"
     unaccented = tokens[k].orig.lower() == "e" and k > 0 and tokens[k - 1].norm in _PERSONS
-    copula = k > 0 and (tokens[k].orig.lower() in _COPULA and (only or _person_before(tokens[k - 1])) or unaccented)
+    # "He's Japanese": the contracted "is" after a pronoun (after a name it is a possessive: "Kenji's Japanese
+    # pension")
+    contracted = tokens[k].orig.lower() == "s" and tokens[k - 1].norm in ("he", "she")
+    copula = k > 0 and (tokens[k].orig.lower() in _COPULA and (only or _person_before(tokens[k - 1])) or unaccented or
+                        contracted)
     return copula or bool(set(after) & _BORN) or _a_person(tokens, m.start) or _self_described(tokens, m.start) or \
         (before in (",", "(") and (not after or after[0] in (",", ")", ".", "e", "y", "and")))
+
+
+# Definite articles before a demonym used as a noun: "y para la portuguesa, ¿qué convenio se aplica?" (the
+# Portuguese pension), "e a brasileira?", "and the Brazilian one": a thing of that country, no place one goes to
+_ARTICLES = {"a", "o", "as", "os", "la", "el", "las", "los", "the"}
+
+
+def _elliptic_demonym(m: Mention, tokens: list[Token]) -> bool:
+    return m.end - m.start == 1 and m.start > 0 and tokens[m.start].norm in countries().demonyms and \
+        tokens[m.start - 1].norm in _ARTICLES and tokens[m.start].orig[:1].islower()
 
 
 SELF_WORDS = 3       # the words of a ticket's opening description before its demonym ("Ex-militar brasileiro, …")
@@ -498,11 +512,14 @@ def _stay_after(g: Grammar, end: int) -> tuple[float, str] | None:
     months", "desde Tóquio durante 3 meses"): its number and unit word."""
     values = word_values()
     for i in range(end, min(end + _CLAUSE_AFTER, len(g.tokens) - 1)):
-        if not g.tokens[i].is_word:
+        k = i + 1 if g.tokens[i].norm == "," else i      # set off by a comma: "ir ao Brasil no Natal, uma semana"
+        if not g.tokens[k].is_word or k + 1 >= len(g.tokens):
             return None
-        norm, unit = g.tokens[i].norm, g.tokens[i + 1].norm
+        norm, unit = g.tokens[k].norm, g.tokens[k + 1].norm
         if (norm.isdigit() or norm in values) and unit.startswith(_STAY_UNITS):
             return (float(norm) if norm.isdigit() else float(values[norm])), unit
+        if k != i:
+            return None                                  # the clause ends at its comma
     return None
 
 
@@ -626,7 +643,7 @@ def assign_roles(mentions: list[Mention], g: Grammar, employment: bool) -> None:
             prep = None                                  # "I haven't been to Japan since", "nunca fui ao Brasil"
         if role in (None, "residence") and prep == "to" and _stay_before(g, m.start):
             role = prep = None                           # "me manda 3 meses pra Madrid": a stay there, no move
-        if role is None and prep is not None:
+        if role is None and prep is not None and not _elliptic_demonym(m, g.tokens):
             role = "source" if prep == "from" else "residence"
         if role is None:
             role = right

@@ -18,6 +18,7 @@ from rules.facts import Facts
 
 _GOVERNMENT_TOPICS = {"government_service", "pensions"}
 _CLIENTS_REACH = 4       # tokens from "none of my clients" to the State it names ("… are in Brazil")
+VISIT_MONTHS = 1       # a holiday shorter than this beside remote work is a visit, no work done there
 
 
 def _stay_years(days: float | None) -> float | None:
@@ -159,8 +160,12 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
         found["resident_not_solely_for_services"] = True      # "vine por mi cuenta", "ya vivía aquí"
     # a stay stated beside "fully remote", "never set foot there" is a past one ("after six years in Japan")
     no_stay = (stay_days is None and stay_months is None) or bool(hits("never_there")) or stay_home
+    # "100% em teletrabalho … só devo ir ao Brasil no Natal, uma semana": a short holiday beside remote work is no
+    # work done there (unlike "viene una semana a nuestras oficinas para reuniones")
+    visit = bool(hits("remote_work")) and bool(hits("holiday_visit")) and \
+        (in_months(stay_months, stay_days) or 0) < VISIT_MONTHS
     if topics[:1] == ("employment",) and facts.services_in_residence_state is None and residence in parties and \
-            "services_in_residence_state" not in found and no_stay and (stay_home or not stay.stays):
+            "services_in_residence_state" not in found and (no_stay and (stay_home or not stay.stays) or visit):
         # no stay elsewhere stated: a salary for work done where one lives ("trabalho a partir de casa, em
         # Braga, para uma empresa brasileira") is taxed only there (art. 15(1)), whatever State the employer's
         # city names ("trabalha remotamente para uma empresa de São Paulo"); else work named in the other State

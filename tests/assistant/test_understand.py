@@ -213,6 +213,9 @@ def test_topic(text, topic):
     # a home scale or a minimum tax
     ("Moro em Recife; esse novo imposto mínimo de alta renda também me pega?", "domestic_rate"),
     ("Si vuelvo a Brasil, ¿qué tabla progresiva me aplican allí?", "domestic_rate"),
+    # where one pays in, asked in the progressive
+    ("I work from Lisbon for a Brazilian company: which country should I be paying social security to?",
+     "social_security_contributions"),
 ])
 def test_out_of_scope(text, code):
     assert q(text).out_of_scope == code

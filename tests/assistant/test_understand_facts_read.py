@@ -1080,3 +1080,12 @@ def test_a_holding_bought_last_month_has_lasted_under_a_month():
 ])
 def test_someone_living_somewhere_said_in_passing_is_an_individual(text):
     assert read(text)["beneficiary_kind"] == "individual"
+
+
+@pytest.mark.parametrize("text", [
+    "Quick one: Brazilian, moved to Madrid last year — what's the most Brazil can withhold on the interest from my "
+    "CDBs?",
+    "Tenho uns depósitos a prazo em Portugal e moro em Natal: quanto Portugal retém nos juros?",
+])
+def test_deposits_counted_in_the_plural_are_a_persons_savings(text):
+    assert read(text)["beneficiary_kind"] == "individual"

@@ -167,6 +167,33 @@ def test_an_english_demonym_before_a_persons_noun_is_the_nationality(text, natio
     assert q(text).facts.residence is not None and q(text).facts.residence.nationality == nations
 
 
+@pytest.mark.parametrize("text, nations", [
+    # "he's", "she's": the contracted copula after a pronoun
+    ("Asking for my father-in-law. He's Japanese, 68, and gets a kyosai pension; he now lives with us in Faro. "
+     "Who taxes it?", ("JP",)),
+    ("My mother lives in Recife. She’s Spanish and receives a pension from the Spanish State. Who taxes it?", ("ES",)),
+])
+def test_a_demonym_after_a_pronoun_and_its_contracted_is_is_the_nationality(text, nations):
+    assert q(text).facts.residence is not None and q(text).facts.residence.nationality == nations
+
+
+def test_a_name_and_its_possessive_s_before_a_demonym_is_no_nationality():
+    query = q("Kenji's Japanese pension is paid in Tokyo and he lives in Porto. Who taxes it?")
+    assert query.facts.residence is None or not query.facts.residence.nationality
+
+
+@pytest.mark.parametrize("text, residence", [
+    # a demonym used as a noun ("la portuguesa": the Portuguese pension) is no place one goes to
+    ("Vivo en Vigo y cobro la jubilación del INSS. ¿Tributa solo en Brasil? ¿Y para la portuguesa qué convenio se "
+     "aplica?", "ES"),
+    # a visit set off by a comma ("ir ao Brasil no Natal, uma semana") is no move
+    ("Mudei-me para Lisboa em fevereiro e trabalho remotamente para uma empresa de São Paulo. Só devo ir ao Brasil "
+     "no Natal, uma semana. O Brasil pode tributar o meu ordenado?", "PT"),
+])
+def test_a_demonym_as_a_noun_or_a_short_visit_does_not_move_the_residence(text, residence):
+    assert q(text).residence_state == residence
+
+
 @pytest.mark.parametrize("text", [
     "Trabalho numa empresa brasileira, e moro em Lisboa. Quem tributa o salário?",
     "We're a Brazilian engineering firm with a client in Porto. Who taxes the fees?",

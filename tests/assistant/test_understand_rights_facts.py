@@ -533,3 +533,28 @@ def test_government_pay_comes_from_the_state_that_pays_or_is_served(text, source
 def test_a_fact_is_read_from_what_the_words_say_it_is(text, name, value):
     read = getattr(q(text).facts, name)
     assert read is value if value is None or isinstance(value, bool) else read == value
+
+
+@pytest.mark.parametrize("text", [
+    "Mudei-me para o Porto e continuo em teletrabalho para uma empresa de Campinas; só vou ao Brasil no Natal, "
+    "uma semana. O Brasil ainda pode tributar o meu ordenado?",
+    "I moved to Lisbon and work fully remote for a São Paulo company; I'll fly to Brazil for ten days at Easter. "
+    "Can Brazil still tax my salary?",
+])
+def test_a_short_visit_beside_remote_work_is_no_work_done_there(text):
+    facts = understand(text, TREATIES, topic="employment").facts
+    assert facts.services_in_residence_state is True
+
+
+def test_a_long_stay_beside_remote_work_is_not_a_visit():
+    facts = understand("Trabalho remotamente para uma empresa de São Paulo, a partir de casa, em Braga, mas este ano "
+                       "vou passar cinco meses a trabalhar no Brasil. O Brasil pode tributar o salário?",
+                       TREATIES, topic="employment").facts
+    assert facts.services_in_residence_state is not True
+
+
+def test_a_short_work_trip_beside_remote_work_is_work_done_there():
+    facts = understand("Nuestra empresa de Valladolid tiene un diseñador que teletrabaja desde Curitiba; viene una "
+                       "semana tres veces al año a nuestras oficinas para reuniones. ¿Tributa en España por esos días?",
+                       TREATIES, topic="employment").facts
+    assert facts.services_in_residence_state is not True
