@@ -36,6 +36,10 @@ MLI_ONLY_TOPICS = ("anti_abuse", "arbitration")     # capital gains: only an MLI
 # a question naming the instrument on a procedure it rewrites ("com o MLI, quanto tempo para o procedimento
 # amigável?") gets its text beside the treaty's own article
 MLI_NAMED_TOPICS = ("mutual_agreement", "associated_enterprises")
+# … and, in a ticket that names it, a question on a treaty's PE or dividends asked in the words of the instrument's
+# own rule ("what ownership makes a company closely related?", "from how many days are the separate periods added
+# up?", "for how long must the holding be kept?") gets that rule's figure
+MLI_RULE_TOPICS = ("permanent_establishment", "dividends")
 HOST_INCOMES = ("students", "professors")
 RELIEF_TOPICS = ("double_taxation_relief", "tax_sparing")    # questions on relief: the income comes from elsewhere
 
@@ -187,6 +191,9 @@ def run_rules(query: Query, facts: Facts) -> RuleRun:
                 if (topic in MLI_ONLY_TOPICS and not run.figures) or (silent and modified) or \
                         (query.mentions_mli and topic in MLI_NAMED_TOPICS):
                     run.instrument_figures = _instrument_figures(run.documents, topic, facts)
+                elif query.mentions_mli and topic in MLI_RULE_TOPICS:
+                    run.instrument_figures = _worded(_instrument_figures(run.documents, topic, facts), query.asked,
+                                                     query.language)
                 elif modified and asks_period(query.asked):
                     # "over what period before the sale is the 50% test checked?": the period the instrument that
                     # modifies the treaty sets (MLI 9(4)'s 365 days), beside who may tax
@@ -288,6 +295,12 @@ def _asked_about(figures: list[Figure], text: str, language: str) -> list[Figure
     if best >= _TELLING and scores.count(best) < len(scores):
         return kept + [f for f, n in zip(figures, scores) if n == best]
     return kept + figures[:1] if kept else figures        # the topic's first figure after its precondition
+
+
+def _worded(figures: list[Figure], text: str, language: str) -> list[Figure]:
+    """The figures whose own description shares at least _TELLING words with the question."""
+    asked = _stems(text)
+    return [f for f in figures if len(_stems(f.text_in(language)) & asked) >= _TELLING]
 
 
 SITE_TOPICS = ("permanent_establishment", "business_profits")

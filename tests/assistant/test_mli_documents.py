@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
 from assistant.pipeline import Assistant
 from assistant.understand.query import Query
 from ingest.catalog import load_catalog
@@ -63,6 +65,23 @@ def test_a_map_question_naming_the_mli_gets_its_three_years_beside_the_treatys_o
     answer = assistant.ask(text)
     assert "PT-BR" in answer.card and "2 anos" in answer.card and "3 anos" in answer.card
     assert any(c.doc == "mli-pt-2019" and c.article == "16" for c in answer.citations)
+
+
+@pytest.mark.parametrize("text, topic, figure", [
+    ("Somos uma fabricante de Aveiro com uma filial em Osaka que vende por nossa conta. Pelo MLI, a partir de que "
+     "percentagem de capital uma empresa é estreitamente relacionada connosco?", "permanent_establishment", "50 %"),
+    ("Our Lisbon holding gets dividends from its Osaka subsidiary. Under the MLI's dividend-transfer rule, for how "
+     "long must the holding be kept?", "dividends", "365"),
+])
+def test_a_pe_or_dividend_question_naming_the_mli_gets_its_own_figures(make_assistant, text, topic, figure) -> None:
+    """A permanent-establishment or dividend question about a treaty that names the MLI gets the instrument's own
+    figures on that subject (art. 15(1)'s more than 50%, art. 8(1)'s 365 days) beside the treaty's answer."""
+    from assistant.understand.sentences import asking
+    from tests.fakes import ScriptedTopics
+    assistant = make_assistant()
+    assistant.reader = ScriptedTopics({asking(text)[-1].text: ((topic, 0.9), ("anti_abuse", 0.05))})
+    answer = assistant.ask(text)
+    assert figure in answer.card and any(c.doc == "mli-pt-2019" for c in answer.citations)
 
 
 def test_the_mli_figures_of_a_later_part_are_cited(make_assistant) -> None:
