@@ -205,6 +205,11 @@ def read_rights_facts(facts: Facts, topics: tuple[str, ...], mentions: list[Ment
             source in parties and source not in named_clients:
         # every client named is elsewhere ("todos os meus clientes são empresas portuguesas", a stay in Brazil)
         found["paid_by_source_resident"] = False
+    elif "independent_services" in topics and facts.paid_by_source_resident is None and not named_clients and \
+            any(0 <= f.start - c.end <= _CLIENTS_REACH for c in hits("clients") for f in hits("foreign")):
+        # a client from abroad and no country named for it ("uma agência de tradução de fora", "clientes do
+        # exterior"): the payer is of the other State
+        found["paid_by_source_resident"] = True
     if "business_profits" in topics and facts.attributable_to_pe is None and facts.fixed_base_in_source is None and \
             residence in parties and source in parties and residence != source and \
             _trades_in(residence, hits, mentions) and not _trades_in(source, hits, mentions):

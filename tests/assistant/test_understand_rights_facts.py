@@ -558,3 +558,19 @@ def test_a_short_work_trip_beside_remote_work_is_work_done_there():
                        "semana tres veces al año a nuestras oficinas para reuniones. ¿Tributa en España por esos días?",
                        TREATIES, topic="employment").facts
     assert facts.services_in_residence_state is not True
+
+
+@pytest.mark.parametrize("text", [
+    "sou tradutor autônomo, moro em Fortaleza e presto serviço pra uma agência de tradução de fora. Eles podem reter "
+    "imposto lá sobre o que me pagam?",
+    "Soy diseñadora autónoma en Valencia y mis clientes son del exterior; ¿pueden retenerme impuesto en su país?",
+])
+def test_a_client_from_abroad_pays_from_the_other_state(text):
+    facts = understand(text, TREATIES, topic="independent_services").facts
+    assert facts.paid_by_source_resident is True
+
+
+def test_a_foreign_word_far_from_the_client_says_nothing_of_the_payer():
+    facts = understand("Morei no estrangeiro até 2020. Hoje sou arquiteto autônomo em Recife e tenho um cliente "
+                       "novo. Quem tributa os honorários?", TREATIES, topic="independent_services").facts
+    assert facts.paid_by_source_resident is not True
