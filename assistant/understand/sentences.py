@@ -234,6 +234,18 @@ def _introduces_facts(span: Span, after: Span | None) -> bool:
     return bool(told) and not opens_question(told) and not _opens_as_question(told)
 
 
+def _labelled_story(span: Span, later: list[Span]) -> bool:
+    """A label that opens the story, not a question ("Consulta: soy residente en Madrid y heredé un apartamento en
+    Florianópolis." … "¿Quién grava el alquiler?"): what follows the label states, and a later sentence asks with
+    its mark."""
+    if span.asks or not _LABELLED.match(span.text) or not any(s.asks for s in later):
+        return False
+    rest = span.text.partition(":")[2].strip()
+    words = tokenize(rest)
+    return not opens_question(rest) and not _opens_as_question(rest) and not asking_words().requests(words) and \
+        not asking_words().unmarked.find(words)
+
+
 def _requests(span: Span) -> bool:
     """A request phrase ("gostaria de saber", "quisiera saber", "please confirm") in a sentence that does not
     introduce a list of questions (which ends in a colon)."""
@@ -550,7 +562,9 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
     small_talk = asking_words().is_small_talk
     asked = [s for k, s in enumerate(spans)
              if (s.asks and not small_talk(tokenize(s.text))) or k in listed or _tagged(s) or
-             (_requests(s) and not _introduces_facts(s, spans[k + 1] if k + 1 < len(spans) else None))]
+             (_requests(s) and not small_talk(tokenize(s.text)) and
+              not _introduces_facts(s, spans[k + 1] if k + 1 < len(spans) else None) and
+              not _labelled_story(s, spans[k + 1:]))]
     # "can you answer the below for our CFO?" before the questions it points at asks nothing itself
     pointers = asking_words().pointers
     asked = [s for k, s in enumerate(asked) if k == len(asked) - 1 or not pointers.find(tokenize(s.text))]

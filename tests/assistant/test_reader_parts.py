@@ -127,6 +127,27 @@ def test_another_thing_before_the_facts_of_a_question_tells_them(text, asked):
     assert [s.text for s in asking(text)] == asked
 
 
+@pytest.mark.parametrize("text, asked", [
+    # a label that opens the story states; the questions are the sentences with their marks
+    ("Consulta: vivo en Bilbao y alquilo un piso en Recife a una familia brasileña. ¿Puede Brasil gravar el alquiler? "
+     "¿Cómo evito pagar dos veces?", ["¿Puede Brasil gravar el alquiler?", "¿Cómo evito pagar dos veces?"]),
+    ("Pergunta: reformado da função pública, moro em Natal. Quem tributa a minha pensão da CGA?",
+     ["Quem tributa a minha pensão da CGA?"]),
+    # … but a label before a question asks, and so does one in a ticket with no question mark
+    ("Consulta: ¿quién grava la pensión del INSS de un residente en Vigo?",
+     ["Consulta: ¿quién grava la pensión del INSS de un residente en Vigo?"]),
+    ("Consulta: dividendos de una Ltda de Curitiba cobrados por una SL de Madrid, retención máxima",
+     ["Consulta: dividendos de una Ltda de Curitiba cobrados por una SL de Madrid, retención máxima"]),
+    # a letter's opening courtesy and an offer of further help ask nothing
+    ("Venho por este meio solicitar um esclarecimento. Sou reformada da Segurança Social e vou viver para Recife. O "
+     "Brasil pode tributar a minha pensão? Fico à disposição.", ["O Brasil pode tributar a minha pensão?"]),
+    ("¿Cuánto retiene Brasil sobre los cánones? Quedamos a su disposición para cualquier aclaración.",
+     ["¿Cuánto retiene Brasil sobre los cánones?"]),
+])
+def test_a_labelled_story_or_a_courtesy_asks_nothing_beside_marked_questions(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
 def test_a_story_sentence_that_opens_like_a_question_does_not_ask_before_a_list_a_request_introduces():
     text = ("Mudei-me para Lisboa em fevereiro. Continuo a trabalhar para a mesma empresa de São Paulo, que me paga "
             "no Brasil. Gostaria de saber duas coisas:\n- se o Brasil ainda pode tributar o meu ordenado;\n"
