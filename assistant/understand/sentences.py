@@ -552,6 +552,18 @@ def _in_header(text: str, span: Span) -> bool:
     return bool(_HEADER.match(text[text.rfind("\n", 0, span.start) + 1:span.end]))
 
 
+# What a pointer's words go on to ask, when they ask it themselves ("podem responder se o Brasil tributa…?")
+_COMPLEMENTS = {"se", "si", "if", "whether", "what", "which", "who", "how", "when", "where", "qual", "quais", "quem",
+                "como", "quanto", "quando", "onde", "cual", "cuales", "cuanto", "cuando", "donde", "quien"}
+
+
+def _points(span: Span) -> bool:
+    """The sentence points at the ticket's questions or hands them on, and asks nothing of its own."""
+    words = [t for t in tokenize(span.text) if t.is_word]
+    return any(m.end >= len(words) or words[m.end].norm not in _COMPLEMENTS
+               for m in asking_words().pointers.find(words))
+
+
 def asking(text: str, last_if_none: bool = True) -> list[Span]:
     """The sentences that ask, in order: a question mark (not small talk: "tudo bem?"), a request phrase, or an
     item of a list of questions, but not a subject line when the body asks; failing those, the sentences that
@@ -566,8 +578,8 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
               not _introduces_facts(s, spans[k + 1] if k + 1 < len(spans) else None) and
               not _labelled_story(s, spans[k + 1:]))]
     # "can you answer the below for our CFO?" before the questions it points at asks nothing itself
-    pointers = asking_words().pointers
-    asked = [s for k, s in enumerate(asked) if k == len(asked) - 1 or not pointers.find(tokenize(s.text))]
+    # (before them or, handing the ticket on, after them: "Can someone answer Sofia by Friday?")
+    asked = [s for k, s in enumerate(asked) if len(asked) == 1 or not _points(s)]
     if not any(s.asks for s in spans):
         # typed with no question mark at all: what opens as a question or asks what a State may tax, and the
         # other items of a list one of them opens (every item of a list, when nothing else asks)

@@ -148,6 +148,26 @@ def test_a_labelled_story_or_a_courtesy_asks_nothing_beside_marked_questions(tex
     assert [s.text for s in asking(text)] == asked
 
 
+@pytest.mark.parametrize("text, asked", [
+    # a colleague asked to answer, after the questions or before them, asks nothing itself
+    ("Client lives in Porto and gets an INSS pension. Who taxes it? Can someone answer her by Friday?",
+     ["Who taxes it?"]),
+    ("Joana, consegues ver isto antes de sexta? O cliente mora em Braga e recebe royalties do Japão. Quanto retém o "
+     "Japão?", ["Quanto retém o Japão?"]),
+    ("Compi, ¿le contestas tú? Vive en Vigo y cobra una pensión del INSS: ¿quién la grava?",
+     ["Vive en Vigo y cobra una pensión del INSS: ¿quién la grava?"]),
+    ("Could you help me with two points? My wife lives in Osaka with a Portuguese pension. Which country taxes it? "
+     "And do I file anything in Lisbon?", ["Which country taxes it?", "And do I file anything in Lisbon?"]),
+    ("Caros colegas, alguém já teve um caso destes? Um reformado da CGA mudou-se para Curitiba. Quem tributa a "
+     "pensão?", ["Quem tributa a pensão?"]),
+    # … unless it goes on to ask the question itself
+    ("Moro em Lisboa e recebo a pensão do INSS. Podem responder se o Brasil pode tributar a pensão? E o aluguel?",
+     ["Podem responder se o Brasil pode tributar a pensão?", "E o aluguel?"]),
+])
+def test_a_colleague_asked_to_answer_the_ticket_is_no_question(text, asked):
+    assert [s.text for s in asking(text)] == asked
+
+
 def test_a_story_sentence_that_opens_like_a_question_does_not_ask_before_a_list_a_request_introduces():
     text = ("Mudei-me para Lisboa em fevereiro. Continuo a trabalhar para a mesma empresa de São Paulo, que me paga "
             "no Brasil. Gostaria de saber duas coisas:\n- se o Brasil ainda pode tributar o meu ordenado;\n"
