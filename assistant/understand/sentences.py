@@ -218,7 +218,8 @@ _LABEL_ALONE = re.compile(_LABEL + r"$", re.IGNORECASE)      # "dos dudas:" befo
 def _introduces_facts(span: Span, after: Span | None) -> bool:
     """A request that introduces the facts of the question right after it ("Aproveito para perguntar outra coisa:
     estamos a negociar uma obra em Campinas de oito meses." / "Nesse caso o Brasil pode tributar o lucro?"): what
-    follows its colon states, and the next sentence asks with its mark."""
+    follows its colon, or its "another question" marker ("outra coisa, a gente pensa em alugar o apê."), states, and
+    the next sentence asks with its mark."""
     if after is None or not after.asks or span.asks:
         return False
     head, colon, rest = span.text.partition(":")
