@@ -224,15 +224,15 @@ def _introduces_facts(span: Span, after: Span | None) -> bool:
         return False
     head, colon, rest = span.text.partition(":")
     if colon and rest.strip() and asking_words().requests(tokenize(head)):
-        return not opens_question(rest.strip()) and not _opens_as_question(rest.strip())
+        return not _opens_asking(rest.strip())
     # "outra coisa, a gente pensa em alugar o apê uns 2 anos." before "Portugal cobra imposto desse aluguel?"
     tokens = tokenize(span.text)
     lex = asking_words()
     marker = lex.next_question.find(tokens)
     if not marker or lex.request_phrases.find(tokens) or lex.requests(tokens[marker[0].end:]):
         return False
-    told = span.text[tokens[marker[0].end - 1].end:].lstrip(" ,:;-–—") if marker[0].end else ""
-    return bool(told) and not opens_question(told) and not _opens_as_question(told)
+    told = span.text[tokens[marker[0].end - 1].end:].lstrip(" ,:;-–—")
+    return bool(told) and not _opens_asking(told)
 
 
 def _labelled_story(span: Span, later: list[Span]) -> bool:
@@ -243,8 +243,7 @@ def _labelled_story(span: Span, later: list[Span]) -> bool:
         return False
     rest = span.text.partition(":")[2].strip()
     words = tokenize(rest)
-    return not opens_question(rest) and not _opens_as_question(rest) and not asking_words().requests(words) and \
-        not asking_words().unmarked.find(words)
+    return not _opens_asking(rest) and not asking_words().requests(words) and not asking_words().unmarked.find(words)
 
 
 def _requests(span: Span) -> bool:
@@ -386,12 +385,17 @@ def _opens_as_question(text: str) -> bool:
         not asking_words().small_talk.find([t for t in tokenize(text) if t.is_word])
 
 
+def _opens_asking(text: str) -> bool:
+    """The words open a question: an interrogative first, or the way a question opens."""
+    return opens_question(text) or _opens_as_question(text)
+
+
 def _asks_after_colon(span: Span) -> bool:
     """What follows a colon opens as a question ("Our accountant asked two things: will Japan tax our profit…, and
     does Inês owe anything…", "a dúvida dele: quem tributa…")."""
     _, colon, rest = span.text.partition(":")
     rest = rest.strip()
-    return bool(colon and rest) and (opens_question(rest) or _opens_as_question(rest))
+    return bool(colon and rest) and _opens_asking(rest)
 
 
 # The first person's modals that open the words that ask what one pays ("posso abater", "tengo que pagar"), not a
@@ -587,9 +591,9 @@ def asking(text: str, last_if_none: bool = True) -> list[Span]:
         unmarked = asking_words().unmarked
         # a list of questions a request introduces holds the questions: a sentence of the story before it that
         # opens like one ("Continuo a trabalhar para a mesma empresa…" before "Gostaria de saber três coisas:") states
-        story = range(min(listed)) if listed else range(0)
+        list_start = min(listed, default=0)
         asked = [s for k, s in enumerate(spans)
-                 if s in asked or (opens_question(s.text) and k not in story) or _asks_unmarked(s) or
+                 if s in asked or (opens_question(s.text) and k >= list_start) or _asks_unmarked(s) or
                  (not _HEADER.match(s.text) and (unmarked.find(tokenize(s.text)) or _asks_after_colon(s)))] or asked
         items = _unmarked_items(text, spans, asked)
         asked = [s for s in spans if s in asked or s in items]
